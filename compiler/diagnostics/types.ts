@@ -1,0 +1,34 @@
+/**
+ * Diagnostics are data. Every phase reports problems as `Diagnostic` values; nothing throws on
+ * bad user input. The catalog of codes lives in `catalog.ts` (closed: a new code is added there).
+ *
+ * Message style (after Cedar): short, lowercase, user text in backticks, no trailing period.
+ */
+import type { SourcePos } from "../ir/types.js";
+
+export type Severity = "error" | "warning" | "info";
+
+export interface Span {
+  /** 1-based */
+  line: number;
+  /** 1-based */
+  column: number;
+  /** 1-based, inclusive; same line as `line` when the span is on one line */
+  endLine: number;
+  /** 1-based, exclusive */
+  endColumn: number;
+}
+
+export interface Diagnostic {
+  /** catalog code, e.g. "RW1001" */
+  code: string;
+  severity: Severity;
+  message: string;
+  /** path relative to the repo root (or as given on the command line) */
+  file: string;
+  span: Span;
+  /** one line of advice: what to write instead */
+  help?: string;
+  /** other places that explain this one (e.g. the first definition of a duplicate id) */
+  related?: { message: string; pos: SourcePos }[];
+}

@@ -1,0 +1,255 @@
+/**
+ * The rulewright IR: the one normalized form that both backends (codegen, verify) read.
+ *
+ * Produced by `compiler/check` (resolve + typecheck + lower) from the AST of one edition.
+ * Definitions (`def`) are already inlined; phase scopes are kept separate from conditions;
+ * every enum literal is resolved to its base enum. Nothing here knows about Z3 or ts-morph.
+ *
+ * INVARIANT: every Expr carries its resolved `type`; backends never re-derive types.
+ */
+
+/** A position in a rule file: 1-based line and column, `file` relative to the repo root. */
+export interface SourcePos {
+  file: string;
+  line: number;
+  column: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A value type of the language.
+ * - `enum`: `name` is the enum as written (maybe a subset like MajorPower), `base` the root
+ *   enum whose members are the value domain (Power for MajorPower). `members` are the members
+ *   of `name` (a subset of the base's members, in declaration order).
+ * - `list`: a JSON array; `bound` is its `maxItems` (the bound the prover unrolls to).
+ * - `map`: a JSON object keyed by every member of an enum (all keys present).
+ * - `record`: a JSON object with fixed properties.
+ */
+export type Type =
+  | { k: "bool" }
+  | { k: "int"; min?: number; max?: number }
+  | { k: "string" }
+  | { k: "enum"; name: string; base: string; members: string[] }
+  | { k: "list"; elem: Type; bound: number }
+  | { k: "map"; key: Extract<Type, { k: "enum" }>; value: Type }
+  | { k: "record"; name?: string; fields: { name: string; type: Type }[] };
+
+export type EnumType = Extract<Type, { k: "enum" }>;
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+// ---------------------------------------------------------------------------------------------
+
+/** Board functions built into the language; their meaning comes from the edition's board. */
+export type BoardFn =
+  | "is_land" // (s: Space): bool
+  | "is_sea" // (s: Space): bool — a sea zone
+  | "is_port" // (s: Space): bool — a land space with at least one port connection
+  | "is_fortified" // (s: Space): bool — key, fortress, capital or electorate
+  | "is_key" // (s: Space): bool — key or capital (a capital is also a key)
+  | "is_electorate" // (s: Space): bool
+  | "is_capital" // (s: Space, p: Power): bool — capital whose home power is p
+  | "is_home" // (s: Space, p: Power): bool — p is (one of) the space's home powers
+  | "adjacent" // (a: Space, b: Space): bool — a normal or pass land connection, or port/sea
+  | "pass_between" // (a: Space, b: Space): bool — the connection is over a mountain pass
+  | "port_on"; // (q: Space, z: Space): bool — land space q is a port on sea zone z
+
+/** Board collections usable as a quantifier or aggregate domain. */
+export type BoardDomainFn =
+  | "ports_of" // (z: Space) → the ports on sea zone z
+  | "sea_zones_of" // (q: Space) → the sea zones a port q touches
+  | "neighbors"; // (s: Space) → every space connected to s (any connection type)
+
+export type CmpOp = "=" | "!=" | "<" | "<=" | ">" | ">=";
+export type ArithOp = "+" | "-" | "*";
+
+export type Domain =
+  /** every member of an enum type (e.g. `some m in MajorPower: …`) */
+  | { k: "enum"; type: EnumType }
+  /** the elements of a list-typed expression (e.g. `some c in state.hands[power]: …`) */
+  | { k: "list"; expr: Expr }
+  /** a board collection; elements have type Space */
+  | { k: "board"; fn: BoardDomainFn; args: Expr[] };
+
+export type Expr = (
+  | { k: "lit"; value: boolean | number | string } // enum literal: value is the member name
+  | { k: "var"; name: string } // action parameter, quantifier/aggregate variable, route parameter
+  | { k: "state" } // the root of the game state
+  | { k: "field"; obj: Expr; field: string } // record field
+  | { k: "index"; obj: Expr; key: Expr } // map lookup by enum key
+  | { k: "not"; arg: Expr }
+  | { k: "and"; args: Expr[] }
+  | { k: "or"; args: Expr[] }
+  | { k: "implies"; left: Expr; right: Expr }
+  | { k: "cmp"; op: CmpOp; left: Expr; right: Expr } // = and != on any scalar type; order on int
+  | { k: "arith"; op: ArithOp; left: Expr; right: Expr }
+  | { k: "neg"; arg: Expr }
+  | { k: "ite"; cond: Expr; then: Expr; else: Expr }
+  /** `elem in set`: set is a `setlit`, or a list of scalars (membership by equality) */
+  | { k: "in"; elem: Expr; set: Expr }
+  | { k: "setlit"; items: Expr[] }
+  | { k: "quant"; q: "some" | "every"; var: string; varType: Type; domain: Domain; body: Expr }
+  /**
+   * Aggregates over a domain, filtered by `where` (absent = true).
+   * count: number of elements; sum: Σ body; max/min: extreme of body, 0 when empty;
+   * sum_highest: sum of the `n` largest values of body (fewer when fewer elements).
+   */
+  | {
+      k: "agg";
+      op: "count" | "sum" | "max" | "min" | "sum_highest";
+      n?: number;
+      var: string;
+      varType: Type;
+      domain: Domain;
+      where?: Expr;
+      body?: Expr; // absent for count
+    }
+  /** `count(listExpr)`: the length of a list */
+  | { k: "len"; arg: Expr }
+  | { k: "board"; fn: BoardFn; args: Expr[] }
+  /** `reachable(route(args), from, to)`: a path exists on the board under the route's clauses */
+  | { k: "reach"; route: string; args: Expr[]; from: Expr; to: Expr }
+) & { type: Type; pos?: SourcePos };
+
+// ---------------------------------------------------------------------------------------------
+// Declarations
+// ---------------------------------------------------------------------------------------------
+
+export interface Citation {
+  /** the edition's citation key, e.g. "his" */
+  source: string;
+  /** e.g. "9.6" (printed as §9.6) */
+  section: string;
+  /** "his §9.6" */
+  text: string;
+}
+
+export interface IREnum {
+  name: string;
+  /** the root enum (itself when not a subset) */
+  base: string;
+  members: string[];
+  pos: SourcePos;
+}
+
+export interface IRParam {
+  name: string;
+  type: Type;
+  /** the acting major power (at most one per action) */
+  actor: boolean;
+}
+
+export interface IRAction {
+  name: string;
+  params: IRParam[];
+  pos: SourcePos;
+}
+
+/**
+ * A route over the board. A path is a sequence of spaces from `from` to `to`; each step follows
+ * a board connection. The clauses are expressions over the route's params and the variable
+ * named in the clause (`landVar`, …), evaluated against the state:
+ * - `land`: every land space on the path (origin and destination included) must satisfy it;
+ * - `sea`: every sea zone on the path must satisfy it;
+ * - `port`: a land space from which the path enters, or onto which it leaves, a sea zone must
+ *   satisfy it (in addition to `land`); absent = true;
+ * - `maxSeas`: at most this many sea zones on the path (int expr); absent = unlimited;
+ * - `passes`: whether a step may cross a mountain pass (bool expr); absent = true.
+ */
+export interface IRRoute {
+  name: string;
+  params: IRParam[];
+  landVar: string;
+  land: Expr;
+  seaVar: string;
+  sea: Expr;
+  portVar: string;
+  port: Expr;
+  maxSeas: Expr | null;
+  passes: Expr;
+  pos: SourcePos;
+}
+
+export interface IRScope {
+  phase: string; // member of enum Phase, compared to state.phase
+  segment?: string; // member of enum Segment, compared to state.segment
+}
+
+export interface IRRule {
+  id: string; // dotted, unique in the edition: "dow.scotland"
+  kind: "forbid" | "oblige";
+  action: string;
+  title: string; // the message a verdict shows
+  citation: Citation;
+  scope: IRScope | null;
+  /** exemption groups the rule belongs to, e.g. ["*"] */
+  groups: string[];
+  /** the condition, over `state` and the action's params (by name) */
+  when: Expr;
+  pos: SourcePos;
+}
+
+export interface IRExemption {
+  id: string;
+  title: string;
+  citation: Citation;
+  /** groups it lifts, e.g. ["*"] */
+  groups: string[];
+  /** rule ids it lifts by name */
+  rules: string[];
+  /**
+   * When true the lifted rules do not apply. Evaluated in the lifted rule's action context:
+   * it may read `state` and any action parameter name that every lifted rule's action has.
+   */
+  when: Expr;
+  pos: SourcePos;
+}
+
+export interface IRInvariant {
+  id: string;
+  title: string;
+  expr: Expr; // over `state` only
+  pos: SourcePos;
+}
+
+/** The board in the project's own format (dsl/<edition>/board.json). */
+export interface Board {
+  spaces: BoardSpace[];
+  connections: BoardConnection[];
+}
+export interface BoardSpace {
+  id: string; // snake_case, member of enum Space
+  name: string; // as printed on the map
+  type: "normal" | "key" | "fortress" | "capital" | "electorate" | "sea";
+  /** home powers (empty for independent spaces and sea zones) */
+  home: string[];
+}
+export interface BoardConnection {
+  from: string;
+  to: string;
+  type: "normal" | "pass" | "port" | "sea";
+}
+
+export interface IREdition {
+  name: string; // "his"
+  title: string; // "Here I Stand"
+  cites: string; // "his"
+  enums: IREnum[];
+  actions: IRAction[];
+  rules: IRRule[];
+  exemptions: IRExemption[];
+  invariants: IRInvariant[];
+  routes: IRRoute[];
+  /** the state type, derived from the JSON Schema */
+  state: Extract<Type, { k: "record" }>;
+  /** the JSON Schema as read (after checks) */
+  schema: Record<string, unknown>;
+  board: Board;
+  /** every input file (rule files, schema, board) with its sha256, sorted by path */
+  inputs: { file: string; sha256: string }[];
+  /** sha256 over `inputs` */
+  inputHash: string;
+}
