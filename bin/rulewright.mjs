@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // rulewright command-line entry: loads the TypeScript CLI through tsx (no build step needed).
+// It exits explicitly: the Z3 runtime keeps worker threads alive after the last proof.
 import { register } from "tsx/esm/api";
 register();
 const { main } = await import("../compiler/cli/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+process.exit(code);

@@ -1,0 +1,50 @@
+/**
+ * `rulewright all` (what `npm start` runs): build, prove and test every bundled edition, then a
+ * summary table. Exit 0 when everything passed; otherwise the worst exit code of the steps.
+ */
+import { buildOne } from "./build.js";
+import { printProveSummary, proveOne } from "./prove.js";
+import { runScenarios } from "./test.js";
+import { bundledEditions, UsageError, color, type Format } from "./common.js";
+
+export async function allCommand(opts: { format: Format }): Promise<number> {
+  const editions = bundledEditions();
+  if (!editions.length) throw new UsageError("no editions found under dsl/", 2);
+  const rows: string[][] = [];
+  let code = 0;
+  for (const e of editions) {
+    const b = await buildOne(e, { check: false, format: "text" });
+    process.stdout.write(`build ${e}: ${b.status} (${b.files.length} files)\n`);
+    if (b.status === "error") {
+      rows.push([e, color.red("compile errors"), "-", "-", "-"]);
+      code = 2;
+      continue;
+    }
+    const p = await proveOne(e, { format: "text" });
+    printProveSummary(p);
+    const obs = p.report?.obligations ?? [];
+    const n = (v: string) => obs.filter((o) => o.verdict === v).length;
+    if (p.failed) code = Math.max(code, 1);
+    rows.push([e, b.status, `${n("proved")}/${obs.length}`, `${n("refuted")} refuted, ${n("unknown")} unknown`, ""]);
+  }
+  const t = await runScenarios(["test/scenarios"], "text");
+  for (const r of t.results.filter((r) => !r.pass)) process.stdout.write(`${color.red("FAIL")} ${r.file}:${r.line} ${r.name}\n     ${r.detail}\n`);
+  for (const p of t.problems) process.stdout.write(`${p.file}:${p.line}: ${color.red("error")}: ${p.message}\n`);
+  for (const row of rows) {
+    const mine = t.results.filter((r) => r.edition === row[0] || r.edition.endsWith(`/${row[0]}`));
+    row[4] = `${mine.filter((r) => r.pass).length}/${mine.length} passed`;
+  }
+  if (t.failed || t.problems.length) code = Math.max(code, 1);
+  const header = ["edition", "build", "proved", "not proved", "scenarios"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => stripAnsi(r[i]).length)));
+  const line = (r: string[]) => r.map((c, i) => c + " ".repeat(widths[i] - stripAnsi(c).length)).join("  ");
+  process.stdout.write("\n" + color.bold(line(header)) + "\n" + rows.map(line).join("\n") + "\n");
+  process.stdout.write(`${code === 0 ? color.green("all good") : color.red("something failed")} — scenarios: ${t.passed} passed, ${t.failed} failed\n`);
+  if (opts.format === "json") process.stdout.write(JSON.stringify({ code, scenarios: { passed: t.passed, failed: t.failed } }) + "\n");
+  return code;
+}
+
+function stripAnsi(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/\x1b\[[0-9;]*m/g, "");
+}

@@ -1,0 +1,262 @@
+/**
+ * Shared plumbing for the subcommands: finding editions, compiling them with diagnostics
+ * printed, loading generated validators, and validating states against the schema.
+ *
+ * Exit codes used by every subcommand (documented in the README):
+ *   0 success / allowed, 1 a failure the command exists to detect (stale, refuted, forbidden,
+ *   scenario failed), 2 bad input (usage, missing file, compile error, state not matching schema).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import crypto from "node:crypto";
+import { pathToFileURL } from "node:url";
+import pc from "picocolors";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { loadEdition } from "../check/index.js";
+import { renderDiagnostic } from "../diagnostics/render.js";
+import { generateEdition } from "../codegen/index.js";
+import type { Diagnostic } from "../diagnostics/types.js";
+import type { IREdition } from "../ir/types.js";
+
+export type Format = "text" | "json";
+
+/** A user-facing failure: printed as one message (no stack trace) with the given exit code. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+    readonly help?: string,
+  ) {
+    super(message);
+  }
+}
+
+export const DSL_DIR = "dsl";
+export const GENERATED_DIR = "generated";
+export const PROOFS_DIR = "proofs";
+
+/** Names of the bundled editions: folders under `dsl/` holding at least one `.rules` file, sorted. */
+export function bundledEditions(root = process.cwd()): string[] {
+  const dsl = path.join(root, DSL_DIR);
+  if (!fs.existsSync(dsl)) return [];
+  return fs
+    .readdirSync(dsl, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.readdirSync(path.join(dsl, d.name)).some((f) => f.endsWith(".rules")))
+    .map((d) => d.name)
+    .sort();
+}
+
+export interface EditionRef {
+  /** folder holding the rule files */
+  dir: string;
+  /** true for `dsl/<name>` (its outputs go to generated/<name>, proofs/<name>) */
+  bundled: boolean;
+}
+
+/**
+ * Resolves an edition argument: a bundled edition name (`his`) or a path to an edition folder.
+ * @throws UsageError (exit 2) when neither exists.
+ */
+export function resolveEdition(arg: string, root = process.cwd()): EditionRef {
+  const asName = path.join(root, DSL_DIR, arg);
+  if (!arg.includes("/") && !arg.includes(path.sep) && fs.existsSync(asName) && fs.statSync(asName).isDirectory()) {
+    return { dir: path.relative(root, asName), bundled: true };
+  }
+  if (fs.existsSync(arg) && fs.statSync(arg).isDirectory()) {
+    const rel = path.relative(root, path.resolve(arg));
+    const bundled = path.dirname(rel) === DSL_DIR;
+    return { dir: rel, bundled };
+  }
+  const known = bundledEditions(root);
+  throw new UsageError(
+    `no edition \`${arg}\`: not a bundled edition and not a folder`,
+    2,
+    known.length ? `bundled editions: ${known.map((k) => `\`${k}\``).join(", ")}` : undefined,
+  );
+}
+
+/** Prints diagnostics (text: rendered with source lines; json: collected by the caller). */
+export function printDiagnostics(diags: Diagnostic[], format: Format, root = process.cwd()): void {
+  if (format === "json") return;
+  const cache = new Map<string, string>();
+  for (const d of diags) {
+    let text = cache.get(d.file);
+    if (text === undefined) {
+      try {
+        text = fs.readFileSync(path.resolve(root, d.file), "utf8");
+      } catch {
+        text = "";
+      }
+      cache.set(d.file, text);
+    }
+    process.stderr.write(renderDiagnostic(d, text) + "\n");
+  }
+}
+
+export interface Compiled {
+  edition?: IREdition;
+  diagnostics: Diagnostic[];
+}
+
+/** Compiles an edition folder; prints its diagnostics in text mode. */
+export function compile(ref: EditionRef, format: Format): Compiled {
+  const res = loadEdition(ref.dir, { repoRoot: process.cwd() });
+  printDiagnostics(res.diagnostics, format);
+  return res;
+}
+
+export function errorCount(diags: Diagnostic[]): number {
+  return diags.filter((d) => d.severity === "error").length;
+}
+
+/** The generated validator module's surface as the CLI uses it (see docs/CONTRACTS.md). */
+export interface ValidatorModule {
+  check(state: unknown, action: unknown): {
+    allowed: boolean;
+    violations: readonly { rule: string; kind: string; citation: string; title: string; file: string; line: number; column: number }[];
+    obliged: readonly string[];
+  };
+  obligedActions(state: unknown, actor: string): { action: string; rules: string[] }[];
+  brokenInvariants(state: unknown): string[];
+  RULES: readonly { id: string; kind: string; action: string; citation: string; title: string; file: string; line: number; column: number }[];
+  ACTIONS: readonly { name: string; params: { name: string; type: string }[] }[];
+}
+
+/**
+ * Loads the validators of an edition. Bundled editions use the committed `generated/<name>/`
+ * (they are regenerated in memory and compared first: a stale folder is a usage error with the
+ * command that fixes it). Other editions (test fixtures, a designer's work folder) are compiled
+ * into a cache folder under node_modules/.cache/rulewright.
+ */
+export async function loadValidators(ref: EditionRef, edition: IREdition): Promise<ValidatorModule> {
+  const files = await generateEdition(edition);
+  let dir: string;
+  if (ref.bundled) {
+    const stale = staleFiles(files);
+    if (stale.length) {
+      throw new UsageError(
+        `generated/${edition.name} is stale (${stale.join(", ")})`,
+        2,
+        `run \`npx rulewright build ${edition.name}\``,
+      );
+    }
+    dir = path.resolve(GENERATED_DIR, edition.name);
+  } else {
+    const key = crypto.createHash("sha256").update(files.map((f) => f.path + "\0" + f.content).join("\0")).digest("hex").slice(0, 16);
+    dir = path.resolve("node_modules/.cache/rulewright", `${edition.name}-${key}`);
+    for (const f of files) {
+      const target = path.join(dir, path.relative(path.join(GENERATED_DIR, edition.name), f.path));
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      if (!fs.existsSync(target) || fs.readFileSync(target, "utf8") !== f.content) fs.writeFileSync(target, f.content);
+    }
+  }
+  return (await import(pathToFileURL(path.join(dir, "index.ts")).href)) as ValidatorModule;
+}
+
+/** Paths (relative to the repo root) whose committed content differs from `files`, plus extra files on disk. */
+export function staleFiles(files: { path: string; content: string }[]): string[] {
+  const stale: string[] = [];
+  const expected = new Set(files.map((f) => path.normalize(f.path)));
+  for (const f of files) {
+    const onDisk = fs.existsSync(f.path) ? fs.readFileSync(f.path, "utf8") : undefined;
+    if (onDisk !== f.content) stale.push(f.path + (onDisk === undefined ? " missing" : " differs"));
+  }
+  const dirs = new Set(files.map((f) => path.dirname(f.path)));
+  for (const d of dirs) {
+    if (!fs.existsSync(d)) continue;
+    for (const name of fs.readdirSync(d)) {
+      const p = path.normalize(path.join(d, name));
+      if (fs.statSync(p).isFile() && !expected.has(p)) stale.push(p + " not generated");
+    }
+  }
+  return stale.sort();
+}
+
+/**
+ * Reads and parses a JSON file.
+ * @throws UsageError (exit 2) naming the file when it is missing or not JSON.
+ */
+export function readJson(file: string, what: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    throw new UsageError(`cannot read the ${what} file \`${file}\``, 2, "check the path");
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`the ${what} file \`${file}\` is not valid JSON: ${(e as Error).message}`, 2);
+  }
+}
+
+const ajvCache = new WeakMap<object, ReturnType<Ajv2020["compile"]>>();
+
+/**
+ * Validates a state against the edition's JSON Schema (ajv) and its invariants.
+ * Returns human-readable problems; empty when the state is good.
+ */
+export function stateProblems(edition: IREdition, mod: ValidatorModule | undefined, state: unknown): string[] {
+  let validate = ajvCache.get(edition.schema);
+  if (!validate) {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    validate = ajv.compile(edition.schema);
+    ajvCache.set(edition.schema, validate);
+  }
+  if (!validate(state)) {
+    return (validate.errors ?? []).slice(0, 20).map((e) => `state${e.instancePath.replace(/\//g, ".")} ${e.message}${e.params && "allowedValues" in e.params ? ` (${(e.params.allowedValues as string[]).slice(0, 8).join(", ")}${(e.params.allowedValues as string[]).length > 8 ? ", …" : ""})` : ""}${e.params && "additionalProperty" in e.params ? ` (\`${e.params.additionalProperty}\`)` : ""}`);
+  }
+  if (mod) {
+    return mod.brokenInvariants(state).map((id) => `state breaks invariant \`${id}\``);
+  }
+  return [];
+}
+
+/**
+ * Checks an action JSON against the edition's action declarations.
+ * Returns problems (unknown action, missing/unknown parameter, wrong type); empty when good.
+ */
+export function actionProblems(edition: IREdition, action: unknown): string[] {
+  if (typeof action !== "object" || action === null || Array.isArray(action)) return ["the action must be a JSON object like {\"action\": \"pass\", \"power\": \"france\"}"];
+  const a = action as Record<string, unknown>;
+  const decl = edition.actions.find((x) => x.name === a.action);
+  if (!decl) {
+    return [`unknown action \`${String(a.action)}\`; actions: ${edition.actions.map((x) => x.name).join(", ")}`];
+  }
+  const problems: string[] = [];
+  for (const p of decl.params) {
+    if (!(p.name in a)) problems.push(`action \`${decl.name}\` needs parameter \`${p.name}\``);
+    else {
+      const err = valueProblem(p.type, a[p.name]);
+      if (err) problems.push(`parameter \`${p.name}\`: ${err}`);
+    }
+  }
+  for (const k of Object.keys(a)) {
+    if (k !== "action" && !decl.params.some((p) => p.name === k)) problems.push(`action \`${decl.name}\` has no parameter \`${k}\``);
+  }
+  return problems;
+}
+
+function valueProblem(t: IREdition["actions"][number]["params"][number]["type"], v: unknown): string | undefined {
+  switch (t.k) {
+    case "bool":
+      return typeof v === "boolean" ? undefined : "expected true or false";
+    case "int":
+      return Number.isInteger(v) ? undefined : "expected an integer";
+    case "string":
+      return typeof v === "string" ? undefined : "expected a string";
+    case "enum":
+      return typeof v === "string" && t.members.includes(v) ? undefined : `expected one of ${t.members.slice(0, 12).join(", ")}${t.members.length > 12 ? ", …" : ""}`;
+    case "list":
+      if (!Array.isArray(v)) return "expected a list";
+      for (const x of v) {
+        const e = valueProblem(t.elem, x);
+        if (e) return `list item: ${e}`;
+      }
+      return undefined;
+    default:
+      return typeof v === "object" && v !== null ? undefined : "expected an object";
+  }
+}
+
+export const color = pc;

@@ -1,0 +1,87 @@
+/**
+ * The rulewright command line. Every subcommand returns its exit code; nothing here prints a
+ * stack trace for bad input (UsageError → one message + hint, exit 2). See README "CLI".
+ */
+import { Command, CommanderError, Option } from "commander";
+import { buildCommand } from "./build.js";
+import { proveCommand } from "./prove.js";
+import { testCommand } from "./test.js";
+import { checkCommand } from "./check.js";
+import { allCommand } from "./all.js";
+import { UsageError, color, type Format } from "./common.js";
+
+const formatOption = () => new Option("--format <format>", "output format").choices(["text", "json"]).default("text");
+
+/** Runs the CLI with the given arguments (without `node script`); resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  const program = new Command("rulewright")
+    .description("compile board-game rule files into typed TypeScript validators and prove them consistent with Z3")
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .showHelpAfterError("(run `rulewright --help` for usage)");
+
+  program
+    .command("build")
+    .description("compile editions and write generated/<edition>/ (all bundled editions by default)")
+    .argument("[editions...]", "bundled edition names")
+    .option("--check", "write nothing; exit 1 when generated/ is stale")
+    .addOption(formatOption())
+    .action(async (editions: string[], o: { check?: boolean; format: Format }) => {
+      code = await buildCommand(editions, o);
+    });
+  program
+    .command("prove")
+    .description("prove rule consistency with Z3; writes proofs/<edition>/ (exit 1 on an error-severity refutation)")
+    .argument("[editions...]", "bundled edition names or edition folders")
+    .option("--timeout <ms>", "per-obligation solver timeout in milliseconds")
+    .option("--out <dir>", "where to write the report, .smt2 files and counterexamples")
+    .addOption(formatOption())
+    .action(async (editions: string[], o: { timeout?: string; out?: string; format: Format }) => {
+      code = await proveCommand(editions, o);
+    });
+  program
+    .command("test")
+    .description("run scenario files against the generated validators (default: test/scenarios)")
+    .argument("[paths...]", "scenario files or folders")
+    .option("-v, --verbose", "list passing scenarios too")
+    .addOption(formatOption())
+    .action(async (paths: string[], o: { verbose?: boolean; format: Format }) => {
+      code = await testCommand(paths, o);
+    });
+  program
+    .command("check")
+    .description("the verdict of one action in one state (exit 0 allowed, 1 forbidden, 2 bad input)")
+    .option("--edition <edition>", "bundled edition name or edition folder")
+    .option("--state <file>", "state JSON file")
+    .option("--action <file>", "action JSON file, e.g. {\"action\": \"pass\", \"power\": \"france\"}")
+    .addOption(formatOption())
+    .action(async (o: { edition?: string; state?: string; action?: string; format: Format }) => {
+      code = await checkCommand(o);
+    });
+  program
+    .command("all")
+    .description("build, prove and test every bundled edition and print a summary (npm start)")
+    .addOption(formatOption())
+    .action(async (o: { format: Format }) => {
+      code = await allCommand(o);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      return e.exitCode === 0 ? 0 : 2;
+    }
+    if (e instanceof UsageError) {
+      process.stderr.write(`${color.red("error")}: ${e.message}\n`);
+      if (e.help) process.stderr.write(`  ${color.cyan("help")}: ${e.help}\n`);
+      return e.exitCode;
+    }
+    process.stderr.write(`${color.red("internal error")}: ${(e as Error).message}\n`);
+    if (process.env.RULEWRIGHT_DEBUG) process.stderr.write(String((e as Error).stack) + "\n");
+    process.stderr.write("  this is a rulewright bug; rerun with RULEWRIGHT_DEBUG=1 for the stack trace\n");
+    return 70;
+  }
+  return code;
+}

@@ -1,0 +1,121 @@
+/**
+ * `rulewright prove [editions…]`: runs the Z3 pass and writes proofs/<edition>/.
+ *
+ * Output: report.json (deterministic: no timings), one .smt2 per obligation, and for every
+ * refuted obligation with a counterexample `counterexamples/<id>.state.json` + `.action.json`,
+ * replayable with `rulewright check`. Exit 1 when an error-severity obligation is refuted or
+ * unknown (an unknown is never a proof), 2 on compile errors / usage, else 0.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { proveEdition } from "../verify/index.js";
+import { bundledEditions, compile, errorCount, resolveEdition, UsageError, color, type Format } from "./common.js";
+
+type Report = Awaited<ReturnType<typeof proveEdition>>;
+type Obligation = Report["obligations"][number];
+
+export interface ProveResult {
+  edition: string;
+  dir: string;
+  outDir: string;
+  report?: Report;
+  errors: number;
+  failed: boolean;
+  ms: number;
+}
+
+/** Where proofs of an edition folder go: proofs/<name> for bundled ones, proofs/.fixtures/<name> otherwise (git-ignored). */
+export function proofsDirFor(ref: { dir: string; bundled: boolean }, name: string): string {
+  return ref.bundled ? path.join("proofs", name) : path.join("proofs", ".fixtures", name);
+}
+
+export async function proveOne(arg: string, opts: { format: Format; timeoutMs?: number; out?: string }): Promise<ProveResult> {
+  const t0 = performance.now();
+  const ref = resolveEdition(arg);
+  const res = compile(ref, opts.format);
+  const name = path.basename(ref.dir);
+  if (!res.edition) return { edition: name, dir: ref.dir, outDir: "", errors: errorCount(res.diagnostics), failed: true, ms: performance.now() - t0 };
+  const outDir = opts.out ?? proofsDirFor(ref, res.edition.name);
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  const progress = opts.format === "text" && process.stderr.isTTY;
+  if (progress) process.stderr.write(`proving ${res.edition.name}…\n`);
+  const report = await proveEdition(res.edition, { timeoutMs: opts.timeoutMs, outDir });
+  // counterexamples as files that `rulewright check` replays
+  for (const o of report.obligations) {
+    if (!o.counterexample) continue;
+    const cdir = path.join(outDir, "counterexamples");
+    fs.mkdirSync(cdir, { recursive: true });
+    const base = path.join(cdir, safeName(o.id));
+    fs.writeFileSync(base + ".state.json", JSON.stringify(o.counterexample.state, null, 2) + "\n");
+    fs.writeFileSync(base + ".action.json", JSON.stringify(o.counterexample.action, null, 2) + "\n");
+  }
+  fs.writeFileSync(path.join(outDir, "report.json"), JSON.stringify(stripTimings(report), null, 2) + "\n");
+  const failed = report.obligations.some((o) => o.severity === "error" && o.verdict !== "proved");
+  return { edition: res.edition.name, dir: ref.dir, outDir, report, errors: 0, failed, ms: performance.now() - t0 };
+}
+
+export function safeName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._~-]/g, "_");
+}
+
+function stripTimings(report: Report): unknown {
+  return JSON.parse(JSON.stringify(report, (k, v) => (k === "ms" ? undefined : v)));
+}
+
+/** Prints the human summary of one edition's proofs. */
+export function printProveSummary(r: ProveResult): void {
+  const out = (s: string) => process.stdout.write(s + "\n");
+  if (!r.report) {
+    out(`${r.edition}: ${color.red(`${r.errors} compile error(s)`)} — nothing proved`);
+    return;
+  }
+  const obs = r.report.obligations;
+  const count = (v: string) => obs.filter((o) => o.verdict === v).length;
+  out(`${color.bold(r.edition)}: ${obs.length} obligations — ${color.green(`${count("proved")} proved`)}, ${count("refuted") ? color.red(`${count("refuted")} refuted`) : "0 refuted"}, ${count("unknown") ? color.yellow(`${count("unknown")} unknown`) : "0 unknown"} (${(r.ms / 1000).toFixed(1)} s)`);
+  const byKind = new Map<string, Obligation[]>();
+  for (const o of obs) byKind.set(o.kind, [...(byKind.get(o.kind) ?? []), o]);
+  for (const [kind, list] of [...byKind].sort()) {
+    const p = list.filter((o) => o.verdict === "proved").length;
+    out(`  ${kind.padEnd(18)} ${String(p).padStart(3)}/${list.length} proved`);
+  }
+  for (const o of obs.filter((o) => o.verdict !== "proved")) {
+    const sev = o.severity === "error" ? color.red(o.severity) : o.severity === "warning" ? color.yellow(o.severity) : o.severity;
+    out(`  ${o.verdict === "unknown" ? color.yellow("unknown") : color.red("refuted")} ${sev} ${o.id}`);
+    out(`    rules: ${o.rules.join(", ")}`);
+    if (o.core?.length) out(`    unsat core: ${o.core.join(", ")}`);
+    if ((o as { reason?: string }).reason) out(`    reason: ${(o as { reason?: string }).reason}`);
+    if (o.counterexample) {
+      const base = path.join(r.outDir, "counterexamples", safeName(o.id));
+      out(`    counterexample action: ${JSON.stringify(o.counterexample.action)}`);
+      out(`    replay: npx rulewright check --edition ${r.dir} --state ${base}.state.json --action ${base}.action.json`);
+    }
+  }
+  out(`  report: ${path.join(r.outDir, "report.json")}`);
+}
+
+export async function proveCommand(editions: string[], opts: { format: Format; timeout?: string; out?: string }): Promise<number> {
+  const names = editions.length ? editions : bundledEditions();
+  if (!names.length) throw new UsageError("no editions found under dsl/", 2);
+  let timeoutMs: number | undefined;
+  if (opts.timeout !== undefined) {
+    timeoutMs = Number(opts.timeout);
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout takes a positive number of milliseconds, not \`${opts.timeout}\``, 2);
+  }
+  if (opts.out && names.length > 1) throw new UsageError("--out takes one edition", 2);
+  const results: ProveResult[] = [];
+  for (const n of names) results.push(await proveOne(n, { format: opts.format, timeoutMs, out: opts.out }));
+  if (opts.format === "json") {
+    process.stdout.write(
+      JSON.stringify(
+        results.map((r) => ({ edition: r.edition, outDir: r.outDir, compileErrors: r.errors, failed: r.failed, report: r.report })),
+        null,
+        2,
+      ) + "\n",
+    );
+  } else {
+    for (const r of results) printProveSummary(r);
+  }
+  if (results.some((r) => !r.report)) return 2;
+  return results.some((r) => r.failed) ? 1 : 0;
+}

@@ -1,0 +1,70 @@
+/**
+ * `rulewright test [paths…]`: runs scenario files (default test/scenarios) against the generated
+ * validators. Each scenario's state is validated against the schema and invariants first (a
+ * bad state fails the scenario, it is never checked). Exit 1 when any scenario fails, 2 when no
+ * scenario was found or a file is malformed.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { findScenarioFiles, judge, readScenarioFile, type Scenario } from "../scenarios/index.js";
+import { actionProblems, compile, loadValidators, resolveEdition, stateProblems, UsageError, color, type Format, type ValidatorModule } from "./common.js";
+import type { IREdition } from "../ir/types.js";
+
+export interface TestSummary {
+  passed: number;
+  failed: number;
+  results: { file: string; line: number; name: string; edition: string; pass: boolean; detail: string }[];
+  problems: { file: string; line: number; message: string }[];
+}
+
+export async function runScenarios(paths: string[], format: Format): Promise<TestSummary> {
+  const roots = paths.length ? paths : ["test/scenarios"];
+  for (const p of roots) if (!fs.existsSync(p)) throw new UsageError(`no such file or folder \`${p}\``, 2);
+  const files = findScenarioFiles(roots);
+  const summary: TestSummary = { passed: 0, failed: 0, results: [], problems: [] };
+  const editions = new Map<string, { edition: IREdition; mod: ValidatorModule } | null>();
+  for (const file of files) {
+    const { scenarios, problems } = readScenarioFile(file, (e) => path.join("test", "fixtures", path.basename(e)));
+    summary.problems.push(...problems);
+    for (const s of scenarios) {
+      let loaded = editions.get(s.edition);
+      if (loaded === undefined) {
+        const ref = resolveEdition(s.edition);
+        const res = compile(ref, format);
+        loaded = res.edition ? { edition: res.edition, mod: await loadValidators(ref, res.edition) } : null;
+        editions.set(s.edition, loaded);
+      }
+      const r = loaded ? runOne(s, loaded.edition, loaded.mod) : { pass: false, detail: `edition \`${s.edition}\` does not compile` };
+      summary.results.push({ file: s.file, line: s.line, name: s.name, edition: s.edition, ...r });
+      if (r.pass) summary.passed++;
+      else summary.failed++;
+    }
+  }
+  return summary;
+}
+
+function runOne(s: Scenario, edition: IREdition, mod: ValidatorModule): { pass: boolean; detail: string } {
+  const bad = [...stateProblems(edition, mod, s.state), ...actionProblems(edition, s.action)];
+  if (bad.length) return { pass: false, detail: `bad input: ${bad.slice(0, 3).join("; ")}` };
+  return judge(s.expect, mod.check(s.state, s.action));
+}
+
+export async function testCommand(paths: string[], opts: { format: Format; verbose?: boolean }): Promise<number> {
+  const summary = await runScenarios(paths, opts.format);
+  if (opts.format === "json") {
+    process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
+  } else {
+    for (const p of summary.problems) process.stderr.write(`${p.file}:${p.line}: ${color.red("error")}: ${p.message}\n`);
+    for (const r of summary.results) {
+      if (!r.pass) process.stdout.write(`${color.red("FAIL")} ${r.file}:${r.line} ${r.name}\n     ${r.detail}\n`);
+      else if (opts.verbose) process.stdout.write(`${color.green("pass")} ${r.file}:${r.line} ${r.name}\n`);
+    }
+    process.stdout.write(`scenarios: ${summary.passed} passed, ${summary.failed} failed\n`);
+  }
+  if (summary.problems.length) return 2;
+  if (summary.passed + summary.failed === 0) {
+    process.stderr.write("no scenarios found\n");
+    return 2;
+  }
+  return summary.failed ? 1 : 0;
+}

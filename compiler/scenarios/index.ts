@@ -1,0 +1,190 @@
+/**
+ * Scenario files: the designer's tests (DESIGN.md "Scenario tests").
+ *
+ * A scenario file is YAML (or JSON):
+ * ```yaml
+ * edition: his                  # bundled edition name or a folder path
+ * fixture: base-state.json      # optional: a state file in test/fixtures/<edition>/ (or a path)
+ * scenarios:
+ *   - name: france may not declare war on hungary-bohemia
+ *     source: his §9.6          # optional citation of the example
+ *     patch: { phase: diplomacy }      # deep-merged into the fixture; lists and scalars replace
+ *     state: { … }              # optional: a whole state instead of fixture + patch
+ *     action: { action: declare_war, by: france, target: hungary_bohemia }
+ *     expect: allowed           # or { forbidden: [rule ids] } (exact set) or { obliged: [rule ids] }
+ * ```
+ * Source: the format follows the project's DESIGN.md; nothing here knows any particular game.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import YAML from "yaml";
+
+export type Expectation = "allowed" | { forbidden: string[] } | { obliged: string[] };
+
+export interface Scenario {
+  file: string;
+  /** 1-based line of the scenario in its file (0 when unknown) */
+  line: number;
+  name: string;
+  source?: string;
+  edition: string;
+  state: unknown;
+  action: unknown;
+  expect: Expectation;
+}
+
+export interface ScenarioFileProblem {
+  file: string;
+  line: number;
+  message: string;
+}
+
+/** Deep merge for patches: objects merge key by key; arrays, scalars and null replace. */
+export function deepMerge(base: unknown, patch: unknown): unknown {
+  if (isPlainObject(base) && isPlainObject(patch)) {
+    const out: Record<string, unknown> = { ...base };
+    for (const [k, v] of Object.entries(patch)) out[k] = k in base ? deepMerge(base[k], v) : v;
+    return out;
+  }
+  return structuredClone(patch);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Lists scenario files (.yaml, .yml, .json) under the given files/folders, sorted. */
+export function findScenarioFiles(paths: string[]): string[] {
+  const out: string[] = [];
+  const walk = (p: string) => {
+    const st = fs.statSync(p);
+    if (st.isDirectory()) for (const n of fs.readdirSync(p).sort()) walk(path.join(p, n));
+    else if (/\.(ya?ml|json)$/.test(p)) out.push(p);
+  };
+  for (const p of paths) walk(p);
+  return out.sort();
+}
+
+/**
+ * Reads one scenario file. Never throws on bad content: problems are returned with file:line.
+ * @param fixtureDir folder of named fixtures for the edition (e.g. test/fixtures/his)
+ */
+export function readScenarioFile(
+  file: string,
+  fixtureDirFor: (edition: string) => string,
+): { scenarios: Scenario[]; problems: ScenarioFileProblem[] } {
+  const problems: ScenarioFileProblem[] = [];
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return { scenarios: [], problems: [{ file, line: 0, message: "cannot read the file" }] };
+  }
+  const lineCounter = new YAML.LineCounter();
+  const doc = YAML.parseDocument(text, { lineCounter, prettyErrors: false });
+  if (doc.errors.length) {
+    return {
+      scenarios: [],
+      problems: doc.errors.map((e) => ({ file, line: e.linePos?.[0]?.line ?? 0, message: e.message.split("\n")[0] })),
+    };
+  }
+  const top = doc.toJS() as Record<string, unknown> | null;
+  if (!isPlainObject(top)) return { scenarios: [], problems: [{ file, line: 1, message: "expected a mapping with `edition` and `scenarios`" }] };
+  const edition = top.edition;
+  if (typeof edition !== "string") problems.push({ file, line: 1, message: "missing `edition` (e.g. `edition: his`)" });
+  let base: unknown = undefined;
+  if (typeof top.fixture === "string" && typeof edition === "string") {
+    const fx = fs.existsSync(top.fixture) ? top.fixture : path.join(fixtureDirFor(edition), top.fixture);
+    try {
+      base = JSON.parse(fs.readFileSync(fx, "utf8"));
+    } catch (e) {
+      problems.push({ file, line: 1, message: `cannot load fixture \`${top.fixture}\` (${(e as Error).message.split("\n")[0]})` });
+    }
+  }
+  const list = Array.isArray(top.scenarios) ? top.scenarios : isPlainObject(top.action) ? [top] : undefined;
+  if (!list) {
+    problems.push({ file, line: 1, message: "expected `scenarios:` with a list of scenarios" });
+    return { scenarios: [], problems };
+  }
+  const seqNode = doc.get("scenarios", true) as YAML.YAMLSeq | undefined;
+  const scenarios: Scenario[] = [];
+  list.forEach((raw, i) => {
+    const node = seqNode && YAML.isSeq(seqNode) ? (seqNode.items[i] as YAML.Node | undefined) : undefined;
+    const line = node?.range ? lineCounter.linePos(node.range[0]).line : 0;
+    if (!isPlainObject(raw)) {
+      problems.push({ file, line, message: `scenario ${i + 1} is not a mapping` });
+      return;
+    }
+    const name = typeof raw.name === "string" ? raw.name : `scenario ${i + 1}`;
+    const expect = parseExpect(raw.expect);
+    if (typeof expect === "string" && expect !== "allowed") {
+      problems.push({ file, line, message: `${name}: ${expect}` });
+      return;
+    }
+    let state: unknown;
+    if (raw.state !== undefined) state = raw.state;
+    else if (base !== undefined) state = deepMerge(base, raw.patch ?? {});
+    else {
+      problems.push({ file, line, message: `${name}: needs \`state\`, or a file-level \`fixture\`` });
+      return;
+    }
+    if (!isPlainObject(raw.action)) {
+      problems.push({ file, line, message: `${name}: needs \`action\` (e.g. { action: pass, power: france })` });
+      return;
+    }
+    scenarios.push({
+      file,
+      line,
+      name,
+      source: typeof raw.source === "string" ? raw.source : undefined,
+      edition: String(edition),
+      state,
+      action: raw.action,
+      expect: expect as Expectation,
+    });
+  });
+  return { scenarios, problems };
+}
+
+function parseExpect(e: unknown): Expectation | string {
+  if (e === "allowed") return "allowed";
+  if (isPlainObject(e)) {
+    if (Array.isArray(e.forbidden) && e.forbidden.every((x) => typeof x === "string")) return { forbidden: e.forbidden as string[] };
+    if (Array.isArray(e.obliged) && e.obliged.every((x) => typeof x === "string")) return { obliged: e.obliged as string[] };
+  }
+  return "`expect` must be `allowed`, `{ forbidden: [rule ids] }` or `{ obliged: [rule ids] }`";
+}
+
+export interface ScenarioOutcome {
+  pass: boolean;
+  /** what went wrong, in words; empty when passed */
+  detail: string;
+}
+
+/**
+ * Compares a verdict with a scenario's expectation. `forbidden` is an exact set of violated
+ * rule ids; `obliged` requires the action to be allowed and exactly those oblige rules to fire.
+ */
+export function judge(
+  expect: Expectation,
+  verdict: { allowed: boolean; violations: readonly { rule: string }[]; obliged: readonly string[] },
+): ScenarioOutcome {
+  const got = [...new Set(verdict.violations.map((v) => v.rule))].sort();
+  if (expect === "allowed") {
+    return verdict.allowed ? { pass: true, detail: "" } : { pass: false, detail: `expected allowed, got forbidden by ${got.join(", ")}` };
+  }
+  if ("forbidden" in expect) {
+    const want = [...new Set(expect.forbidden)].sort();
+    const same = want.length === got.length && want.every((x, i) => x === got[i]);
+    if (same) return { pass: true, detail: "" };
+    return { pass: false, detail: `expected forbidden by [${want.join(", ")}], got ${got.length ? `[${got.join(", ")}]` : "allowed"}` };
+  }
+  const want = [...new Set(expect.obliged)].sort();
+  const obl = [...verdict.obliged].sort();
+  const same = verdict.allowed && want.length === obl.length && want.every((x, i) => x === obl[i]);
+  if (same) return { pass: true, detail: "" };
+  return {
+    pass: false,
+    detail: `expected allowed and obliged by [${want.join(", ")}], got ${verdict.allowed ? "allowed" : `forbidden by [${got.join(", ")}]`}, obliged by [${obl.join(", ")}]`,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * The AST of one rule file: the declarations as written, every node with its span.
+ * No names are resolved here (that is compiler/check).
+ */
+import type { Span } from "../diagnostics/types.js";
+
+export interface Name {
+  name: string;
+  span: Span;
+}
+
+export type TypeRef =
+  | { k: "bool" | "int" | "string"; span: Span }
+  | { k: "list"; elem: TypeRef; span: Span }
+  | { k: "named"; name: Name; span: Span };
+
+export interface Param {
+  actor: boolean;
+  name: Name;
+  type: TypeRef;
+  span: Span;
+}
+
+export interface Section {
+  value: string; // "9.6" (without §)
+  span: Span;
+}
+
+export interface Group {
+  name: string; // "*" or a name
+  span: Span;
+}
+
+export type RouteClause =
+  | { k: "land" | "sea" | "port"; var: Name; expr: Expr; span: Span }
+  | { k: "max_seas" | "passes"; expr: Expr; span: Span };
+
+export type Decl =
+  | { k: "edition"; name: Name; title: string; cites: string; span: Span }
+  | { k: "schema"; path: string; pathSpan: Span; span: Span }
+  | { k: "board"; path: string; pathSpan: Span; span: Span }
+  | { k: "enum"; name: Name; base?: Name; members: Name[]; span: Span }
+  | { k: "action"; name: Name; params: Param[]; span: Span }
+  | { k: "def"; name: Name; params: Param[]; ret: TypeRef; body: Expr; span: Span }
+  | { k: "route"; name: Name; params: Param[]; clauses: RouteClause[]; span: Span }
+  | {
+      k: "rule";
+      id: Name;
+      section: Section;
+      title: string;
+      groups: Group[];
+      during?: { phase: Name; segment?: Name; span: Span };
+      kind: "forbid" | "oblige";
+      action: Name;
+      when: Expr;
+      span: Span;
+    }
+  | {
+      k: "exempt";
+      id: Name;
+      section: Section;
+      title: string;
+      targets: ({ k: "group"; group: Group } | { k: "rule"; id: Name })[];
+      when: Expr;
+      span: Span;
+    }
+  | { k: "invariant"; id: Name; title: string; expr: Expr; span: Span };
+
+export type BinOp =
+  | "and" | "or" | "implies"
+  | "=" | "!=" | "<" | "<=" | ">" | ">="
+  | "+" | "-" | "*"
+  | "in" | "not in";
+
+export type AggOp = "count" | "sum" | "max" | "min" | "sum_highest";
+
+export type Expr = (
+  | { k: "int"; value: number }
+  | { k: "str"; value: string }
+  | { k: "bool"; value: boolean }
+  | { k: "state" }
+  | { k: "name"; name: string }
+  | { k: "call"; callee: Name; args: Expr[] }
+  | { k: "field"; obj: Expr; field: Name }
+  | { k: "index"; obj: Expr; key: Expr }
+  | { k: "not"; arg: Expr }
+  | { k: "neg"; arg: Expr }
+  | { k: "bin"; op: BinOp; left: Expr; right: Expr; opSpan: Span }
+  | { k: "set"; items: Expr[] }
+  | { k: "quant"; q: "some" | "every"; var: Name; domain: Expr; body: Expr }
+  | { k: "agg"; op: AggOp; n?: number; var: Name; domain: Expr; where?: Expr; body?: Expr }
+  | { k: "len"; arg: Expr }
+  | { k: "ite"; cond: Expr; then: Expr; else: Expr }
+  | { k: "reach"; route: Name; args: Expr[]; from: Expr; to: Expr }
+) & { span: Span };
+
+export interface AstFile {
+  file: string;
+  decls: Decl[];
+}
