@@ -24,7 +24,7 @@ export interface ProveResult {
   ms: number;
 }
 
-/** Where proofs of an edition folder go: proofs/<name> for bundled ones, proofs/.fixtures/<name> otherwise (git-ignored). */
+/** Where proofs of an edition folder go: proofs/<edition> for bundled ones, proofs/.fixtures/<folder name> otherwise (git-ignored). */
 export function proofsDirFor(ref: { dir: string; bundled: boolean }, name: string): string {
   return ref.bundled ? path.join("proofs", name) : path.join("proofs", ".fixtures", name);
 }
@@ -35,7 +35,7 @@ export async function proveOne(arg: string, opts: { format: Format; timeoutMs?: 
   const res = compile(ref, opts.format);
   const name = path.basename(ref.dir);
   if (!res.edition) return { edition: name, dir: ref.dir, outDir: "", errors: errorCount(res.diagnostics), failed: true, ms: performance.now() - t0 };
-  const outDir = opts.out ?? proofsDirFor(ref, res.edition.name);
+  const outDir = opts.out ?? proofsDirFor(ref, ref.bundled ? res.edition.name : name);
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
   const progress = opts.format === "text" && process.stderr.isTTY;

@@ -1,0 +1,10 @@
+import { loadEdition } from "./compiler/check/index.js";
+import { proveEdition } from "./compiler/verify/index.js";
+const t0 = performance.now();
+const { edition, diagnostics } = loadEdition("dsl/his");
+console.log("load", Math.round(performance.now() - t0), "ms; diags", diagnostics.length, diagnostics.slice(0, 5).map((d: any) => `${d.code} ${d.message} ${d.file}:${d.span?.start?.line ?? ""}`));
+if (!edition) process.exit(1);
+const r = await proveEdition(edition, { outDir: "/tmp/vz/his", timeoutMs: Number(process.argv[2] ?? 10000) });
+for (const o of r.obligations) console.log(o.verdict.padEnd(8), String(o.ms).padStart(6), o.id, o.core ? "core=" + o.core.join(",") : "", o.reason ?? "", (o.witness ?? o.counterexample) && !(o.witness ?? o.counterexample)!.replayable ? "(nonreplayable)" : "");
+console.log(r.summary, "total", r.ms, "ms");
+process.exit(0);

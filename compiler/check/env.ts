@@ -1,0 +1,63 @@
+/** The resolved declarations of one edition, shared by the checks. */
+import type { Span } from "../diagnostics/types.js";
+import type { Board, EnumType, Type } from "../ir/types.js";
+import type { Decl } from "../syntax/ast.js";
+
+export interface EnumInfo {
+  name: string;
+  /** the root enum */
+  base: string;
+  /** the enum it is declared a subset of (undefined for roots) */
+  parent?: string;
+  members: string[];
+  file: string;
+  span: Span;
+  /** member name → its span in the declaration (absent for Space) */
+  memberSpans: Map<string, Span>;
+  /** the declaration had errors (skip comparisons that would only repeat them) */
+  broken?: boolean;
+}
+
+export type DeclOf<K extends Decl["k"]> = Extract<Decl, { k: K }>;
+
+export interface Located<D> {
+  decl: D;
+  file: string;
+}
+
+export interface ParamInfo {
+  name: string;
+  type: Type;
+  actor: boolean;
+}
+
+export interface Env {
+  enums: Map<string, EnumInfo>;
+  /** member → the root enums that contain it */
+  memberIndex: Map<string, string[]>;
+  defs: Map<string, Located<DeclOf<"def">> & { params?: ParamInfo[]; ret?: Type }>;
+  routes: Map<string, Located<DeclOf<"route">> & { params?: ParamInfo[] }>;
+  actions: Map<string, Located<DeclOf<"action">> & { params?: ParamInfo[] }>;
+  state?: Extract<Type, { k: "record" }>;
+  board?: Board;
+}
+
+export function enumType(env: Env, name: string): EnumType | undefined {
+  const e = env.enums.get(name);
+  return e ? { k: "enum", name: e.name, base: e.base, members: [...e.members] } : undefined;
+}
+
+export function typeName(t: Type): string {
+  switch (t.k) {
+    case "enum":
+      return t.name;
+    case "list":
+      return `list<${typeName(t.elem)}>`;
+    case "map":
+      return `map<${typeName(t.key)}, ${typeName(t.value)}>`;
+    case "record":
+      return t.name ? `record ${t.name}` : "record";
+    default:
+      return t.k;
+  }
+}

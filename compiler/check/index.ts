@@ -1,0 +1,500 @@
+/**
+ * The front-end driver: load an edition folder, parse every rule file, read the schema and the
+ * board, resolve and type-check every declaration, lower to IR. Bad input never throws.
+ * Stops after parsing when a file has syntax errors (checking a partial AST only cascades).
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { Diagnostic, Span } from "../diagnostics/types.js";
+import type { DiagnosticCode } from "../diagnostics/catalog.js";
+import type {
+  Citation, EnumType, Expr, IRAction, IREdition, IREnum, IRExemption, IRInvariant, IRParam, IRRoute, IRRule, IRScope, Type,
+} from "../ir/types.js";
+import { parseRules } from "../syntax/index.js";
+import type { Decl, Param, TypeRef } from "../syntax/ast.js";
+import { checkBoard } from "./board.js";
+import { enumType, typeName, type DeclOf, type EnumInfo, type Env, type Located, type ParamInfo } from "./env.js";
+import { BOARD_DOMAIN_FNS, BOARD_FNS, ExprChecker, type Ctx } from "./expr.js";
+import { schemaToState } from "./schema.js";
+import { LINE1, Reporter, didYouMean, jsonErrorSpan, jsonPositions, posOf, spanAt } from "./util.js";
+
+export { renderDiagnostic } from "../diagnostics/render.js";
+
+const sha256 = (b: Buffer | string) => createHash("sha256").update(b).digest("hex");
+
+export function loadEdition(editionDir: string, opts?: { repoRoot?: string }): { edition?: IREdition; diagnostics: Diagnostic[] } {
+  const r = new Reporter();
+  try {
+    const edition = load(editionDir, opts?.repoRoot ?? process.cwd(), r);
+    return r.errorCount === 0 && edition ? { edition, diagnostics: r.diagnostics } : { diagnostics: r.diagnostics };
+  } catch (e) {
+    // INVARIANT: unreachable on any input; if it is reached, report instead of throwing.
+    r.report("RW4001", `internal error while checking \`${editionDir}\`: ${(e as Error).message}`, editionDir, LINE1, "please report this with the input files");
+    return { diagnostics: r.diagnostics };
+  }
+}
+
+function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | undefined {
+  const absDir = path.resolve(repoRoot, editionDir);
+  const rel = (abs: string) => path.relative(repoRoot, abs).split(path.sep).join("/") || ".";
+  const inputs: { file: string; sha256: string }[] = [];
+
+  let names: string[];
+  try {
+    names = fs.readdirSync(absDir).filter((n) => n.endsWith(".rules")).sort();
+  } catch {
+    r.report("RW4001", `cannot read edition folder \`${rel(absDir)}\``, rel(absDir), LINE1, "give the path of a folder like `dsl/his`");
+    return undefined;
+  }
+  if (!names.length) {
+    r.report("RW4001", `no \`.rules\` files in \`${rel(absDir)}\``, rel(absDir), LINE1, "an edition folder holds `*.rules` files, the schema and the board");
+    return undefined;
+  }
+
+  // 1. parse
+  const decls: Located<Decl>[] = [];
+  let syntaxErrors = false;
+  for (const n of names) {
+    const abs = path.join(absDir, n);
+    const file = rel(abs);
+    let buf: Buffer;
+    try {
+      buf = fs.readFileSync(abs);
+    } catch {
+      r.report("RW4001", `cannot read \`${file}\``, file, LINE1, "check the file's permissions");
+      syntaxErrors = true;
+      continue;
+    }
+    inputs.push({ file, sha256: sha256(buf) });
+    const { ast, diagnostics } = parseRules(buf.toString("utf8"), file);
+    r.diagnostics.push(...diagnostics);
+    if (diagnostics.some((d) => d.severity === "error")) syntaxErrors = true;
+    for (const d of ast.decls) decls.push({ decl: d, file });
+  }
+  if (syntaxErrors) return undefined;
+
+  const of = <K extends Decl["k"]>(k: K) => decls.filter((d) => d.decl.k === k) as Located<DeclOf<K>>[];
+  const rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: string, related?: Diagnostic["related"]) =>
+    r.report(code, msg, at.file, at.span, help, related);
+  const firstFile = rel(path.join(absDir, names[0]!));
+
+  // 2. edition / schema / board declarations: exactly one each
+  const single = <K extends "edition" | "schema" | "board">(k: K, shape: string): Located<DeclOf<K>> | undefined => {
+    const ds = of(k);
+    if (!ds.length) {
+      rep("RW2015", `no \`${k}\` declaration in \`${rel(absDir)}\``, { file: firstFile, span: LINE1 }, `add \`${shape}\` (by convention in edition.rules)`);
+      return undefined;
+    }
+    for (const d of ds.slice(1)) {
+      rep("RW2015", `second \`${k}\` declaration`, { file: d.file, span: (d.decl as Decl).span }, `an edition has exactly one \`${k}\` declaration; remove this one`,
+        [{ message: "the first one", pos: posOf(ds[0]!.file, (ds[0]!.decl as Decl).span) }]);
+    }
+    return ds[0];
+  };
+  const editionDecl = single("edition", 'edition name "Title" cites "key"');
+  const schemaDecl = single("schema", 'schema "state.schema.json"');
+  const boardDecl = single("board", 'board "board.json"');
+
+  const readJson = (d: Located<DeclOf<"schema" | "board">>): { json: unknown; file: string; positions: Map<string, Span> } | undefined => {
+    const abs = path.resolve(absDir, d.decl.path);
+    const file = rel(abs);
+    let text: string;
+    try {
+      const buf = fs.readFileSync(abs);
+      inputs.push({ file, sha256: sha256(buf) });
+      text = buf.toString("utf8");
+    } catch {
+      rep("RW4001", `cannot read ${d.decl.k} file \`${file}\``, { file: d.file, span: d.decl.pathSpan }, `the path is relative to the edition folder \`${rel(absDir)}\``);
+      return undefined;
+    }
+    try {
+      return { json: JSON.parse(text), file, positions: jsonPositions(text) };
+    } catch (e) {
+      r.report("RW4002", `invalid JSON: ${((e as Error).message.split("\n")[0] ?? "").replace(/^Unexpected/, "unexpected")}`, file, jsonErrorSpan(text, (e as Error).message), "fix the JSON syntax");
+      return undefined;
+    }
+  };
+
+  // 3. board
+  const env: Env = { enums: new Map(), memberIndex: new Map(), defs: new Map(), routes: new Map(), actions: new Map() };
+  const boardJson = boardDecl && readJson(boardDecl);
+  if (boardJson) {
+    env.board = checkBoard(boardJson.json, (code, msg, ptr, help) => r.report(code, msg, boardJson.file, spanAt(boardJson.positions, ptr), help));
+    if (env.board) {
+      env.enums.set("Space", {
+        name: "Space", base: "Space", members: env.board.spaces.map((s) => s.id), file: boardJson.file, span: LINE1, memberSpans: new Map(),
+      });
+    }
+  }
+
+  // 4. enums
+  const enumDecls = new Map<string, Located<DeclOf<"enum">>>();
+  for (const d of of("enum")) {
+    const n = d.decl.name.name;
+    if (n === "Space") {
+      rep("RW2019", "`enum Space` cannot be declared: `Space` comes from the board", { file: d.file, span: d.decl.name.span }, "remove it; the board's space ids are the members of `Space`");
+      continue;
+    }
+    const prev = enumDecls.get(n);
+    if (prev) {
+      rep("RW2009", `duplicate enum \`${n}\``, { file: d.file, span: d.decl.name.span }, "rename or remove one of them", [{ message: "first declared here", pos: posOf(prev.file, prev.decl.name.span) }]);
+      continue;
+    }
+    enumDecls.set(n, d);
+  }
+  const resolving = new Set<string>();
+  const resolveEnum = (n: string): EnumInfo | undefined => {
+    if (env.enums.has(n)) return env.enums.get(n);
+    const d = enumDecls.get(n);
+    if (!d || resolving.has(n)) return undefined;
+    resolving.add(n);
+    const memberSpans = new Map<string, Span>();
+    const info0: { broken?: boolean } = {};
+    for (const m of d.decl.members) {
+      if (memberSpans.has(m.name)) info0.broken = true;
+      if (memberSpans.has(m.name)) rep("RW2009", `duplicate member \`${m.name}\` in enum \`${n}\``, { file: d.file, span: m.span }, "list each member once");
+      else memberSpans.set(m.name, m.span);
+    }
+    const info: EnumInfo = { name: n, base: n, members: [...memberSpans.keys()], file: d.file, span: d.decl.name.span, memberSpans, ...info0 };
+    const b = d.decl.base;
+    if (b) {
+      const parent = enumDecls.has(b.name) || env.enums.has(b.name) ? resolveEnum(b.name) : undefined;
+      if (!parent) {
+        info.broken = true;
+        const cyclic = enumDecls.has(b.name);
+        rep("RW2016", cyclic ? `enum \`${n}\` is a subset of itself (through \`${b.name}\`)` : `unknown base enum \`${b.name}\``, { file: d.file, span: b.span },
+          cyclic ? "a subset chain must end at an enum without `:`" : didYouMean(b.name, [...enumDecls.keys(), ...env.enums.keys()], "declare the base enum"));
+      } else {
+        info.base = parent.base;
+        info.parent = parent.name;
+        for (const m of d.decl.members) {
+          if (!parent.members.includes(m.name)) {
+            info.broken = true;
+            rep("RW2016", `\`${m.name}\` is not a member of \`${parent.name}\``, { file: d.file, span: m.span },
+              didYouMean(m.name, parent.members, `a subset enum lists members of its base \`${parent.name}\``));
+          }
+        }
+        info.members = info.members.filter((m) => parent.members.includes(m));
+      }
+    }
+    resolving.delete(n);
+    env.enums.set(n, info);
+    return info;
+  };
+  for (const n of enumDecls.keys()) resolveEnum(n);
+  for (const e of env.enums.values()) {
+    if (e.base !== e.name) continue;
+    for (const m of e.members) env.memberIndex.set(m, [...(env.memberIndex.get(m) ?? []), e.name]);
+  }
+  if (env.board && env.enums.has("Power")) {
+    const power = env.enums.get("Power")!;
+    env.board.spaces.forEach((s, i) =>
+      s.home.forEach((h, j) => {
+        if (!power.members.includes(h)) {
+          r.report("RW4008", `space \`${s.id}\` has home power \`${h}\`, which is not a member of \`Power\``, boardJson!.file, spanAt(boardJson!.positions, `/spaces/${i}/home/${j}`),
+            didYouMean(h, power.members, "home powers are members of `enum Power`"));
+        }
+      }),
+    );
+  }
+
+  // 5. types of parameters
+  const resolveType = (t: TypeRef, file: string): Type | undefined => {
+    switch (t.k) {
+      case "bool": return { k: "bool" };
+      case "int": return { k: "int" };
+      case "string": return { k: "string" };
+      case "list": {
+        const e = resolveType(t.elem, file);
+        return e && { k: "list", elem: e, bound: 8 };
+      }
+      case "named": {
+        const e = enumType(env, t.name.name);
+        if (e) return e;
+        if (t.name.name === "Space" && boardDecl) return undefined; // the board failed
+        rep("RW2003", `unknown type \`${t.name.name}\``, { file, span: t.name.span },
+          didYouMean(t.name.name, [...env.enums.keys(), "bool", "int", "string"], "a type is `bool`, `int`, `string`, `list<T>`, an enum, or `Space`"));
+        return undefined;
+      }
+    }
+  };
+  const resolveParams = (ps: Param[], file: string, where: "action" | "def" | "route"): ParamInfo[] | undefined => {
+    const out: ParamInfo[] = [];
+    const seen = new Map<string, Param>();
+    let ok = true;
+    let actor: Param | undefined;
+    for (const p of ps) {
+      const prev = seen.get(p.name.name);
+      if (prev) {
+        rep("RW2009", `duplicate parameter \`${p.name.name}\``, { file, span: p.name.span }, "give each parameter a distinct name", [{ message: "first declared here", pos: posOf(file, prev.name.span) }]);
+        ok = false;
+      }
+      seen.set(p.name.name, p);
+      if (p.actor && where !== "action") {
+        rep("RW2014", `\`actor\` is only allowed on action parameters`, { file, span: p.span }, "remove `actor`");
+        ok = false;
+      } else if (p.actor && actor) {
+        rep("RW2014", "an action has at most one `actor` parameter", { file, span: p.span }, `\`${actor.name.name}\` is already the actor; remove one \`actor\``,
+          [{ message: "the first actor", pos: posOf(file, actor.span) }]);
+        ok = false;
+      } else if (p.actor) actor = p;
+      const t = resolveType(p.type, file);
+      if (!t) ok = false;
+      else out.push({ name: p.name.name, type: t, actor: p.actor });
+    }
+    return ok ? out : undefined;
+  };
+
+  // 6. actions, defs, routes (names, signatures)
+  for (const d of of("action")) {
+    const prev = env.actions.get(d.decl.name.name);
+    if (prev) {
+      rep("RW2009", `duplicate action \`${d.decl.name.name}\``, { file: d.file, span: d.decl.name.span }, "rename or remove one of them", [{ message: "first declared here", pos: posOf(prev.file, prev.decl.name.span) }]);
+      continue;
+    }
+    const params = resolveParams(d.decl.params, d.file, "action");
+    env.actions.set(d.decl.name.name, { ...d, ...(params ? { params } : {}) });
+  }
+  const callables = new Map<string, Located<DeclOf<"def"> | DeclOf<"route">>>();
+  for (const d of [...of("def"), ...of("route")].sort((a, b) => a.file.localeCompare(b.file) || a.decl.span.line - b.decl.span.line)) {
+    const n = d.decl.name.name;
+    const prev = callables.get(n);
+    if (prev) {
+      rep("RW2009", `duplicate ${d.decl.k} \`${n}\``, { file: d.file, span: d.decl.name.span }, "defs and routes share one namespace; rename one of them",
+        [{ message: `first declared here (a ${prev.decl.k})`, pos: posOf(prev.file, prev.decl.name.span) }]);
+      continue;
+    }
+    if (n in BOARD_FNS || (BOARD_DOMAIN_FNS as string[]).includes(n)) {
+      rep("RW2009", `${d.decl.k} \`${n}\` has the name of a board builtin`, { file: d.file, span: d.decl.name.span }, "rename it");
+      continue;
+    }
+    callables.set(n, d);
+    if (d.decl.k === "def") {
+      const params = resolveParams(d.decl.params, d.file, "def");
+      const ret = resolveType(d.decl.ret, d.file);
+      env.defs.set(n, { decl: d.decl, file: d.file, ...(params ? { params } : {}), ...(ret ? { ret } : {}) });
+    } else {
+      const params = resolveParams(d.decl.params, d.file, "route");
+      env.routes.set(n, { decl: d.decl, file: d.file, ...(params ? { params } : {}) });
+    }
+  }
+
+  // 7. schema → state
+  const schemaJson = schemaDecl && readJson(schemaDecl);
+  if (schemaJson) {
+    env.state = schemaToState(schemaJson.json, env, (code, msg, ptr, help) => r.report(code, msg, schemaJson.file, spanAt(schemaJson.positions, ptr), help));
+  }
+
+  // 8. expressions
+  const ex = new ExprChecker(env, r);
+  const paramCtx = (file: string, params: ParamInfo[]): Ctx => ({
+    file,
+    scope: new Map(params.map((p) => [p.name, { type: p.type, irName: p.name }])),
+    inUse: new Set(params.map((p) => p.name)),
+  });
+  const BOOL: Type = { k: "bool" };
+  // defs: check every body once, even unused ones
+  for (const n of env.defs.keys()) ex.defTemplate(n, undefined, undefined);
+
+  const ids = new Map<string, { file: string; span: Span; what: string }>();
+  const claimId = (id: { name: string; span: Span }, file: string, what: string): boolean => {
+    const prev = ids.get(id.name);
+    if (prev) {
+      rep("RW2010", `duplicate id \`${id.name}\``, { file, span: id.span }, "rule, exemption and invariant ids are unique in an edition; rename this one",
+        [{ message: `first used here by ${prev.what}`, pos: posOf(prev.file, prev.span) }]);
+      return false;
+    }
+    ids.set(id.name, { file, span: id.span, what });
+    return true;
+  };
+  const cites = editionDecl?.decl.cites ?? "";
+  const citation = (section: string): Citation => ({ source: cites, section, text: `${cites} §${section}` });
+
+  // routes
+  const irRoutes: IRRoute[] = [];
+  const space = enumType(env, "Space");
+  for (const [n, rt] of env.routes) {
+    if (!rt.params || !space) continue;
+    const base = paramCtx(rt.file, rt.params);
+    const seen = new Map<string, Span>();
+    const got: Partial<Record<"land" | "sea" | "port" | "max_seas" | "passes", { v?: string; e?: Expr }>> = {};
+    let ok = true;
+    for (const c of rt.decl.clauses) {
+      if (seen.has(c.k)) {
+        rep("RW2009", `second \`${c.k}\` clause in route \`${n}\``, { file: rt.file, span: c.span }, "combine the conditions with `and`",
+          [{ message: "the first one", pos: posOf(rt.file, seen.get(c.k)!) }]);
+        ok = false;
+        continue;
+      }
+      seen.set(c.k, c.span);
+      if (c.k === "land" || c.k === "sea" || c.k === "port") {
+        const scope = new Map(base.scope);
+        scope.set(c.var.name, { type: space, irName: c.var.name });
+        const e = ex.expect(c.expr, { ...base, scope, inUse: new Set([...base.inUse, c.var.name]) }, BOOL, `the \`${c.k}\` clause`);
+        if (!e) ok = false;
+        got[c.k] = { v: c.var.name, ...(e ? { e } : {}) };
+      } else {
+        const e = ex.expect(c.expr, base, c.k === "max_seas" ? { k: "int" } : BOOL, `the \`${c.k}\` clause`);
+        if (!e) ok = false;
+        got[c.k] = e ? { e } : {};
+      }
+    }
+    if (!ok) continue;
+    const T = (pos: Span): Expr => ({ k: "lit", value: true, type: BOOL, pos: posOf(rt.file, pos) });
+    irRoutes.push({
+      name: n,
+      params: rt.params.map(irParam),
+      landVar: got.land?.v ?? "s", land: got.land?.e ?? T(rt.decl.name.span),
+      seaVar: got.sea?.v ?? "z", sea: got.sea?.e ?? T(rt.decl.name.span),
+      portVar: got.port?.v ?? "q", port: got.port?.e ?? T(rt.decl.name.span),
+      maxSeas: got.max_seas?.e ?? null,
+      passes: got.passes?.e ?? T(rt.decl.name.span),
+      pos: posOf(rt.file, rt.decl.name.span),
+    });
+  }
+
+  // during: Phase/Segment
+  const scopeOf = (d: DeclOf<"rule">, file: string): IRScope | null | undefined => {
+    if (!d.during) return null;
+    let ok = true;
+    const check = (which: "Phase" | "Segment", field: "phase" | "segment", m: { name: string; span: Span }) => {
+      const en = env.enums.get(which);
+      if (!en) {
+        rep("RW2018", `\`during\` needs \`enum ${which}\``, { file, span: m.span }, `declare \`enum ${which} { … }\` and a state field \`${field}\` of that type`);
+        ok = false;
+        return;
+      }
+      if (!en.members.includes(m.name)) {
+        rep("RW2018", `\`${m.name}\` is not a member of \`${which}\``, { file, span: m.span }, didYouMean(m.name, en.members, `members: ${en.members.join(", ")}`));
+        ok = false;
+      }
+      const f = env.state?.fields.find((x) => x.name === field);
+      if (env.state && (!f || f.type.k !== "enum" || f.type.base !== en.base)) {
+        rep("RW2018", `\`during\` needs a state field \`${field}\` of type \`${which}\`${f ? `, found \`${typeName(f.type)}\`` : ""}`, { file, span: d.during!.span },
+          `add \`"${field}": { "$ref": "#/$defs/${which}" }\` to the schema's properties`);
+        ok = false;
+      }
+    };
+    check("Phase", "phase", d.during.phase);
+    if (d.during.segment) check("Segment", "segment", d.during.segment);
+    if (!ok) return undefined;
+    return { phase: d.during.phase.name, ...(d.during.segment ? { segment: d.during.segment.name } : {}) };
+  };
+
+  // rules
+  const irRules: IRRule[] = [];
+  const ruleInfo = new Map<string, { action?: string; groups: string[]; file: string; span: Span }>();
+  for (const { decl: d, file } of of("rule")) {
+    const fresh = claimId(d.id, file, "a rule");
+    const groups = [...new Set(d.groups.map((g) => g.name))];
+    const act = env.actions.get(d.action.name);
+    if (fresh) ruleInfo.set(d.id.name, { ...(act ? { action: d.action.name } : {}), groups, file, span: d.id.span });
+    if (!act) {
+      rep("RW2007", `unknown action \`${d.action.name}\``, { file, span: d.action.span }, didYouMean(d.action.name, env.actions.keys(), "declare it with `action`"));
+      continue;
+    }
+    if (!act.params) continue;
+    if (d.kind === "oblige") {
+      const others = act.params.filter((p) => !p.actor);
+      if (others.length || !act.params.some((p) => p.actor)) {
+        rep("RW2017", others.length
+          ? `\`oblige\` on \`${d.action.name}\`, which has parameters other than its actor (${others.map((p) => "`" + p.name + "`").join(", ")})`
+          : `\`oblige\` on \`${d.action.name}\`, which has no \`actor\` parameter`,
+          { file, span: d.action.span }, "an obliged action names only who must do it; oblige an action like `pass(actor power: MajorPower)`",
+          [{ message: `\`${d.action.name}\` is declared here`, pos: posOf(act.file, act.decl.name.span) }]);
+      }
+    }
+    const scope = scopeOf(d, file);
+    const when = ex.expect(d.when, paramCtx(file, act.params), BOOL, "a rule's `when` condition");
+    if (!when || scope === undefined || !fresh) continue;
+    irRules.push({
+      id: d.id.name, kind: d.kind, action: d.action.name, title: d.title, citation: citation(d.section.value), scope, groups, when, pos: posOf(file, d.id.span),
+    });
+  }
+
+  // exemptions
+  const irExemptions: IRExemption[] = [];
+  for (const { decl: d, file } of of("exempt")) {
+    const fresh = claimId(d.id, file, "an exemption");
+    const groups: string[] = [];
+    const ruleIds: string[] = [];
+    let ok = true;
+    for (const t of d.targets) {
+      if (t.k === "group") {
+        if (![...ruleInfo.values()].some((ri) => ri.groups.includes(t.group.name))) {
+          rep("RW2008", `no rule is in group \`(${t.group.name})\``, { file, span: t.group.span },
+            didYouMean(t.group.name, [...new Set([...ruleInfo.values()].flatMap((ri) => ri.groups))], "put rules in the group by writing it after their title"));
+          ok = false;
+        }
+        if (!groups.includes(t.group.name)) groups.push(t.group.name);
+      } else {
+        if (!ruleInfo.has(t.id.name)) {
+          rep("RW2008", `unknown rule id \`${t.id.name}\``, { file, span: t.id.span }, didYouMean(t.id.name, ruleInfo.keys(), "name the id of a `rule`"));
+          ok = false;
+        }
+        if (!ruleIds.includes(t.id.name)) ruleIds.push(t.id.name);
+      }
+    }
+    const lifted = [...ruleInfo.entries()].filter(([id, ri]) => ruleIds.includes(id) || ri.groups.some((g) => groups.includes(g)));
+    if (ok && !lifted.length) rep("RW2021", `exemption \`${d.id.name}\` lifts no rule`, { file, span: d.id.span }, "name a rule id or a group that has rules");
+    // parameters common to every lifted rule's action (same name, same kind, same enum base)
+    const liftedParams = lifted.map(([id, ri]) => ({ id, action: ri.action, params: ri.action ? env.actions.get(ri.action)?.params : undefined }));
+    if (liftedParams.some((l) => !l.params)) ok = false;
+    const common: ParamInfo[] = [];
+    const missing = new Map<string, string>();
+    for (const p of liftedParams.flatMap((l) => l.params ?? [])) {
+      if (common.some((c) => c.name === p.name) || missing.has(p.name)) continue;
+      const same = (q: ParamInfo | undefined) => !!q && q.type.k === p.type.k && (q.type.k !== "enum" || (p.type.k === "enum" && q.type.base === p.type.base));
+      const lacking = liftedParams.find((l) => l.params && !same(l.params.find((q) => q.name === p.name)));
+      if (lacking) {
+        missing.set(p.name, `${lacking.action}\` of rule \`${lacking.id}`);
+        continue;
+      }
+      const all = liftedParams.map((l) => l.params!.find((q) => q.name === p.name)!.type);
+      const identical = all.every((t) => JSON.stringify(t) === JSON.stringify(p.type));
+      common.push({ name: p.name, type: identical || p.type.k !== "enum" ? p.type : enumType(env, p.type.base)!, actor: false });
+    }
+    const ctx: Ctx = { ...paramCtx(file, common), missingParam: missing };
+    const when = ex.expect(d.when, ctx, BOOL, "an exemption's `when` condition");
+    if (!when || !ok || !fresh) continue;
+    irExemptions.push({ id: d.id.name, title: d.title, citation: citation(d.section.value), groups, rules: ruleIds, when, pos: posOf(file, d.id.span) });
+  }
+
+  // invariants
+  const irInvariants: IRInvariant[] = [];
+  for (const { decl: d, file } of of("invariant")) {
+    const fresh = claimId(d.id, file, "an invariant");
+    const e = ex.expect(d.expr, { file, scope: new Map(), inUse: new Set() }, BOOL, "an invariant");
+    if (e && fresh) irInvariants.push({ id: d.id.name, title: d.title, expr: e, pos: posOf(file, d.id.span) });
+  }
+
+  if (r.errorCount || !editionDecl || !env.state || !env.board || !schemaJson) return undefined;
+
+  // 9. IR
+  const irEnums: IREnum[] = [...env.enums.values()].map((e) => ({ name: e.name, base: e.base, members: [...e.members], pos: posOf(e.file, e.span) }));
+  const irActions: IRAction[] = [...env.actions.values()].map((a) => ({ name: a.decl.name.name, params: a.params!.map(irParam), pos: posOf(a.file, a.decl.name.span) }));
+  inputs.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return {
+    name: editionDecl.decl.name.name,
+    title: editionDecl.decl.title,
+    cites,
+    enums: irEnums,
+    actions: irActions,
+    rules: irRules,
+    exemptions: irExemptions,
+    invariants: irInvariants,
+    routes: irRoutes,
+    state: env.state,
+    schema: schemaJson.json as Record<string, unknown>,
+    board: env.board,
+    inputs,
+    inputHash: sha256(inputs.map((i) => `${i.file}\0${i.sha256}\n`).join("")),
+  };
+}
+
+function irParam(p: ParamInfo): IRParam {
+  return { name: p.name, type: p.type, actor: p.actor };
+}
+
+export type { EnumType };

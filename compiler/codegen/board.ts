@@ -1,0 +1,178 @@
+/**
+ * generated/<edition>/board.ts: the board as constant tables indexed by space number, the
+ * board builtins of the language over them, and the scratch buffers of the route searches.
+ *
+ * Space numbers follow `board.spaces` order (the order of the `Space` enum). Adjacency lists are
+ * split by connection type, both directions, sorted by space number:
+ * - LAND_ADJ: normal connections between two land spaces
+ * - PASS_ADJ: pass connections between two land spaces
+ * - PORT_ADJ: port connections (land → its sea zones, sea zone → its ports)
+ * - SEA_ADJ:  sea connections between two sea zones
+ */
+import type { IREdition } from "../ir/types.js";
+import { header } from "./header.js";
+
+export const F_SEA = 1;
+export const F_PORT = 2;
+export const F_FORTIFIED = 4;
+export const F_KEY = 8;
+export const F_ELECTORATE = 16;
+export const F_CAPITAL = 32;
+
+export interface BoardTables {
+  ids: string[];
+  index: Map<string, number>;
+  flags: number[];
+  home: string[][];
+  land: number[][];
+  pass: number[][];
+  port: number[][];
+  sea: number[][];
+  any: number[][];
+  seaCount: number;
+}
+
+export function boardTables(ir: IREdition): BoardTables {
+  const ids = ir.board.spaces.map((s) => s.id);
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const n = ids.length;
+  const mk = (): Set<number>[] => Array.from({ length: n }, () => new Set<number>());
+  const land = mk(), pass = mk(), port = mk(), sea = mk(), any = mk();
+  const isSea = ir.board.spaces.map((s) => s.type === "sea");
+  for (const c of ir.board.connections) {
+    const a = index.get(c.from);
+    const b = index.get(c.to);
+    if (a === undefined || b === undefined) throw new Error(`board connection ${c.from}–${c.to} names an unknown space`);
+    any[a]!.add(b), any[b]!.add(a);
+    const bothLand = !isSea[a] && !isSea[b];
+    const bothSea = isSea[a] && isSea[b];
+    // INVARIANT: the checker rejects a connection whose type does not fit its ends; a misfit
+    // connection still counts for `adjacent`/`neighbors` but never for route steps.
+    if (c.type === "normal" && bothLand) land[a]!.add(b), land[b]!.add(a);
+    else if (c.type === "pass" && bothLand) pass[a]!.add(b), pass[b]!.add(a);
+    else if (c.type === "port" && !bothLand && !bothSea) port[a]!.add(b), port[b]!.add(a);
+    else if (c.type === "sea" && bothSea) sea[a]!.add(b), sea[b]!.add(a);
+  }
+  const sorted = (xs: Set<number>[]): number[][] => xs.map((s) => [...s].sort((x, y) => x - y));
+  const flags = ir.board.spaces.map((s, i) => {
+    let f = 0;
+    if (s.type === "sea") f |= F_SEA;
+    if (s.type !== "sea" && port[i]!.size > 0) f |= F_PORT;
+    if (s.type === "key" || s.type === "fortress" || s.type === "capital" || s.type === "electorate") f |= F_FORTIFIED;
+    if (s.type === "key" || s.type === "capital") f |= F_KEY;
+    if (s.type === "electorate") f |= F_ELECTORATE;
+    if (s.type === "capital") f |= F_CAPITAL;
+    return f;
+  });
+  return {
+    ids,
+    index,
+    flags,
+    home: ir.board.spaces.map((s) => [...s.home]),
+    land: sorted(land),
+    pass: sorted(pass),
+    port: sorted(port),
+    sea: sorted(sea),
+    any: sorted(any),
+    seaCount: isSea.filter(Boolean).length,
+  };
+}
+
+function table(name: string, doc: string, type: string, t: BoardTables, cell: (i: number) => string): string {
+  const rows = t.ids.map((id, i) => `  /* ${i} ${id} */ ${cell(i)},`);
+  return `/** ${doc} */\nexport const ${name}: ${type} = [\n${rows.join("\n")}\n];`;
+}
+
+const nums = (xs: number[]): string => `[${xs.join(", ")}]`;
+const names = (t: BoardTables, xs: number[]): string => `[${xs.map((x) => JSON.stringify(t.ids[x])).join(", ")}]`;
+
+/** The statements of board.ts (strings, written as they are). */
+export function boardStatements(ir: IREdition): string[] {
+  const t = boardTables(ir);
+  const s: string[] = [];
+  s.push(header(ir, `The ${ir.title} board as constant tables (from board.json).`));
+  s.push(`import type { Space } from "./state.js";`);
+  s.push(
+    [
+      `/** Number of spaces (land spaces and sea zones). */`,
+      `export const SPACE_COUNT = ${t.ids.length};`,
+      `/** Number of sea zones. */`,
+      `export const SEA_COUNT = ${t.seaCount};`,
+      "",
+      `export const F_SEA = ${F_SEA};`,
+      `export const F_PORT = ${F_PORT};`,
+      `export const F_FORTIFIED = ${F_FORTIFIED};`,
+      `export const F_KEY = ${F_KEY};`,
+      `export const F_ELECTORATE = ${F_ELECTORATE};`,
+      `export const F_CAPITAL = ${F_CAPITAL};`,
+    ].join("\n"),
+  );
+  s.push(`/** Space ids by space number. */\nexport const SPACES: readonly Space[] = [\n${t.ids.map((id, i) => `  /* ${i} */ ${JSON.stringify(id)},`).join("\n")}\n];`);
+  s.push(
+    `/** Space number by id. */\nexport const SPACE_INDEX: { readonly [S in Space]: number } = {\n${t.ids
+      .map((id, i) => `  ${/^[A-Za-z_$][\w$]*$/.test(id) ? id : JSON.stringify(id)}: ${i},`)
+      .join("\n")}\n};`,
+  );
+  s.push(table("FLAGS", "F_* bits by space number.", "readonly number[]", t, (i) => String(t.flags[i])));
+  s.push(table("HOME", "Home powers by space number.", "readonly (readonly string[])[]", t, (i) => `[${t.home[i]!.map((p) => JSON.stringify(p)).join(", ")}]`));
+  s.push(table("LAND_ADJ", "Normal connections between land spaces.", "readonly (readonly number[])[]", t, (i) => nums(t.land[i]!)));
+  s.push(table("PASS_ADJ", "Mountain-pass connections between land spaces.", "readonly (readonly number[])[]", t, (i) => nums(t.pass[i]!)));
+  s.push(table("PORT_ADJ", "Port connections: a port's sea zones, a sea zone's ports.", "readonly (readonly number[])[]", t, (i) => nums(t.port[i]!)));
+  s.push(table("SEA_ADJ", "Sea connections between sea zones.", "readonly (readonly number[])[]", t, (i) => nums(t.sea[i]!)));
+  s.push(table("ADJ", "Every connection, any type.", "readonly (readonly number[])[]", t, (i) => nums(t.any[i]!)));
+  s.push(table("NEIGHBORS", "`neighbors(s)`: every space connected to s.", "readonly (readonly Space[])[]", t, (i) => names(t, t.any[i]!)));
+  s.push(table("PORTS_OF", "`ports_of(z)`: the ports on sea zone z (empty for land).", "readonly (readonly Space[])[]", t, (i) => (t.flags[i]! & F_SEA ? names(t, t.port[i]!) : "[]")));
+  s.push(table("SEA_ZONES_OF", "`sea_zones_of(q)`: the sea zones port q touches (empty for sea zones).", "readonly (readonly Space[])[]", t, (i) => (t.flags[i]! & F_SEA ? "[]" : names(t, t.port[i]!))));
+  s.push(
+    [
+      `export function isLand(s: Space): boolean {\n  return (FLAGS[SPACE_INDEX[s]]! & F_SEA) === 0;\n}`,
+      `export function isSea(s: Space): boolean {\n  return (FLAGS[SPACE_INDEX[s]]! & F_SEA) !== 0;\n}`,
+      `export function isPort(s: Space): boolean {\n  return (FLAGS[SPACE_INDEX[s]]! & F_PORT) !== 0;\n}`,
+      `export function isFortified(s: Space): boolean {\n  return (FLAGS[SPACE_INDEX[s]]! & F_FORTIFIED) !== 0;\n}`,
+      `export function isKey(s: Space): boolean {\n  return (FLAGS[SPACE_INDEX[s]]! & F_KEY) !== 0;\n}`,
+      `export function isElectorate(s: Space): boolean {\n  return (FLAGS[SPACE_INDEX[s]]! & F_ELECTORATE) !== 0;\n}`,
+      `export function isCapital(s: Space, p: string): boolean {\n  const i = SPACE_INDEX[s];\n  return (FLAGS[i]! & F_CAPITAL) !== 0 && HOME[i]!.includes(p);\n}`,
+      `export function isHome(s: Space, p: string): boolean {\n  return HOME[SPACE_INDEX[s]]!.includes(p);\n}`,
+      `export function adjacent(a: Space, b: Space): boolean {\n  return ADJ[SPACE_INDEX[a]]!.includes(SPACE_INDEX[b]);\n}`,
+      `export function passBetween(a: Space, b: Space): boolean {\n  return PASS_ADJ[SPACE_INDEX[a]]!.includes(SPACE_INDEX[b]);\n}`,
+      `export function portOn(q: Space, z: Space): boolean {\n  const i = SPACE_INDEX[q];\n  return (FLAGS[i]! & F_SEA) === 0 && (FLAGS[SPACE_INDEX[z]]! & F_SEA) !== 0 && PORT_ADJ[i]!.includes(SPACE_INDEX[z]);\n}`,
+      `export function portsOf(z: Space): readonly Space[] {\n  return PORTS_OF[SPACE_INDEX[z]]!;\n}`,
+      `export function seaZonesOf(q: Space): readonly Space[] {\n  return SEA_ZONES_OF[SPACE_INDEX[q]]!;\n}`,
+      `export function neighbors(s: Space): readonly Space[] {\n  return NEIGHBORS[SPACE_INDEX[s]]!;\n}`,
+    ].join("\n\n"),
+  );
+  s.push(
+    [
+      `/**`,
+      ` * Working memory of one route search: the fewest sea zones used to reach each space, a FIFO`,
+      ` * queue of (space, sea zones used) and per-space memos of the route's clauses`,
+      ` * (0 unknown, 1 holds, 2 fails). Allocated once per route and reused; a nested search of the`,
+      ` * same route (a clause that searches it again) gets a fresh one.`,
+      ` */`,
+      `export interface RouteScratch {`,
+      `  busy: boolean;`,
+      `  best: Int32Array;`,
+      `  queueSpace: Int32Array;`,
+      `  queueSeas: Int32Array;`,
+      `  land: Int8Array;`,
+      `  sea: Int8Array;`,
+      `  port: Int8Array;`,
+      `}`,
+      ``,
+      `export function newRouteScratch(): RouteScratch {`,
+      `  // with pruning, a space is queued at most once per distinct sea count 0..SEA_COUNT`,
+      `  const cap = SPACE_COUNT * (SEA_COUNT + 1) + 1;`,
+      `  return {`,
+      `    busy: false,`,
+      `    best: new Int32Array(SPACE_COUNT),`,
+      `    queueSpace: new Int32Array(cap),`,
+      `    queueSeas: new Int32Array(cap),`,
+      `    land: new Int8Array(SPACE_COUNT),`,
+      `    sea: new Int8Array(SPACE_COUNT),`,
+      `    port: new Int8Array(SPACE_COUNT),`,
+      `  };`,
+      `}`,
+    ].join("\n"),
+  );
+  return s;
+}

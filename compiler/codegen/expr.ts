@@ -1,0 +1,464 @@
+/**
+ * IR expressions → straight-line TypeScript expressions.
+ *
+ * Quantifiers, aggregates and non-trivial `in` tests are lifted into small top-level helper
+ * functions (a loop with early exit) whose parameters are the expression's free variables, so
+ * nothing is interpreted and no closure is allocated at run time. Identical helpers are shared.
+ *
+ * Equality tests widen their left operand (`(x as string) === "a"`): TypeScript narrows a
+ * compared reference, and a later test of the same reference against another literal (`x = a
+ * and (x = b or …)`, or a rule's scope followed by its condition) would otherwise be a type
+ * error in the generated code.
+ */
+import type { Domain, Expr, IREdition, Type } from "../ir/types.js";
+import { Names, propAccess, propKey, varName } from "./names.js";
+
+/** A compiled expression and its precedence (higher binds tighter). */
+export interface Code {
+  code: string;
+  prec: number;
+}
+
+const P = { cond: 0, or: 1, and: 2, eq: 3, rel: 4, add: 5, mul: 6, unary: 7, primary: 8 } as const;
+
+/** IR variable name → the TypeScript expression that holds it in the current function. */
+export type Ctx = ReadonlyMap<string, string>;
+
+export interface Helper {
+  name: string;
+  doc?: string;
+  params: { name: string; type: string }[];
+  returnType: string;
+  body: string;
+}
+
+/** The board builtins as functions exported by board.ts. */
+const BOARD_FN: Record<string, string> = {
+  is_land: "isLand",
+  is_sea: "isSea",
+  is_port: "isPort",
+  is_fortified: "isFortified",
+  is_key: "isKey",
+  is_electorate: "isElectorate",
+  is_capital: "isCapital",
+  is_home: "isHome",
+  adjacent: "adjacent",
+  pass_between: "passBetween",
+  port_on: "portOn",
+  ports_of: "portsOf",
+  sea_zones_of: "seaZonesOf",
+  neighbors: "neighbors",
+};
+
+export class CodegenError extends Error {}
+
+/** TypeScript type of an IR type (structural for records and maps, see README). */
+export function tsType(t: Type): string {
+  switch (t.k) {
+    case "bool":
+      return "boolean";
+    case "int":
+      return "number";
+    case "string":
+      return "string";
+    case "enum":
+      return t.name;
+    case "list": {
+      const e = tsType(t.elem);
+      return `readonly ${/^[\w$]+$/.test(e) ? e : `(${e})`}[]`;
+    }
+    case "map":
+      return `{ readonly [k: string]: ${tsType(t.value)} }`;
+    case "record":
+      return `{ ${t.fields.map((f) => `readonly ${propKey(f.name)}: ${tsType(f.type)}`).join("; ")} }`;
+  }
+}
+
+/** The widened scalar type used in equality tests and list membership. */
+function wideType(t: Type): string {
+  switch (t.k) {
+    case "bool":
+      return "boolean";
+    case "int":
+      return "number";
+    case "string":
+    case "enum":
+      return "string";
+    default:
+      throw new CodegenError(`equality on a non-scalar type \`${t.k}\``);
+  }
+}
+
+/** Free variables of an expression (name → type), sorted by name. */
+export function freeVars(e: Expr): Map<string, Type> {
+  const out = new Map<string, Type>();
+  const walk = (x: Expr, bound: ReadonlySet<string>): void => {
+    switch (x.k) {
+      case "lit":
+      case "state":
+        return;
+      case "var":
+        if (!bound.has(x.name) && !out.has(x.name)) out.set(x.name, x.type);
+        return;
+      case "field":
+        return walk(x.obj, bound);
+      case "index":
+        walk(x.obj, bound);
+        return walk(x.key, bound);
+      case "not":
+      case "neg":
+        return walk(x.arg, bound);
+      case "len":
+        return walk(x.arg, bound);
+      case "and":
+      case "or":
+        for (const a of x.args) walk(a, bound);
+        return;
+      case "implies":
+      case "cmp":
+      case "arith":
+        walk(x.left, bound);
+        return walk(x.right, bound);
+      case "ite":
+        walk(x.cond, bound);
+        walk(x.then, bound);
+        return walk(x.else, bound);
+      case "in":
+        walk(x.elem, bound);
+        return walk(x.set, bound);
+      case "setlit":
+        for (const a of x.items) walk(a, bound);
+        return;
+      case "quant":
+      case "agg": {
+        walkDomain(x.domain, bound);
+        const inner = new Set(bound).add(x.var);
+        if (x.k === "quant") walk(x.body, inner);
+        else {
+          if (x.where) walk(x.where, inner);
+          if (x.body) walk(x.body, inner);
+        }
+        return;
+      }
+      case "board":
+        for (const a of x.args) walk(a, bound);
+        return;
+      case "reach":
+        for (const a of x.args) walk(a, bound);
+        walk(x.from, bound);
+        return walk(x.to, bound);
+    }
+  };
+  const walkDomain = (d: Domain, bound: ReadonlySet<string>): void => {
+    if (d.k === "list") walk(d.expr, bound);
+    else if (d.k === "board") for (const a of d.args) walk(a, bound);
+  };
+  walk(e, new Set());
+  return new Map([...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function paren(c: Code, min: number): string {
+  return c.prec < min ? `(${c.code})` : c.code;
+}
+
+/** Whether evaluating the expression twice is cheap and has no lifted call (for `in` chains). */
+function isSimple(e: Expr): boolean {
+  switch (e.k) {
+    case "lit":
+    case "var":
+    case "state":
+      return true;
+    case "field":
+      return isSimple(e.obj);
+    case "index":
+      return isSimple(e.obj) && isSimple(e.key);
+    default:
+      return false;
+  }
+}
+
+/**
+ * One generated module's expression compiler. Lifted helpers accumulate in `helpers`;
+ * enum member arrays used as quantifier domains in `enumArrays`; board.ts functions in `boardUsed`.
+ */
+export class ExprCompiler {
+  readonly helpers: Helper[] = [];
+  readonly enumArrays = new Map<string, { name: string; members: string[] }>();
+  readonly boardUsed = new Set<string>();
+  private readonly byKey = new Map<string, string>();
+
+  constructor(
+    private readonly ir: IREdition,
+    readonly names: Names,
+    private readonly enumMembers: ReadonlyMap<string, string[]>,
+    /** route name → generated search function name */
+    private readonly routeFns: ReadonlyMap<string, string>,
+  ) {}
+
+  /** Adds a helper function, or returns the name of an identical one. */
+  addHelper(base: string, params: Helper["params"], returnType: string, body: string, doc?: string): string {
+    const key = JSON.stringify([params, returnType, body]);
+    const found = this.byKey.get(key);
+    if (found) return found;
+    const name = this.names.take(base);
+    this.byKey.set(key, name);
+    this.helpers.push({ name, params, returnType, body, doc });
+    return name;
+  }
+
+  /** The constant array of an enum's members (declared once in the module). */
+  enumArray(name: string): string {
+    if (name === "Space") {
+      this.boardUsed.add("SPACES");
+      return "SPACES";
+    }
+    let a = this.enumArrays.get(name);
+    if (!a) {
+      const members = this.enumMembers.get(name);
+      if (!members) throw new CodegenError(`unknown enum \`${name}\``);
+      a = { name: this.names.take(`MEMBERS_${name}`), members };
+      this.enumArrays.set(name, a);
+    }
+    return a.name;
+  }
+
+  boardFn(fn: string): string {
+    const f = BOARD_FN[fn];
+    if (!f) throw new CodegenError(`unknown board function \`${fn}\``);
+    this.boardUsed.add(f);
+    return f;
+  }
+
+  /** Compiles `e` in a function where the IR variables of `ctx` are in scope; `base` names helpers. */
+  expr(e: Expr, ctx: Ctx, base: string): Code {
+    switch (e.k) {
+      case "lit":
+        if (typeof e.value === "number") return e.value < 0 ? { code: String(e.value), prec: P.unary } : { code: String(e.value), prec: P.primary };
+        if (typeof e.value === "boolean") return { code: String(e.value), prec: P.primary };
+        return { code: JSON.stringify(e.value), prec: P.primary };
+      case "var": {
+        const v = ctx.get(e.name);
+        if (v === undefined) throw new CodegenError(`unbound variable \`${e.name}\``);
+        return { code: v, prec: P.primary };
+      }
+      case "state":
+        return { code: "state", prec: P.primary };
+      case "field":
+        return { code: propAccess(paren(this.expr(e.obj, ctx, base), P.primary), e.field), prec: P.primary };
+      case "index":
+        // `!`: every key of a map is present (the schema requires them all)
+        return { code: `${paren(this.expr(e.obj, ctx, base), P.primary)}[${this.expr(e.key, ctx, base).code}]!`, prec: P.primary };
+      case "not":
+        return this.negated(e.arg, ctx, base);
+      case "neg": {
+        const a = this.expr(e.arg, ctx, base);
+        // `- -x`, never `--x` (a decrement)
+        return { code: `-${a.code.startsWith("-") ? `(${a.code})` : paren(a, P.unary)}`, prec: P.unary };
+      }
+      case "and":
+        if (e.args.length === 0) return { code: "true", prec: P.primary };
+        if (e.args.length === 1) return this.expr(e.args[0]!, ctx, base);
+        return { code: e.args.map((a) => paren(this.expr(a, ctx, base), P.and)).join(" && "), prec: P.and };
+      case "or":
+        if (e.args.length === 0) return { code: "false", prec: P.primary };
+        if (e.args.length === 1) return this.expr(e.args[0]!, ctx, base);
+        // `&&` inside `||` is parenthesized for the reader
+        return { code: e.args.map((a) => paren(this.expr(a, ctx, base), P.eq)).join(" || "), prec: P.or };
+      case "implies":
+        return {
+          code: `${paren(this.negated(e.left, ctx, base), P.eq)} || ${paren(this.expr(e.right, ctx, base), P.eq)}`,
+          prec: P.or,
+        };
+      case "cmp": {
+        const l = this.expr(e.left, ctx, base);
+        const r = this.expr(e.right, ctx, base);
+        if (e.op === "=" || e.op === "!=") {
+          return { code: `(${l.code} as ${wideType(e.left.type)}) ${e.op === "=" ? "===" : "!=="} ${paren(r, P.rel)}`, prec: P.eq };
+        }
+        return { code: `${paren(l, P.add)} ${e.op} ${paren(r, P.add)}`, prec: P.rel };
+      }
+      case "arith": {
+        const prec = e.op === "*" ? P.mul : P.add;
+        return { code: `${paren(this.expr(e.left, ctx, base), prec)} ${e.op} ${paren(this.expr(e.right, ctx, base), prec + 1)}`, prec };
+      }
+      case "ite":
+        return {
+          code: `${paren(this.expr(e.cond, ctx, base), P.or)} ? ${paren(this.expr(e.then, ctx, base), P.or)} : ${paren(this.expr(e.else, ctx, base), P.cond)}`,
+          prec: P.cond,
+        };
+      case "in":
+        return this.inExpr(e, ctx, base);
+      case "setlit":
+        throw new CodegenError("a set literal outside `in`");
+      case "len":
+        return { code: `${paren(this.expr(e.arg, ctx, base), P.primary)}.length`, prec: P.primary };
+      case "board": {
+        const f = this.boardFn(e.fn);
+        return { code: `${f}(${e.args.map((a) => this.expr(a, ctx, base).code).join(", ")})`, prec: P.primary };
+      }
+      case "reach": {
+        const f = this.routeFns.get(e.route);
+        if (!f) throw new CodegenError(`unknown route \`${e.route}\``);
+        const args = ["state", ...e.args.map((a) => this.expr(a, ctx, base).code), this.expr(e.from, ctx, base).code, this.expr(e.to, ctx, base).code];
+        return { code: `${f}(${args.join(", ")})`, prec: P.primary };
+      }
+      case "quant":
+        return this.lift(e, ctx, base);
+      case "agg":
+        if (e.op === "count" && !e.where) {
+          // the size of the domain: no loop needed
+          return { code: `${this.domainCode(e.domain, ctx, base)}.length`, prec: P.primary };
+        }
+        return this.lift(e, ctx, base);
+    }
+  }
+
+  /** `!e`, simplified: `not not x` → `x`, `not (a = b)` → `a !== b`, `not (a < b)` → `a >= b`. */
+  negated(e: Expr, ctx: Ctx, base: string): Code {
+    if (e.k === "not") return this.expr(e.arg, ctx, base);
+    if (e.k === "cmp") {
+      const flip = { "=": "!=", "!=": "=", "<": ">=", ">=": "<", ">": "<=", "<=": ">" } as const;
+      return this.expr({ ...e, op: flip[e.op] }, ctx, base);
+    }
+    return { code: `!${paren(this.expr(e, ctx, base), P.unary)}`, prec: P.unary };
+  }
+
+  private inExpr(e: Extract<Expr, { k: "in" }>, ctx: Ctx, base: string): Code {
+    const set = e.set;
+    if (set.k === "setlit") {
+      if (set.items.length === 0) return { code: "false", prec: P.primary };
+      if (!isSimple(e.elem)) return this.lift(e, ctx, base);
+      const el = this.expr(e.elem, ctx, base).code;
+      const w = wideType(e.elem.type);
+      const parts = set.items.map((it) => `(${el} as ${w}) === ${paren(this.expr(it, ctx, base), P.rel)}`);
+      return parts.length === 1 ? { code: parts[0]!, prec: P.eq } : { code: parts.join(" || "), prec: P.or };
+    }
+    if (set.type.k !== "list") throw new CodegenError("`in` over a value that is neither a set literal nor a list");
+    const w = wideType(set.type.elem);
+    return {
+      code: `(${this.expr(set, ctx, base).code} as readonly ${w}[]).includes(${this.expr(e.elem, ctx, base).code})`,
+      prec: P.primary,
+    };
+  }
+
+  private domainCode(d: Domain, ctx: Ctx, base: string): string {
+    switch (d.k) {
+      case "enum":
+        return this.enumArray(d.type.name);
+      case "list":
+        return paren(this.expr(d.expr, ctx, base), P.primary);
+      case "board":
+        return `${this.boardFn(d.fn)}(${d.args.map((a) => this.expr(a, ctx, base).code).join(", ")})`;
+    }
+  }
+
+  /**
+   * Lifts a predicate over one bound variable (a route clause) into a helper. Returns the helper
+   * name and the arguments for its free variables; the bound variable's value goes last.
+   */
+  predicate(e: Expr, bound: string, boundType: string, ctx: Ctx, base: string): { name: string; args: string[] } {
+    const fv = freeVars(e);
+    fv.delete(bound);
+    const params: Helper["params"] = [{ name: "state", type: "State" }];
+    const inner = new Map<string, string>();
+    const args = ["state"];
+    for (const [name, type] of fv) {
+      const local = varName(name);
+      params.push({ name: local, type: tsType(type) });
+      inner.set(name, local);
+      const outer = ctx.get(name);
+      if (outer === undefined) throw new CodegenError(`unbound variable \`${name}\``);
+      args.push(outer);
+    }
+    let local = varName(bound);
+    for (let i = 2; params.some((p) => p.name === local); i++) local = `${varName(bound)}_${i}`;
+    params.push({ name: local, type: boundType });
+    inner.set(bound, local);
+    const name = this.addHelper(base, params, "boolean", `return ${this.expr(e, inner, base).code};`);
+    return { name, args };
+  }
+
+  /**
+   * Lifts a quantifier, an aggregate or an `in` test into a helper function over its free
+   * variables and returns the call.
+   */
+  private lift(e: Expr & { k: "quant" | "agg" | "in" }, ctx: Ctx, base: string): Code {
+    const fv = freeVars(e);
+    const params: Helper["params"] = [{ name: "state", type: "State" }];
+    const inner = new Map<string, string>();
+    const args = ["state"];
+    for (const [name, type] of fv) {
+      const local = varName(name);
+      params.push({ name: local, type: tsType(type) });
+      inner.set(name, local);
+      const outer = ctx.get(name);
+      if (outer === undefined) throw new CodegenError(`unbound variable \`${name}\``);
+      args.push(outer);
+    }
+    const taken = new Set(params.map((p) => p.name));
+    const lines: string[] = [];
+    let returnType: string;
+    let suffix: string;
+    if (e.k === "in") {
+      returnType = "boolean";
+      suffix = "in";
+      const set = e.set as Extract<Expr, { k: "setlit" }>;
+      lines.push(`const x = ${paren(this.expr(e.elem, inner, base), P.primary)} as ${wideType(e.elem.type)};`);
+      lines.push(`return ${set.items.map((it) => `x === ${paren(this.expr(it, inner, base), P.rel)}`).join(" || ")};`);
+    } else {
+      const dom = this.domainCode(e.domain, inner, base);
+      let loopVar = varName(e.var);
+      for (let i = 2; taken.has(loopVar); i++) loopVar = `${varName(e.var)}_${i}`;
+      const body = new Map(inner).set(e.var, loopVar);
+      const head = [`const d = ${dom};`, `for (let i = 0; i < d.length; i++) {`, `  const ${loopVar} = d[i]!;`];
+      if (e.k === "quant") {
+        returnType = "boolean";
+        suffix = e.q;
+        const b = e.q === "some" ? this.expr(e.body, body, base) : { code: "", prec: 0 };
+        lines.push(...head);
+        lines.push(e.q === "some" ? `  if (${b.code}) return true;` : `  if (${this.negated(e.body, body, base).code}) return false;`);
+        lines.push(`}`, e.q === "some" ? `return false;` : `return true;`);
+      } else {
+        returnType = "number";
+        suffix = e.op;
+        const where = e.where ? this.negated(e.where, body, base) : null;
+        const val = e.body ? this.expr(e.body, body, base).code : "1";
+        const skip = where ? [`  if (${where.code}) continue;`] : [];
+        switch (e.op) {
+          case "count":
+            lines.push(`let n = 0;`, ...head, ...skip, `  n++;`, `}`, `return n;`);
+            break;
+          case "sum":
+            lines.push(`let n = 0;`, ...head, ...skip, `  n += ${val};`, `}`, `return n;`);
+            break;
+          case "max":
+          case "min": {
+            const better = e.op === "max" ? ">" : "<";
+            lines.push(`let m = 0;`, `let any = false;`, ...head, ...skip, `  const b = ${val};`, `  if (!any || b ${better} m) {`, `    m = b;`, `    any = true;`, `  }`, `}`, `// ${e.op} of an empty domain is 0`, `return m;`);
+            break;
+          }
+          case "sum_highest": {
+            const n = e.n ?? 0;
+            if (n <= 0) {
+              return { code: "0", prec: P.primary };
+            } else if (n <= 8) {
+              // the n largest values so far, t0 ≥ t1 ≥ …, -Infinity when not yet filled
+              const t = Array.from({ length: n }, (_, i) => `t${i}`);
+              lines.push(`let ${t.map((x) => `${x} = -Infinity`).join(", ")};`, ...head, ...skip, `  const b = ${val};`);
+              const insert = (i: number, ind: string): string[] =>
+                i === 0 ? [`${ind}t0 = b;`] : [`${ind}if (b > t${i - 1}) {`, `${ind}  t${i} = t${i - 1};`, ...insert(i - 1, ind + "  "), `${ind}} else {`, `${ind}  t${i} = b;`, `${ind}}`];
+              lines.push(`  if (b > t${n - 1}) {`, ...insert(n - 1, "    "), `  }`, `}`);
+              lines.push(`// sum of the ${n} largest (fewer when the domain is smaller)`);
+              lines.push(`return ${t.map((x) => `(${x} === -Infinity ? 0 : ${x})`).join(" + ")};`);
+            } else {
+              lines.push(`const vs: number[] = [];`, ...head, ...skip, `  vs.push(${val});`, `}`, `vs.sort((a, b) => b - a);`, `let n = 0;`, `for (let k = 0; k < vs.length && k < ${n}; k++) n += vs[k]!;`, `return n;`);
+            }
+            break;
+          }
+        }
+      }
+    }
+    const name = this.addHelper(`${base}_${suffix}`, params, returnType, lines.join("\n"));
+    return { code: `${name}(${args.join(", ")})`, prec: P.primary };
+  }
+}

@@ -1,0 +1,77 @@
+/** generated/<edition>/index.ts: the public API (re-exports and the verdict types). */
+import type { InterfaceDeclarationStructure } from "ts-morph";
+import { StructureKind } from "ts-morph";
+import type { IREdition } from "../ir/types.js";
+import { header } from "./header.js";
+import { enumTypeNames } from "./state.js";
+import { actionTypeName, checkerName } from "./validators.js";
+
+const iface = (name: string, docs: string, props: [string, string][]): InterfaceDeclarationStructure => ({
+  kind: StructureKind.Interface,
+  name,
+  isExported: true,
+  docs: [docs],
+  properties: props.map(([n, t]) => ({ name: n, type: t, isReadonly: true })),
+});
+
+export function indexStatements(ir: IREdition): (string | InterfaceDeclarationStructure)[] {
+  const actions = [...ir.actions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const types = ["State", ...enumTypeNames(ir)].sort();
+  const fns = ["brokenInvariants", "check", ...actions.map(checkerName), "obligedActions"].sort();
+  const actionTypes = ["Action", ...actions.map(actionTypeName)].sort();
+  return [
+    header(ir, `${ir.title}: generated validators (public API).`),
+    [
+      `export type { ${types.join(", ")} } from "./state.js";`,
+      `export type { ${actionTypes.join(", ")} } from "./validators.js";`,
+      `export { ${fns.join(", ")} } from "./validators.js";`,
+      `export { ACTIONS, EXEMPTIONS, INVARIANTS, RULES } from "./rules.js";`,
+      `export * as board from "./board.js";`,
+    ].join("\n"),
+    iface("Violation", "One rule a verdict reports: a forbid rule that fires, or another action's obligation.", [
+      ["rule", "string"],
+      ["kind", `"forbid" | "obligation"`],
+      ["citation", "string"],
+      ["title", "string"],
+      ["file", "string"],
+      ["line", "number"],
+      ["column", "number"],
+    ]),
+    iface("Verdict", "The verdict on one action in one state. `allowed` iff there is no violation.", [
+      ["allowed", "boolean"],
+      ["violations", "readonly Violation[]"],
+      ["obliged", "readonly string[]"],
+    ]),
+    iface("RuleInfo", "A rule of the catalogue.", [
+      ["id", "string"],
+      ["kind", `"forbid" | "oblige"`],
+      ["action", "string"],
+      ["citation", "string"],
+      ["title", "string"],
+      ["groups", "readonly string[]"],
+      ["file", "string"],
+      ["line", "number"],
+      ["column", "number"],
+    ]),
+    iface("ExemptionInfo", "An exemption of the catalogue: the groups and rule ids it lifts.", [
+      ["id", "string"],
+      ["citation", "string"],
+      ["title", "string"],
+      ["groups", "readonly string[]"],
+      ["rules", "readonly string[]"],
+      ["file", "string"],
+      ["line", "number"],
+      ["column", "number"],
+    ]),
+    iface("InvariantInfo", "An invariant of the catalogue.", [
+      ["id", "string"],
+      ["title", "string"],
+      ["file", "string"],
+      ["line", "number"],
+    ]),
+    iface("ActionInfo", "An action and its parameters (types as the rules spell them).", [
+      ["name", "string"],
+      ["params", "readonly { readonly name: string; readonly type: string; readonly actor: boolean }[]"],
+    ]),
+  ];
+}

@@ -1,0 +1,69 @@
+/**
+ * generated/<edition>/rules.ts: the catalogue (RULES, EXEMPTIONS, INVARIANTS, ACTIONS) as frozen
+ * constant data, sorted by id (actions by name).
+ */
+import type { IREdition } from "../ir/types.js";
+import { header } from "./header.js";
+import { dslType, objectLiteral } from "./validators.js";
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function list(name: string, type: string, doc: string, rows: string[]): string {
+  return `/** ${doc} */\nexport const ${name}: ${type} = Object.freeze([\n${rows.map((r) => `  ${r},`).join("\n")}\n]);`;
+}
+
+/** `{ …, groups: ["*"] }`: objectLiteral plus array-of-string fields. */
+function withArrays(o: Record<string, unknown>, arrays: Record<string, string[]>): string {
+  const base = objectLiteral(o);
+  const extra = Object.entries(arrays).map(([k, v]) => `${k}: Object.freeze([${v.map((x) => JSON.stringify(x)).join(", ")}])`);
+  return `${base.slice(0, -2)}, ${extra.join(", ")} }`;
+}
+
+export function rulesStatements(ir: IREdition): string[] {
+  const s: string[] = [header(ir, `The rule catalogue of ${ir.title}.`)];
+  s.push(`import type { ActionInfo, ExemptionInfo, InvariantInfo, RuleInfo } from "./index.js";`);
+  s.push(
+    list(
+      "RULES",
+      "readonly RuleInfo[]",
+      "Every rule, sorted by id.",
+      [...ir.rules]
+        .sort((a, b) => cmp(a.id, b.id))
+        .map((r) =>
+          withArrays(
+            { id: r.id, kind: r.kind, action: r.action, citation: r.citation.text, title: r.title, file: r.pos.file, line: r.pos.line, column: r.pos.column },
+            { groups: r.groups },
+          ),
+        ),
+    ),
+  );
+  s.push(
+    list(
+      "EXEMPTIONS",
+      "readonly ExemptionInfo[]",
+      "Every exemption, sorted by id: the groups and rule ids it lifts.",
+      [...ir.exemptions]
+        .sort((a, b) => cmp(a.id, b.id))
+        .map((e) => withArrays({ id: e.id, citation: e.citation.text, title: e.title, file: e.pos.file, line: e.pos.line, column: e.pos.column }, { groups: e.groups, rules: e.rules })),
+    ),
+  );
+  s.push(
+    list(
+      "INVARIANTS",
+      "readonly InvariantInfo[]",
+      "Every invariant, sorted by id.",
+      [...ir.invariants].sort((a, b) => cmp(a.id, b.id)).map((i) => objectLiteral({ id: i.id, title: i.title, file: i.pos.file, line: i.pos.line })),
+    ),
+  );
+  s.push(
+    list(
+      "ACTIONS",
+      "readonly ActionInfo[]",
+      "Every action with its parameters (types as the rules spell them), sorted by name.",
+      [...ir.actions]
+        .sort((a, b) => cmp(a.name, b.name))
+        .map((a) => `{ name: ${JSON.stringify(a.name)}, params: Object.freeze([${a.params.map((p) => objectLiteral({ name: p.name, type: dslType(p.type), actor: p.actor })).join(", ")}]) }`),
+    ),
+  );
+  return s;
+}

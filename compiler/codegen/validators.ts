@@ -1,0 +1,420 @@
+/**
+ * generated/<edition>/validators.ts: one `fires_<rule>` function per rule (scope, condition,
+ * exemptions), one breadth-first search per route, one `check<Action>` per action, the `check`
+ * dispatcher, `obligedActions` and `brokenInvariants`.
+ */
+import { StructureKind, type FunctionDeclarationStructure, type InterfaceDeclarationStructure } from "ts-morph";
+import type { IRAction, IREdition, IRParam, IRRoute, IRRule, Type } from "../ir/types.js";
+import { CodegenError, ExprCompiler, type Ctx, type Helper, tsType } from "./expr.js";
+import { header } from "./header.js";
+import { Names, identPart, pascal, propAccess, propKey, varName } from "./names.js";
+import { enumMembers, enumTypeNames } from "./state.js";
+
+type Statement = string | FunctionDeclarationStructure | InterfaceDeclarationStructure;
+
+const byId = <T extends { id: string }>(xs: readonly T[]): T[] => [...xs].sort((a, b) => cmpStr(a.id, b.id));
+const byName = <T extends { name: string }>(xs: readonly T[]): T[] => [...xs].sort((a, b) => cmpStr(a.name, b.name));
+function cmpStr(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The type as the rules language spells it (for ACTIONS and docs). */
+export function dslType(t: Type): string {
+  switch (t.k) {
+    case "bool":
+    case "int":
+    case "string":
+      return t.k;
+    case "enum":
+      return t.name;
+    case "list":
+      return `list<${dslType(t.elem)}>`;
+    case "map":
+      return `map<${t.key.name}, ${dslType(t.value)}>`;
+    case "record":
+      return t.name ?? "record";
+  }
+}
+
+export function actionTypeName(a: IRAction): string {
+  return `${pascal(a.name)}Action`;
+}
+export function checkerName(a: IRAction): string {
+  return `check${pascal(a.name)}`;
+}
+
+function actor(a: IRAction): IRParam | undefined {
+  return a.params.find((p) => p.actor);
+}
+
+/** Whether an oblige rule's action can be evaluated from an actor alone. */
+function actorOnly(a: IRAction): boolean {
+  const act = actor(a);
+  return act !== undefined && a.params.length === 1;
+}
+
+function fn(name: string, params: { name: string; type: string }[], returnType: string, body: string, opts: { exported?: boolean; docs?: string[] } = {}): FunctionDeclarationStructure {
+  return {
+    kind: StructureKind.Function,
+    name,
+    isExported: opts.exported ?? false,
+    parameters: params.map((p) => ({ name: p.name, type: p.type })),
+    returnType,
+    statements: body,
+    docs: opts.docs,
+  };
+}
+
+function helperStructure(h: Helper): FunctionDeclarationStructure {
+  return fn(h.name, h.params, h.returnType, h.body, { docs: h.doc ? [h.doc] : undefined });
+}
+
+export function validatorStatements(ir: IREdition): Statement[] {
+  const members = enumMembers(ir);
+  const names = new Names(["check", "obligedActions", "brokenInvariants", "ALLOWED", "NONE", "State", "Violation", "Verdict", "Action", ...enumTypeNames(ir)]);
+  const actions = byName(ir.actions);
+  const actionByName = new Map(actions.map((a) => [a.name, a]));
+  for (const a of actions) {
+    names.take(actionTypeName(a));
+    names.take(checkerName(a));
+    if (a.params.some((p) => p.name === "action")) throw new CodegenError(`action \`${a.name}\`: a parameter may not be named \`action\` (the action JSON's discriminant)`);
+  }
+  const routes = byName(ir.routes);
+  const routeFns = new Map(routes.map((r) => [r.name, names.take(`route_${identPart(r.name)}`)]));
+  const ec = new ExprCompiler(ir, names, members, routeFns);
+  const out: Statement[] = [];
+  const later: Statement[] = [];
+
+  // ---- routes ----------------------------------------------------------------------------
+  const routeStructs: Statement[] = [];
+  for (const r of routes) routeStructs.push(...routeFunction(r, routeFns.get(r.name)!, ec, names));
+
+  // ---- rules -----------------------------------------------------------------------------
+  const rules = byId(ir.rules);
+  const firesFn = new Map<string, string>();
+  const violationConst = new Map<string, string>();
+  const ruleStructs: Statement[] = [];
+  const consts: string[] = [];
+  for (const rule of rules) {
+    const action = actionByName.get(rule.action);
+    if (!action) throw new CodegenError(`rule \`${rule.id}\` names an unknown action \`${rule.action}\``);
+    const name = names.take(`fires_${identPart(rule.id)}`);
+    firesFn.set(rule.id, name);
+    ruleStructs.push(ruleFunction(ir, rule, action, name, ec));
+    const vname = names.take(`${rule.kind === "forbid" ? "V" : "O"}_${identPart(rule.id)}`);
+    violationConst.set(rule.id, vname);
+    const v = {
+      rule: rule.id,
+      kind: rule.kind === "forbid" ? "forbid" : "obligation",
+      citation: rule.citation.text,
+      title: rule.title,
+      file: rule.pos.file,
+      line: rule.pos.line,
+      column: rule.pos.column,
+    };
+    consts.push(`const ${vname}: Violation = Object.freeze(${objectLiteral(v)});`);
+  }
+
+  // ---- invariants ------------------------------------------------------------------------
+  const invariants = byId(ir.invariants);
+  const invFns: { id: string; fn: string }[] = [];
+  for (const inv of invariants) {
+    const name = names.take(`holds_${identPart(inv.id)}`);
+    const base = `inv_${identPart(inv.id)}`;
+    const body = `return ${ec.expr(inv.expr, new Map(), base).code};`;
+    later.push(fn(name, [{ name: "state", type: "State" }], "boolean", body, { docs: [`invariant ${inv.id}: ${inv.title} (${inv.pos.file}:${inv.pos.line})`] }));
+    invFns.push({ id: inv.id, fn: name });
+  }
+
+  // ---- actions: params interfaces and checkers -------------------------------------------
+  const ifaces: Statement[] = [];
+  const checkers: Statement[] = [];
+  for (const a of actions) {
+    ifaces.push({
+      kind: StructureKind.Interface,
+      name: actionTypeName(a),
+      isExported: true,
+      docs: [`\`${a.name}(${a.params.map((p) => `${p.actor ? "actor " : ""}${p.name}: ${dslType(p.type)}`).join(", ")})\` (${a.pos.file}:${a.pos.line})`],
+      properties: [{ name: "action", type: JSON.stringify(a.name) }, ...a.params.map((p) => ({ name: propKey(p.name), type: tsType(p.type) }))],
+    } satisfies InterfaceDeclarationStructure);
+    const lines: string[] = [];
+    const own = rules.filter((r) => r.action === a.name);
+    const args = (act: IRAction, src: string): string => ["state", ...act.params.map((p) => propAccess(src, p.name))].join(", ");
+    for (const r of own.filter((r) => r.kind === "forbid")) {
+      lines.push(`if (${firesFn.get(r.id)}(${args(a, "action")})) (violations ??= []).push(${violationConst.get(r.id)});`);
+    }
+    const me = actor(a);
+    if (me) {
+      for (const r of rules.filter((r) => r.kind === "oblige" && r.action !== a.name)) {
+        const other = actionByName.get(r.action)!;
+        if (!actorOnly(other)) continue;
+        const call = actorCall(ec, firesFn.get(r.id)!, propAccess("action", me.name), me.type, actor(other)!.type);
+        lines.push(`// ${r.id}: \`${r.action}\` is the only legal move`);
+        lines.push(`if (${call}) (violations ??= []).push(${violationConst.get(r.id)});`);
+      }
+    }
+    for (const r of own.filter((r) => r.kind === "oblige")) {
+      lines.push(`if (${firesFn.get(r.id)}(${args(a, "action")})) (obliged ??= []).push(${JSON.stringify(r.id)});`);
+    }
+    let body: string;
+    if (lines.length === 0) body = "return ALLOWED;";
+    else {
+      const decl: string[] = [];
+      if (lines.some((l) => l.includes("violations ??="))) decl.push("let violations: Violation[] | undefined;");
+      if (lines.some((l) => l.includes("obliged ??="))) decl.push("let obliged: string[] | undefined;");
+      const v = decl.some((d) => d.includes("violations")) ? "violations" : "undefined";
+      const o = decl.some((d) => d.includes("obliged")) ? "obliged" : "undefined";
+      body = [...decl, ...lines, `return verdict(${v}, ${o});`].join("\n");
+    }
+    checkers.push(
+      fn(checkerName(a), [{ name: "state", type: "State" }, { name: "action", type: actionTypeName(a) }], "Verdict", body, {
+        exported: true,
+        docs: [`The verdict on \`${a.name}\`: ${own.length} rule(s) of its own${me ? `, plus the obligations of \`${me.name}\`'s other actions` : ""}.`],
+      }),
+    );
+  }
+
+  // dispatcher
+  const cases = actions.map((a) => `  case ${JSON.stringify(a.name)}:\n    return ${checkerName(a)}(state, action);`);
+  checkers.push(
+    fn(
+      "check",
+      [{ name: "state", type: "State" }, { name: "action", type: "Action" }],
+      "Verdict",
+      [`switch (action.action) {`, ...cases, `  default:`, `    throw new Error(\`unknown action \${JSON.stringify((action as { action: unknown }).action)}\`);`, `}`].join("\n"),
+      { exported: true, docs: ["The verdict on any action (dispatches on `action.action`)."] },
+    ),
+  );
+
+  // obligedActions
+  const actorTypes = [...new Set(actions.map((a) => actor(a)).filter((p): p is IRParam => !!p).map((p) => p.type))];
+  const actorType = commonActorType(actorTypes);
+  const obl: string[] = [`const out: { action: string; rules: string[] }[] = [];`];
+  for (const a of actions) {
+    const obliges = rules.filter((r) => r.action === a.name && r.kind === "oblige");
+    if (!obliges.length || !actorOnly(a)) continue;
+    obl.push(`{`, `  let rules: string[] | undefined;`);
+    for (const r of obliges) {
+      const call = actorCall(ec, firesFn.get(r.id)!, "actor", actorType, actor(a)!.type);
+      obl.push(`  if (${call}) (rules ??= []).push(${JSON.stringify(r.id)});`);
+    }
+    obl.push(`  if (rules !== undefined) out.push({ action: ${JSON.stringify(a.name)}, rules });`, `}`);
+  }
+  obl.push(`return out;`);
+  checkers.push(
+    fn("obligedActions", [{ name: "state", type: "State" }, { name: "actor", type: actorType ? tsType(actorType) : "string" }], "{ action: string; rules: string[] }[]", obl.join("\n"), {
+      exported: true,
+      docs: ["For every action with an oblige rule that fires for `actor`: the action and the ids of those rules."],
+    }),
+  );
+
+  // brokenInvariants
+  checkers.push(
+    fn(
+      "brokenInvariants",
+      [{ name: "state", type: "State" }],
+      "string[]",
+      [`const out: string[] = [];`, ...invFns.map((i) => `if (!${i.fn}(state)) out.push(${JSON.stringify(i.id)});`), `return out;`].join("\n"),
+      { exported: true, docs: ["The ids of the invariants the state breaks (a state that breaks one is bad input)."] },
+    ),
+  );
+
+  // ---- assemble --------------------------------------------------------------------------
+  const boardImports = [...ec.boardUsed].sort();
+  out.push(header(ir, `Validators of ${ir.title}: one checker per action.`));
+  const typeImports = ["State", ...enumTypeNames(ir)].sort();
+  out.push(
+    [
+      `import type { ${typeImports.join(", ")} } from "./state.js";`,
+      `import type { Verdict, Violation } from "./index.js";`,
+      ...(boardImports.length ? [`import { ${boardImports.map((b) => (b === "RouteScratch" ? "type RouteScratch" : b)).join(", ")} } from "./board.js";`] : []),
+    ].join("\n"),
+  );
+  out.push(...ifaces);
+  out.push(`/** Any action, as flat JSON: \`{ "action": <name>, …params }\`. */\nexport type Action = ${actions.length ? actions.map(actionTypeName).join(" | ") : "never"};`);
+  out.push(
+    [
+      `const NONE: readonly never[] = Object.freeze([]);`,
+      `/** The verdict of every allowed action with nothing to report (shared, frozen). */`,
+      `const ALLOWED: Verdict = Object.freeze({ allowed: true, violations: NONE, obliged: NONE });`,
+      ``,
+      `function verdict(violations: Violation[] | undefined, obliged: string[] | undefined): Verdict {`,
+      `  if (violations === undefined && obliged === undefined) return ALLOWED;`,
+      `  return { allowed: violations === undefined, violations: violations ?? NONE, obliged: obliged ?? NONE };`,
+      `}`,
+    ].join("\n"),
+  );
+  if (consts.length) out.push(consts.join("\n"));
+  const enumConsts = [...ec.enumArrays.entries()]
+    .sort(([a], [b]) => cmpStr(a, b))
+    .map(([en, a]) => `const ${a.name}: readonly ${en}[] = [${a.members.map((m) => JSON.stringify(m)).join(", ")}];`);
+  if (enumConsts.length) out.push(enumConsts.join("\n"));
+  out.push(...checkers);
+  out.push(...ruleStructs);
+  out.push(...later);
+  out.push(...routeStructs);
+  out.push(...ec.helpers.map(helperStructure));
+  return out;
+}
+
+/** The type of `obligedActions`' actor: the one actor type, or the base enum of all of them. */
+function commonActorType(types: Type[]): Type | undefined {
+  if (types.length === 0) return undefined;
+  const first = types[0]!;
+  if (types.every((t) => JSON.stringify(t) === JSON.stringify(first))) return first;
+  if (types.every((t) => t.k === "enum") && first.k === "enum") {
+    const base = first.base;
+    if (types.every((t) => t.k === "enum" && t.base === base)) {
+      // INVARIANT: the base enum is an enum of the edition (the checker resolved it)
+      return { k: "enum", name: base, base, members: [] };
+    }
+  }
+  return { k: "string" };
+}
+
+/**
+ * A call `fires(state, <actor>)` where the actor value has type `have` and the rule's action wants
+ * `want`: direct when every value of `have` is a `want`, else guarded by a membership test.
+ */
+function actorCall(ec: ExprCompiler, fires: string, value: string, have: Type | undefined, want: Type): string {
+  if (have && have.k === "enum" && want.k === "enum") {
+    const wantMembers = new Set(want.members);
+    const haveMembers = have.members.length ? have.members : null;
+    if (have.name === want.name || (haveMembers && haveMembers.every((m) => wantMembers.has(m)))) return `${fires}(state, ${value})`;
+    const arr = ec.enumArray(want.name);
+    return `(${arr} as readonly string[]).includes(${value}) && ${fires}(state, ${value} as string as ${want.name})`;
+  }
+  if (have && JSON.stringify(have) === JSON.stringify(want)) return `${fires}(state, ${value})`;
+  return `${fires}(state, ${value} as unknown as ${tsType(want)})`;
+}
+
+function ruleFunction(ir: IREdition, rule: IRRule, action: IRAction, name: string, ec: ExprCompiler): FunctionDeclarationStructure {
+  const ctx: Ctx = new Map(action.params.map((p) => [p.name, varName(p.name)]));
+  const params = [{ name: "state", type: "State" }, ...action.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) }))];
+  const base = identPart(rule.id);
+  const lines: string[] = [];
+  if (rule.scope) {
+    lines.push(`if ((state.phase as string) !== ${JSON.stringify(rule.scope.phase)}) return false;`);
+    if (rule.scope.segment !== undefined) lines.push(`if ((state.segment as string) !== ${JSON.stringify(rule.scope.segment)}) return false;`);
+  }
+  const when = rule.when;
+  if (!(when.k === "lit" && when.value === true)) {
+    lines.push(`if (${ec.negated(when, ctx, base).code}) return false;`);
+  }
+  for (const ex of byId(ir.exemptions)) {
+    if (!(ex.rules.includes(rule.id) || ex.groups.some((g) => rule.groups.includes(g)))) continue;
+    lines.push(`// lifted by exempt ${ex.id} (${ex.citation.text})`);
+    lines.push(`if (${ec.expr(ex.when, ctx, `ex_${identPart(ex.id)}`).code}) return false;`);
+  }
+  lines.push(`return true;`);
+  const groups = rule.groups.length ? ` (${rule.groups.join(", ")})` : "";
+  return fn(name, params, "boolean", lines.join("\n"), {
+    docs: [`${rule.kind} ${rule.action}: ${rule.id} ${rule.citation.text}${groups}\n${rule.title}\n${rule.pos.file}:${rule.pos.line}:${rule.pos.column}`],
+  });
+}
+
+/**
+ * The breadth-first search of one route over (space, sea zones used). A space is queued again only
+ * when reached with fewer sea zones (clauses depend on the space alone, so fewer is never worse);
+ * the sea count is capped at SEA_COUNT (a shortest path never repeats a sea zone).
+ */
+function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names): Statement[] {
+  const ctx: Ctx = new Map(r.params.map((p) => [p.name, varName(p.name)]));
+  const params = [{ name: "state", type: "State" }, ...r.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) })), { name: "from", type: "Space" }, { name: "to", type: "Space" }];
+  for (const b of ["SPACE_INDEX", "SPACES", "FLAGS", "F_SEA", "SEA_COUNT", "LAND_ADJ", "PASS_ADJ", "PORT_ADJ", "SEA_ADJ", "newRouteScratch", "RouteScratch"]) ec.boardUsed.add(b);
+  const base = identPart(r.name);
+  const scratch = names.take(`scratch_${base}`);
+  const extra: Statement[] = [`let ${scratch}: RouteScratch | null = null;`];
+  const isTrue = (e: { k: string; value?: unknown }): boolean => e.k === "lit" && e.value === true;
+  // memoized clause tests: `<clause>Ok(i)` as an expression over space number `i`
+  const clause = (kind: "land" | "sea" | "port", e: IRRoute["land"], v: string): ((i: string) => string) => {
+    if (isTrue(e)) return () => "true";
+    const pred = ec.predicate(e, v, "Space", ctx, `${base}_${kind}`);
+    const okName = names.take(`${base}_${kind}Ok`);
+    const okParams = [{ name: "sc", type: "RouteScratch" }, { name: "i", type: "number" }, ...params.filter((p) => pred.args.includes(p.name))];
+    extra.push(
+      fn(okName, okParams, "boolean", [`let m = sc.${kind}[i]!;`, `if (m === 0) sc.${kind}[i] = m = ${pred.name}(${[...pred.args, "SPACES[i]!"].join(", ")}) ? 1 : 2;`, `return m === 1;`].join("\n"), {
+        docs: [`route ${r.name}: the \`${kind} ${v}\` clause for space number i (memoized in sc).`],
+      }),
+    );
+    return (i) => `${okName}(${["sc", i, ...params.filter((p) => pred.args.includes(p.name)).map((p) => p.name)].join(", ")})`;
+  };
+  const landOk = clause("land", r.land, r.landVar);
+  const seaOk = clause("sea", r.sea, r.seaVar);
+  const portOk = clause("port", r.port, r.portVar);
+  const maxSeas = r.maxSeas ? ec.expr(r.maxSeas, ctx, base).code : "SEA_COUNT";
+  const passes = isTrue(r.passes) ? "true" : ec.expr(r.passes, ctx, base).code;
+  const push = (v: string, k: string): string[] => [`if (${v} === dst) return true;`, `best[${v}] = ${k};`, `qs[tail] = ${v};`, `qk[tail++] = ${k};`];
+  const loop = (table: string, cond: (v: string) => string, k: string, ind: string): string[] => [
+    `${ind}for (const v of ${table}[u]!) {`,
+    `${ind}  if (${cond("v")}) {`,
+    ...push("v", k).map((l) => `${ind}    ${l}`),
+    `${ind}  }`,
+    `${ind}}`,
+  ];
+  const body = [
+    `const src = SPACE_INDEX[from];`,
+    `const dst = SPACE_INDEX[to];`,
+    `let maxSeas: number = ${maxSeas};`,
+    `if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;`,
+    `const passes: boolean = ${passes};`,
+    `let sc = ${scratch};`,
+    `if (sc === null) sc = ${scratch} = newRouteScratch();`,
+    `else if (sc.busy) sc = newRouteScratch();`,
+    `sc.busy = true;`,
+    `try {`,
+    `  const best = sc.best;`,
+    `  const qs = sc.queueSpace;`,
+    `  const qk = sc.queueSeas;`,
+    `  best.fill(0x7fffffff);`,
+    `  sc.land.fill(0);`,
+    `  sc.sea.fill(0);`,
+    `  sc.port.fill(0);`,
+    `  let k0 = 0;`,
+    `  if ((FLAGS[src]! & F_SEA) !== 0) {`,
+    `    if (maxSeas < 1 || !${seaOk("src")}) return false;`,
+    `    k0 = 1;`,
+    `  } else if (!${landOk("src")}) return false;`,
+    `  if (src === dst) return true;`,
+    `  best[src] = k0;`,
+    `  qs[0] = src;`,
+    `  qk[0] = k0;`,
+    `  let head = 0;`,
+    `  let tail = 1;`,
+    `  while (head < tail) {`,
+    `    const u = qs[head]!;`,
+    `    const k = qk[head]!;`,
+    `    head++;`,
+    `    if (k > best[u]!) continue;`,
+    `    if ((FLAGS[u]! & F_SEA) !== 0) {`,
+    `      // sea → sea`,
+    `      if (k < maxSeas) {`,
+    ...loop("SEA_ADJ", (v) => `k + 1 < best[${v}]! && ${seaOk(v)}`, "k + 1", "        "),
+    `      }`,
+    `      // sea → land: the path leaves the sea onto a port`,
+    ...loop("PORT_ADJ", (v) => `k < best[${v}]! && ${landOk(v)} && ${portOk(v)}`, "k", "      "),
+    `    } else {`,
+    `      // land → land`,
+    ...loop("LAND_ADJ", (v) => `k < best[${v}]! && ${landOk(v)}`, "k", "      "),
+    `      if (passes) {`,
+    ...loop("PASS_ADJ", (v) => `k < best[${v}]! && ${landOk(v)}`, "k", "        "),
+    `      }`,
+    `      // land → sea: the path enters a sea zone from a port`,
+    `      if (k < maxSeas && ${portOk("u")}) {`,
+    ...loop("PORT_ADJ", (v) => `k + 1 < best[${v}]! && ${seaOk(v)}`, "k + 1", "        "),
+    `      }`,
+    `    }`,
+    `  }`,
+    `  return false;`,
+    `} finally {`,
+    `  sc.busy = false;`,
+    `}`,
+  ];
+  const doc = `route ${r.name}(${r.params.map((p) => `${p.name}: ${dslType(p.type)}`).join(", ")}): is there a path from \`from\` to \`to\`? (${r.pos.file}:${r.pos.line})`;
+  return [...extra, fn(name, params, "boolean", body.join("\n"), { docs: [doc] })];
+}
+
+/** `{ a: 1, b: "x" }` for a flat object of JSON scalars (keys in insertion order). */
+export function objectLiteral(o: Record<string, unknown>): string {
+  return `{ ${Object.entries(o).map(([k, v]) => `${propKey(k)}: ${JSON.stringify(v)}`).join(", ")} }`;
+}

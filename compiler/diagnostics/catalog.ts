@@ -1,0 +1,73 @@
+/**
+ * The closed catalog of diagnostic codes. A phase may only report a code listed here
+ * (test/check.test.ts asserts it). RW1xxx syntax, RW2xxx names and declarations, RW3xxx types,
+ * RW4xxx schema, board and input files.
+ */
+import type { Severity } from "./types.js";
+
+export interface CatalogEntry {
+  severity: Severity;
+  summary: string;
+}
+
+export const CATALOG = {
+  // syntax
+  RW1001: { severity: "error", summary: "unexpected character" },
+  RW1002: { severity: "error", summary: "unterminated string" },
+  RW1003: { severity: "error", summary: "expected a specific token" },
+  RW1004: { severity: "error", summary: "expected one of several constructs (an expression, a type, …)" },
+  RW1005: { severity: "error", summary: "input outside of a declaration" },
+  RW1006: { severity: "error", summary: "rule id contains spaces" },
+
+  // names and declarations
+  RW2001: { severity: "error", summary: "unknown state or record field" },
+  RW2002: { severity: "error", summary: "unknown name (variable, parameter or enum member)" },
+  RW2003: { severity: "error", summary: "unknown type or enum" },
+  RW2004: { severity: "error", summary: "unknown member of a named enum (`E.member`)" },
+  RW2005: { severity: "error", summary: "unknown def or board builtin" },
+  RW2006: { severity: "error", summary: "unknown route" },
+  RW2007: { severity: "error", summary: "unknown action" },
+  RW2008: { severity: "error", summary: "exemption lifts an unknown rule id" },
+  RW2009: { severity: "error", summary: "duplicate declaration name (enum, action, def, route, member, parameter)" },
+  RW2010: { severity: "error", summary: "duplicate rule, exemption or invariant id" },
+  RW2011: { severity: "error", summary: "ambiguous enum member" },
+  RW2012: { severity: "error", summary: "exemption reads an action parameter that a lifted rule's action lacks" },
+  RW2013: { severity: "error", summary: "recursive def" },
+  RW2014: { severity: "error", summary: "misplaced or repeated `actor` parameter" },
+  RW2015: { severity: "error", summary: "missing or repeated edition, schema or board declaration" },
+  RW2016: { severity: "error", summary: "bad subset enum (unknown base, or member not in the base)" },
+  RW2017: { severity: "error", summary: "`oblige` on an action with parameters other than its actor" },
+  RW2018: { severity: "error", summary: "`during` scope not backed by enums Phase/Segment and state fields phase/segment" },
+  RW2019: { severity: "error", summary: "`enum Space` declared in a rule file (Space comes from the board)" },
+  RW2020: { severity: "error", summary: "a name used in the wrong role (a route, domain or enum used as a value, …)" },
+  RW2021: { severity: "warning", summary: "exemption lifts no rule" },
+
+  // types
+  RW3001: { severity: "error", summary: "type mismatch" },
+  RW3002: { severity: "error", summary: "operator applied to operands of the wrong type" },
+  RW3003: { severity: "error", summary: "wrong number of arguments" },
+  RW3004: { severity: "error", summary: "not a domain (enum, list or board collection)" },
+  RW3005: { severity: "error", summary: "`in` with something that is not a set or a list" },
+  RW3006: { severity: "error", summary: "comparison of incompatible types" },
+  RW3007: { severity: "error", summary: "map indexed by a key of the wrong enum" },
+  RW3008: { severity: "error", summary: "field access on a non-record or lookup on a non-map" },
+  RW3009: { severity: "error", summary: "bad aggregate argument (`sum_highest` count)" },
+
+  // schema, board, files
+  RW4001: { severity: "error", summary: "cannot read an input file or folder" },
+  RW4002: { severity: "error", summary: "invalid JSON" },
+  RW4003: { severity: "error", summary: "unsupported JSON Schema construct" },
+  RW4004: { severity: "warning", summary: "list without `maxItems` (bounded to 8)" },
+  RW4005: { severity: "error", summary: "schema enum and rule-file enum differ" },
+  RW4006: { severity: "error", summary: "unresolved `$ref` or schema enum not declared in the rule files" },
+  RW4007: { severity: "error", summary: "board does not have the board shape" },
+  RW4008: { severity: "error", summary: "inconsistent board (duplicate id, unknown space, unknown home power)" },
+  RW4009: { severity: "error", summary: "schema `$defs.Space` does not match the board" },
+  RW4010: { severity: "error", summary: "record or map schema not closed (`required`, `additionalProperties`)" },
+} as const satisfies Record<string, CatalogEntry>;
+
+export type DiagnosticCode = keyof typeof CATALOG;
+
+export function isKnownCode(code: string): code is DiagnosticCode {
+  return Object.prototype.hasOwnProperty.call(CATALOG, code);
+}

@@ -1,0 +1,318 @@
+/**
+ * CST → AST. Runs only on declarations that parsed without error, so every child the grammar
+ * requires is present (INVARIANT: never called on a recovered CST).
+ */
+import type { CstNode, CstElement, IToken } from "chevrotain";
+import type { Span } from "../diagnostics/types.js";
+import type { AggOp, BinOp, Decl, Expr, Group, Name, Param, RouteClause, Section, TypeRef } from "./ast.js";
+
+type Children = Record<string, CstElement[] | undefined>;
+
+export function tokSpan(t: IToken): Span {
+  return { line: t.startLine ?? 1, column: t.startColumn ?? 1, endLine: t.endLine ?? 1, endColumn: (t.endColumn ?? 0) + 1 };
+}
+export function joinSpan(a: Span, b: Span): Span {
+  return { line: a.line, column: a.column, endLine: b.endLine, endColumn: b.endColumn };
+}
+
+function isToken(e: CstElement): e is IToken {
+  return (e as IToken).image !== undefined;
+}
+function tokensOf(n: CstElement, out: IToken[] = []): IToken[] {
+  if (isToken(n)) out.push(n);
+  else for (const arr of Object.values(n.children)) for (const c of arr ?? []) tokensOf(c, out);
+  return out;
+}
+function nodeSpan(n: CstElement): Span {
+  const ts = tokensOf(n).sort((a, b) => a.startOffset - b.startOffset);
+  return joinSpan(tokSpan(ts[0]!), tokSpan(ts[ts.length - 1]!));
+}
+
+function ch(n: CstNode): Children {
+  return n.children as Children;
+}
+function tok(n: CstNode, key: string, i = 0): IToken {
+  return ch(n)[key]![i] as IToken;
+}
+function optTok(n: CstNode, key: string, i = 0): IToken | undefined {
+  return ch(n)[key]?.[i] as IToken | undefined;
+}
+function node(n: CstNode, key: string, i = 0): CstNode {
+  return ch(n)[key]![i] as CstNode;
+}
+function nodes(n: CstNode, key: string): CstNode[] {
+  return (ch(n)[key] ?? []) as CstNode[];
+}
+function toks(n: CstNode, key: string): IToken[] {
+  return (ch(n)[key] ?? []) as IToken[];
+}
+function name(t: IToken): Name {
+  return { name: t.image, span: tokSpan(t) };
+}
+export function unquote(image: string): string {
+  return image.slice(1, -1).replace(/\\(["\\])/g, "$1");
+}
+
+export interface AstProblem {
+  code: string;
+  message: string;
+  span: Span;
+  help?: string;
+}
+
+/** Build the AST of one declaration. Problems that the grammar cannot express are pushed. */
+export function declToAst(cst: CstNode, problems: AstProblem[]): Decl {
+  const d = node(cst, Object.keys(cst.children)[0]!);
+  const span = nodeSpan(d);
+  switch (d.name) {
+    case "editionDecl":
+      return { k: "edition", name: name(tok(d, "name")), title: unquote(tok(d, "title").image), cites: unquote(tok(d, "cites").image), span };
+    case "schemaDecl":
+    case "boardDecl": {
+      const p = tok(d, "path");
+      return { k: d.name === "schemaDecl" ? "schema" : "board", path: unquote(p.image), pathSpan: tokSpan(p), span };
+    }
+    case "enumDecl": {
+      const b = optTok(d, "base");
+      return { k: "enum", name: name(tok(d, "name")), ...(b ? { base: name(b) } : {}), members: toks(d, "member").map(name), span };
+    }
+    case "actionDecl":
+      return { k: "action", name: name(tok(d, "name")), params: nodes(d, "param").map(param), span };
+    case "defDecl":
+      return {
+        k: "def",
+        name: name(tok(d, "name")),
+        params: nodes(node(d, "paramList"), "param").map(param),
+        ret: typeRef(node(d, "typeRef")),
+        body: expr(node(d, "expr")),
+        span,
+      };
+    case "routeDecl":
+      return {
+        k: "route",
+        name: name(tok(d, "name")),
+        params: nodes(node(d, "paramList"), "param").map(param),
+        clauses: nodes(d, "routeClause").map(routeClause),
+        span,
+      };
+    case "ruleDecl": {
+      const phase = optTok(d, "phase");
+      const seg = optTok(d, "segment");
+      const during = phase
+        ? { phase: name(phase), ...(seg ? { segment: name(seg) } : {}), span: joinSpan(tokSpan(tok(d, "Kw_during")), tokSpan(seg ?? phase)) }
+        : undefined;
+      return {
+        k: "rule",
+        id: ruleId(node(d, "ruleId"), problems),
+        section: section(tok(d, "Section")),
+        title: unquote(tok(d, "title").image),
+        groups: nodes(d, "group").map(group),
+        ...(during ? { during } : {}),
+        kind: tok(d, "kind").image as "forbid" | "oblige",
+        action: name(tok(d, "action")),
+        when: expr(node(d, "expr")),
+        span,
+      };
+    }
+    case "exemptDecl":
+      return {
+        k: "exempt",
+        id: ruleId(node(d, "ruleId"), problems),
+        section: section(tok(d, "Section")),
+        title: unquote(tok(d, "title").image),
+        targets: nodes(d, "target").map((t) =>
+          ch(t).group ? { k: "group" as const, group: group(node(t, "group")) } : { k: "rule" as const, id: ruleId(node(t, "ruleId"), problems) },
+        ),
+        when: expr(node(d, "expr")),
+        span,
+      };
+    case "invariantDecl":
+      return { k: "invariant", id: ruleId(node(d, "ruleId"), problems), title: unquote(tok(d, "title").image), expr: expr(node(d, "expr")), span };
+  }
+  throw new Error(`unexpected CST node ${d.name}`);
+}
+
+function ruleId(n: CstNode, problems: AstProblem[]): Name {
+  const ts = tokensOf(n).sort((a, b) => a.startOffset - b.startOffset);
+  const span = joinSpan(tokSpan(ts[0]!), tokSpan(ts[ts.length - 1]!));
+  for (let i = 1; i < ts.length; i++) {
+    if (ts[i]!.startOffset !== ts[i - 1]!.endOffset! + 1) {
+      const id = ts.map((t) => t.image).join("");
+      problems.push({ code: "RW1006", message: `rule id \`${id}\` contains spaces`, span, help: `write it without spaces: \`${id}\`` });
+      break;
+    }
+  }
+  return { name: ts.map((t) => t.image).join(""), span };
+}
+
+function section(t: IToken): Section {
+  return { value: t.image.slice(1), span: tokSpan(t) };
+}
+
+function group(n: CstNode): Group {
+  const star = optTok(n, "Star");
+  return { name: star ? "*" : tok(n, "Ident").image, span: nodeSpan(n) };
+}
+
+function param(n: CstNode): Param {
+  return { actor: !!optTok(n, "Kw_actor"), name: name(tok(n, "name")), type: typeRef(node(n, "typeRef")), span: nodeSpan(n) };
+}
+
+function typeRef(n: CstNode): TypeRef {
+  const span = nodeSpan(n);
+  if (optTok(n, "Kw_bool")) return { k: "bool", span };
+  if (optTok(n, "Kw_int")) return { k: "int", span };
+  if (optTok(n, "Kw_string")) return { k: "string", span };
+  if (optTok(n, "Kw_list")) return { k: "list", elem: typeRef(node(n, "typeRef")), span };
+  return { k: "named", name: name(tok(n, "Ident")), span };
+}
+
+function routeClause(n: CstNode): RouteClause {
+  const kind = tok(n, "kind");
+  const span = nodeSpan(n);
+  const k = kind.image as RouteClause["k"];
+  if (k === "land" || k === "sea" || k === "port") return { k, var: name(tok(n, "var")), expr: expr(node(n, "expr")), span };
+  return { k, expr: expr(node(n, "expr")), span };
+}
+
+// ---------------------------------------------------------------- expressions
+
+function fold(operands: Expr[], ops: IToken[], opOf: (t: IToken, i: number) => BinOp): Expr {
+  let acc = operands[0]!;
+  for (let i = 0; i < ops.length; i++) {
+    const right = operands[i + 1]!;
+    acc = { k: "bin", op: opOf(ops[i]!, i), left: acc, right, opSpan: tokSpan(ops[i]!), span: joinSpan(acc.span, right.span) };
+  }
+  return acc;
+}
+
+export function expr(n: CstNode): Expr {
+  switch (n.name) {
+    case "expr":
+    case "orExpr":
+    case "andExpr":
+    case "addExpr":
+    case "mulExpr":
+      return fold(nodes(n, "operand").map(expr), toks(n, "op"), (t) => t.image as BinOp);
+    case "cmpExpr": {
+      const notOp = optTok(n, "notOp");
+      const ops = toks(n, "op");
+      const operands = nodes(n, "operand").map(expr);
+      if (notOp && ops.length) {
+        const e = fold(operands, ops, () => "not in");
+        if (e.k === "bin") e.opSpan = joinSpan(tokSpan(notOp), tokSpan(ops[0]!));
+        return e;
+      }
+      return fold(operands, ops, (t) => t.image as BinOp);
+    }
+    case "notExpr": {
+      const not = optTok(n, "Kw_not");
+      if (not) {
+        const arg = expr(node(n, "notExpr"));
+        return { k: "not", arg, span: joinSpan(tokSpan(not), arg.span) };
+      }
+      return expr(node(n, "cmpExpr"));
+    }
+    case "unaryExpr": {
+      const minus = optTok(n, "Minus");
+      if (minus) {
+        const arg = expr(node(n, "unaryExpr"));
+        return { k: "neg", arg, span: joinSpan(tokSpan(minus), arg.span) };
+      }
+      return expr(node(n, "postfixExpr"));
+    }
+    case "postfixExpr": {
+      let acc = primary(node(n, "primary"));
+      const suffix = ch(n).suffix ?? [];
+      for (let i = 0; i < suffix.length; i++) {
+        const s = suffix[i]!;
+        if (isToken(s) && s.image === ".") {
+          const f = suffix[++i] as IToken;
+          acc = { k: "field", obj: acc, field: name(f), span: joinSpan(acc.span, tokSpan(f)) };
+        } else if (isToken(s) && s.image === "[") {
+          const key = expr(suffix[++i] as CstNode);
+          const close = suffix[++i] as IToken;
+          acc = { k: "index", obj: acc, key, span: joinSpan(acc.span, tokSpan(close)) };
+        }
+      }
+      return acc;
+    }
+  }
+  throw new Error(`unexpected CST node ${n.name}`);
+}
+
+function primary(n: CstNode): Expr {
+  const span = nodeSpan(n);
+  const c = ch(n);
+  if (c.IntLit) return { k: "int", value: Number(tok(n, "IntLit").image), span };
+  if (c.StringLit) return { k: "str", value: unquote(tok(n, "StringLit").image), span };
+  if (c.Kw_true) return { k: "bool", value: true, span };
+  if (c.Kw_false) return { k: "bool", value: false, span };
+  if (c.Kw_state) return { k: "state", span };
+  if (c.expr) return { ...expr(node(n, "expr")), span }; // parenthesized: keep the parens in the span
+  if (c.nameOrCall) {
+    const nc = node(n, "nameOrCall");
+    const id = tok(nc, "Ident");
+    const a = optNode(nc, "args");
+    if (!a) return { k: "name", name: id.image, span };
+    return { k: "call", callee: name(id), args: nodes(a, "arg").map(expr), span };
+  }
+  if (c.setLit) return { k: "set", items: nodes(node(n, "setLit"), "item").map(expr), span };
+  if (c.quantExpr) {
+    const q = node(n, "quantExpr");
+    return {
+      k: "quant",
+      q: tok(q, "q").image as "some" | "every",
+      var: name(tok(q, "Ident")),
+      domain: expr(node(q, "domain")),
+      body: expr(node(q, "body")),
+      span,
+    };
+  }
+  if (c.countExpr) {
+    const q = node(n, "countExpr");
+    const b = optNode(q, "binder");
+    if (!b) return { k: "len", arg: expr(node(q, "arg")), span };
+    return { k: "agg", op: "count", ...binder(b), span };
+  }
+  if (c.aggExpr) {
+    const q = node(n, "aggExpr");
+    return { k: "agg", op: tok(q, "op").image as AggOp, ...binder(node(q, "binder")), body: expr(node(q, "body")), span };
+  }
+  if (c.sumHighestExpr) {
+    const q = node(n, "sumHighestExpr");
+    return {
+      k: "agg",
+      op: "sum_highest",
+      n: Number(tok(q, "IntLit").image),
+      ...binder(node(q, "binder")),
+      body: expr(node(q, "body")),
+      span,
+    };
+  }
+  if (c.ifExpr) {
+    const q = node(n, "ifExpr");
+    return { k: "ite", cond: expr(node(q, "cond")), then: expr(node(q, "then")), else: expr(node(q, "else")), span };
+  }
+  if (c.reachableExpr) {
+    const q = node(n, "reachableExpr");
+    return {
+      k: "reach",
+      route: name(tok(q, "route")),
+      args: nodes(node(q, "args"), "arg").map(expr),
+      from: expr(node(q, "from")),
+      to: expr(node(q, "to")),
+      span,
+    };
+  }
+  throw new Error("unexpected primary");
+}
+
+function optNode(n: CstNode, key: string): CstNode | undefined {
+  return ch(n)[key]?.[0] as CstNode | undefined;
+}
+
+function binder(b: CstNode): { var: Name; domain: Expr; where?: Expr } {
+  const w = optNode(b, "where");
+  return { var: name(tok(b, "Ident")), domain: expr(node(b, "domain")), ...(w ? { where: expr(w) } : {}) };
+}

@@ -1,0 +1,124 @@
+/**
+ * Front door of the syntax phase: text → AST + diagnostics. Never throws on bad input.
+ *
+ * Error recovery: the token stream is cut before every declaration keyword (`rule`, `enum`, …,
+ * unless it follows a `.` as in a rule id) and each slice is parsed on its own by the one parser
+ * instance (with chevrotain's in-rule recovery on), so every declaration with an error is
+ * reported and the declarations after it are still parsed.
+ */
+import { EOF, type IToken } from "chevrotain";
+import type { Diagnostic, Span } from "../diagnostics/types.js";
+import type { AstFile, Decl } from "./ast.js";
+import { declToAst, tokSpan } from "./cst-to-ast.js";
+import { parser } from "./parser.js";
+import { BadString, DECL_KEYWORDS, Dot, KW, RulesLexer } from "./tokens.js";
+
+export type { AstFile, Decl, Expr, Name, Param, TypeRef } from "./ast.js";
+export { KEYWORDS } from "./tokens.js";
+
+const DECL_TOKEN_TYPES = new Set(DECL_KEYWORDS.map((k) => KW[k]));
+
+/** The shape of each declaration, shown as the help of a syntax error inside it. */
+const DECL_SHAPES: Record<string, string> = {
+  edition: 'an edition reads `edition <name> "<title>" cites "<key>"`',
+  schema: 'a schema declaration reads `schema "state.schema.json"`',
+  board: 'a board declaration reads `board "board.json"`',
+  enum: "an enum reads `enum Name { a, b, c }` or `enum Sub : Base { a, b }`",
+  action: "an action reads `action name(actor p: MajorPower, x: Space)`",
+  def: "a def reads `def name(a: Power): bool = <expression>`",
+  route: "a route reads `route name(p: Power) { land s: <expr> sea z: <expr> port q: <expr> max_seas <expr> passes <expr> }`",
+  rule: 'a rule reads `rule <id> §<section> "<title>" (group)* [during phase.segment] forbid|oblige <action> when <condition>`',
+  exempt: 'an exemption reads `exempt <id> §<section> "<title>" lifts (*), <rule id> when <condition>`',
+  invariant: 'an invariant reads `invariant <id> "<title>": <condition>`',
+};
+
+function pointAfter(t: IToken): Span {
+  const line = t.endLine ?? 1;
+  const col = (t.endColumn ?? 0) + 1;
+  return { line, column: col, endLine: line, endColumn: col + 1 };
+}
+
+export function parseRules(text: string, file: string): { ast: AstFile; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const diag = (code: string, message: string, span: Span, help?: string) =>
+    diagnostics.push({ code, severity: "error", message, file, span, ...(help ? { help } : {}) });
+
+  const lexed = RulesLexer.tokenize(text);
+  for (const e of lexed.errors) {
+    const ch = text.slice(e.offset, e.offset + e.length);
+    const line = e.line ?? 1;
+    const col = e.column ?? 1;
+    diag("RW1001", `unexpected character${e.length > 1 ? "s" : ""} \`${ch.length > 20 ? ch.slice(0, 20) + "…" : ch}\``, { line, column: col, endLine: line, endColumn: col + e.length },
+      "identifiers are `[A-Za-z_][A-Za-z0-9_]*`; comments start with `//`");
+  }
+  const tokens: IToken[] = [];
+  for (const t of lexed.tokens) {
+    if (t.tokenType === BadString) {
+      diag("RW1002", "unterminated string", tokSpan(t), 'close the string with `"` on the same line');
+      continue;
+    }
+    tokens.push(t);
+  }
+
+  // Cut the stream before each declaration keyword.
+  const chunks: IToken[][] = [];
+  let junk: IToken[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const startsDecl = DECL_TOKEN_TYPES.has(t.tokenType) && !(i > 0 && tokens[i - 1]!.tokenType === Dot);
+    if (startsDecl) chunks.push([t]);
+    else if (chunks.length) chunks[chunks.length - 1]!.push(t);
+    else junk.push(t);
+  }
+  if (junk.length) {
+    const first = junk[0]!;
+    diag("RW1005", `expected a declaration, found \`${first.image}\``, joinTok(first, junk[junk.length - 1]!),
+      "a file is a list of declarations: edition, schema, board, enum, action, def, route, rule, exempt, invariant");
+    junk = [];
+  }
+
+  const decls: Decl[] = [];
+  for (let c = 0; c < chunks.length; c++) {
+    const chunk = chunks[c]!;
+    const next = chunks[c + 1]?.[0];
+    const endWord = next ? `\`${next.image}\`` : "end of file";
+    parser.input = chunk;
+    const cst = parser.declaration();
+    const kw = chunk[0]!.image;
+    if (parser.errors.length === 0) {
+      const problems: { code: string; message: string; span: Span; help?: string }[] = [];
+      try {
+        decls.push(declToAst(cst, problems));
+      } catch {
+        // INVARIANT: an error-free CST always converts; keep going if it ever does not.
+        diag("RW1004", `could not read this \`${kw}\` declaration`, tokSpan(chunk[0]!), DECL_SHAPES[kw]);
+      }
+      for (const p of problems) diag(p.code, p.message, p.span, p.help);
+      continue;
+    }
+    const seen = new Set<string>();
+    for (const e of parser.errors) {
+      const t = e.token;
+      const atEnd = t.tokenType === EOF || Number.isNaN(t.startOffset) || t.startLine === undefined;
+      const span = atEnd ? pointAfter(chunk[chunk.length - 1]!) : tokSpan(t);
+      const key = `${span.line}:${span.column}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const code = e.name === "MismatchedTokenException" ? "RW1003" : e.name === "NotAllInputParsedException" ? "RW1005" : "RW1004";
+      const message = e.message.replace("end of declaration", endWord);
+      const help = code === "RW1005" ? `is an operator missing before ${showTok(t)}? otherwise remove it; ${DECL_SHAPES[kw]}` : DECL_SHAPES[kw];
+      diag(code, message, span, help);
+    }
+  }
+  return { ast: { file, decls }, diagnostics };
+}
+
+function showTok(t: IToken): string {
+  return t.tokenType === EOF ? "the end" : `\`${t.image}\``;
+}
+
+function joinTok(a: IToken, b: IToken): Span {
+  const s = tokSpan(a);
+  const e = tokSpan(b);
+  return { line: s.line, column: s.column, endLine: e.endLine, endColumn: e.endColumn };
+}

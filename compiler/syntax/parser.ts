@@ -1,0 +1,529 @@
+/**
+ * The grammar of dsl/README.md as a chevrotain CstParser. Grammar only: the CST is turned into
+ * the AST by cst-to-ast.ts. One instance is created and reused (see `parser`).
+ *
+ * The top rule is `declaration`: index.ts splits a file's tokens at declaration keywords and
+ * parses each slice, so an error never hides the declarations after it.
+ */
+import { CstParser, EOF, type IParserErrorMessageProvider, type TokenType, type IToken } from "chevrotain";
+import {
+  allTokens, AnyName, Ident, KW, Section, IntLit, StringLit, Le, Ge, Neq, Lt, Gt, Eq, Colon,
+  Comma, Dot, LParen, RParen, LBrace, RBrace, LBracket, RBracket, Plus, Minus, Star,
+} from "./tokens.js";
+
+/** `'when'` → `` `when` `` for messages; other labels (`identifier`) stay as they are. */
+export function showLabel(t: TokenType): string {
+  const l = t.LABEL ?? t.name;
+  if (t === EOF) return "end of declaration";
+  return l.startsWith("'") ? "`" + l.slice(1, -1) + "`" : l;
+}
+export function showToken(t: IToken): string {
+  if (t.tokenType === EOF) return "end of declaration";
+  return "`" + t.image + "`";
+}
+
+const RULE_CONTEXT: Record<string, string> = {
+  editionDecl: "the edition declaration",
+  schemaDecl: "the schema declaration",
+  boardDecl: "the board declaration",
+  enumDecl: "the enum declaration",
+  actionDecl: "the action declaration",
+  defDecl: "the def",
+  routeDecl: "the route",
+  routeClause: "the route clause",
+  ruleDecl: "the rule",
+  exemptDecl: "the exemption",
+  invariantDecl: "the invariant",
+  param: "the parameter",
+  typeRef: "a type",
+};
+
+function uniq(xs: string[]): string[] {
+  return [...new Set(xs)];
+}
+
+/** Messages in the project style: lowercase, user text in backticks, what was expected first. */
+export const errorMessageProvider: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage({ expected, actual, previous, ruleName }) {
+    const after = previous && previous.tokenType !== EOF && previous.image ? ` after \`${previous.image}\`` : "";
+    const where = RULE_CONTEXT[ruleName] ? ` in ${RULE_CONTEXT[ruleName]}` : "";
+    return `expected ${showLabel(expected)}${after}${where}, found ${showToken(actual)}`;
+  },
+  buildNotAllInputParsedMessage({ firstRedundant }) {
+    return `unexpected ${showToken(firstRedundant)} after the end of the declaration`;
+  },
+  buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, ruleName }) {
+    const firsts = uniq(expectedPathsPerAlt.flat().map((path) => (path[0] ? showLabel(path[0]) : "")).filter(Boolean));
+    const after = previous && previous.tokenType !== EOF && previous.image ? ` after \`${previous.image}\`` : "";
+    const what = ruleName === "declaration" ? "a declaration" : firsts.length > 6 ? (RULE_CONTEXT[ruleName] ?? "an expression") : firsts.join(" or ");
+    return `expected ${what}${after}, found ${showToken(actual[0])}`;
+  },
+  buildEarlyExitMessage({ expectedIterationPaths, actual, previous, ruleName }) {
+    const firsts = uniq(expectedIterationPaths.map((p) => (p[0] ? showLabel(p[0]) : "")).filter(Boolean));
+    const after = previous && previous.tokenType !== EOF && previous.image ? ` after \`${previous.image}\`` : "";
+    void ruleName;
+    return `expected ${firsts.join(" or ") || "more input"}${after}, found ${showToken(actual[0])}`;
+  },
+};
+
+export class RulesParser extends CstParser {
+  constructor() {
+    super(allTokens, { recoveryEnabled: true, maxLookahead: 4, errorMessageProvider });
+    this.performSelfAnalysis();
+  }
+
+  public declaration = this.RULE("declaration", () => {
+    this.OR([
+      { ALT: () => this.SUBRULE(this.editionDecl) },
+      { ALT: () => this.SUBRULE(this.schemaDecl) },
+      { ALT: () => this.SUBRULE(this.boardDecl) },
+      { ALT: () => this.SUBRULE(this.enumDecl) },
+      { ALT: () => this.SUBRULE(this.actionDecl) },
+      { ALT: () => this.SUBRULE(this.defDecl) },
+      { ALT: () => this.SUBRULE(this.routeDecl) },
+      { ALT: () => this.SUBRULE(this.ruleDecl) },
+      { ALT: () => this.SUBRULE(this.exemptDecl) },
+      { ALT: () => this.SUBRULE(this.invariantDecl) },
+    ]);
+  });
+
+  private editionDecl = this.RULE("editionDecl", () => {
+    this.CONSUME(KW.edition);
+    this.CONSUME(Ident, { LABEL: "name" });
+    this.CONSUME(StringLit, { LABEL: "title" });
+    this.CONSUME(KW.cites);
+    this.CONSUME2(StringLit, { LABEL: "cites" });
+  });
+
+  private schemaDecl = this.RULE("schemaDecl", () => {
+    this.CONSUME(KW.schema);
+    this.CONSUME(StringLit, { LABEL: "path" });
+  });
+
+  private boardDecl = this.RULE("boardDecl", () => {
+    this.CONSUME(KW.board);
+    this.CONSUME(StringLit, { LABEL: "path" });
+  });
+
+  private enumDecl = this.RULE("enumDecl", () => {
+    this.CONSUME(KW.enum);
+    this.CONSUME(Ident, { LABEL: "name" });
+    this.OPTION(() => {
+      this.CONSUME(Colon);
+      this.CONSUME2(Ident, { LABEL: "base" });
+    });
+    this.CONSUME(LBrace);
+    this.CONSUME3(Ident, { LABEL: "member" });
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.OPTION2(() => this.CONSUME4(Ident, { LABEL: "member" }));
+    });
+    this.CONSUME(RBrace);
+  });
+
+  private actionDecl = this.RULE("actionDecl", () => {
+    this.CONSUME(KW.action);
+    this.CONSUME(Ident, { LABEL: "name" });
+    this.CONSUME(LParen);
+    this.SUBRULE(this.param);
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.param);
+    });
+    this.CONSUME(RParen);
+  });
+
+  private paramList = this.RULE("paramList", () => {
+    this.CONSUME(LParen);
+    this.OPTION(() => {
+      this.SUBRULE(this.param);
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.param);
+      });
+    });
+    this.CONSUME(RParen);
+  });
+
+  private param = this.RULE("param", () => {
+    this.OPTION(() => this.CONSUME(KW.actor));
+    this.CONSUME(Ident, { LABEL: "name" });
+    this.CONSUME(Colon);
+    this.SUBRULE(this.typeRef);
+  });
+
+  private typeRef = this.RULE("typeRef", () => {
+    this.OR([
+      { ALT: () => this.CONSUME(KW.bool) },
+      { ALT: () => this.CONSUME(KW.int) },
+      { ALT: () => this.CONSUME(KW.string) },
+      {
+        ALT: () => {
+          this.CONSUME(KW.list);
+          this.CONSUME(Lt);
+          this.SUBRULE(this.typeRef);
+          this.CONSUME(Gt);
+        },
+      },
+      { ALT: () => this.CONSUME(Ident) },
+    ]);
+  });
+
+  private defDecl = this.RULE("defDecl", () => {
+    this.CONSUME(KW.def);
+    this.CONSUME(Ident, { LABEL: "name" });
+    this.SUBRULE(this.paramList);
+    this.CONSUME(Colon);
+    this.SUBRULE(this.typeRef);
+    this.CONSUME(Eq);
+    this.SUBRULE(this.expr);
+  });
+
+  private routeDecl = this.RULE("routeDecl", () => {
+    this.CONSUME(KW.route);
+    this.CONSUME(Ident, { LABEL: "name" });
+    this.SUBRULE(this.paramList);
+    this.CONSUME(LBrace);
+    this.MANY(() => this.SUBRULE(this.routeClause));
+    this.CONSUME(RBrace);
+  });
+
+  private routeClause = this.RULE("routeClause", () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.OR2([
+            { ALT: () => this.CONSUME(KW.land, { LABEL: "kind" }) },
+            { ALT: () => this.CONSUME(KW.sea, { LABEL: "kind" }) },
+            { ALT: () => this.CONSUME(KW.port, { LABEL: "kind" }) },
+          ]);
+          this.CONSUME(Ident, { LABEL: "var" });
+          this.CONSUME(Colon);
+          this.SUBRULE(this.expr);
+        },
+      },
+      {
+        ALT: () => {
+          this.OR3([
+            { ALT: () => this.CONSUME(KW.max_seas, { LABEL: "kind" }) },
+            { ALT: () => this.CONSUME(KW.passes, { LABEL: "kind" }) },
+          ]);
+          this.SUBRULE2(this.expr);
+        },
+      },
+    ]);
+  });
+
+  private ruleId = this.RULE("ruleId", () => {
+    this.CONSUME(AnyName);
+    this.MANY(() => {
+      this.CONSUME(Dot);
+      this.CONSUME2(AnyName);
+    });
+  });
+
+  private group = this.RULE("group", () => {
+    this.CONSUME(LParen);
+    this.OR([{ ALT: () => this.CONSUME(Star) }, { ALT: () => this.CONSUME(Ident) }]);
+    this.CONSUME(RParen);
+  });
+
+  private ruleDecl = this.RULE("ruleDecl", () => {
+    this.CONSUME(KW.rule);
+    this.SUBRULE(this.ruleId);
+    this.CONSUME(Section);
+    this.CONSUME(StringLit, { LABEL: "title" });
+    this.MANY(() => this.SUBRULE(this.group));
+    this.OPTION(() => {
+      this.CONSUME(KW.during);
+      this.CONSUME(Ident, { LABEL: "phase" });
+      this.OPTION2(() => {
+        this.CONSUME(Dot);
+        this.CONSUME2(Ident, { LABEL: "segment" });
+      });
+    });
+    this.OR([
+      { ALT: () => this.CONSUME(KW.forbid, { LABEL: "kind" }) },
+      { ALT: () => this.CONSUME(KW.oblige, { LABEL: "kind" }) },
+    ]);
+    this.CONSUME3(Ident, { LABEL: "action" });
+    this.CONSUME(KW.when);
+    this.SUBRULE(this.expr);
+  });
+
+  private exemptDecl = this.RULE("exemptDecl", () => {
+    this.CONSUME(KW.exempt);
+    this.SUBRULE(this.ruleId);
+    this.CONSUME(Section);
+    this.CONSUME(StringLit, { LABEL: "title" });
+    this.CONSUME(KW.lifts);
+    this.SUBRULE(this.target);
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.target);
+    });
+    this.CONSUME(KW.when);
+    this.SUBRULE(this.expr);
+  });
+
+  private target = this.RULE("target", () => {
+    this.OR([{ ALT: () => this.SUBRULE(this.group) }, { ALT: () => this.SUBRULE(this.ruleId) }]);
+  });
+
+  private invariantDecl = this.RULE("invariantDecl", () => {
+    this.CONSUME(KW.invariant);
+    this.SUBRULE(this.ruleId);
+    this.CONSUME(StringLit, { LABEL: "title" });
+    this.CONSUME(Colon);
+    this.SUBRULE(this.expr);
+  });
+
+  // ---------------------------------------------------------------- expressions
+
+  public expr = this.RULE("expr", () => {
+    this.SUBRULE(this.orExpr, { LABEL: "operand" });
+    this.OPTION(() => {
+      this.CONSUME(KW.implies, { LABEL: "op" });
+      this.SUBRULE2(this.orExpr, { LABEL: "operand" });
+    });
+  });
+
+  private orExpr = this.RULE("orExpr", () => {
+    this.SUBRULE(this.andExpr, { LABEL: "operand" });
+    this.MANY(() => {
+      this.CONSUME(KW.or, { LABEL: "op" });
+      this.SUBRULE2(this.andExpr, { LABEL: "operand" });
+    });
+  });
+
+  private andExpr = this.RULE("andExpr", () => {
+    this.SUBRULE(this.notExpr, { LABEL: "operand" });
+    this.MANY(() => {
+      this.CONSUME(KW.and, { LABEL: "op" });
+      this.SUBRULE2(this.notExpr, { LABEL: "operand" });
+    });
+  });
+
+  private notExpr = this.RULE("notExpr", () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(KW.not);
+          this.SUBRULE(this.notExpr);
+        },
+      },
+      { ALT: () => this.SUBRULE(this.cmpExpr) },
+    ]);
+  });
+
+  private cmpExpr = this.RULE("cmpExpr", () => {
+    this.SUBRULE(this.addExpr, { LABEL: "operand" });
+    this.OPTION(() => {
+      this.OR([
+        { ALT: () => this.CONSUME(Eq, { LABEL: "op" }) },
+        { ALT: () => this.CONSUME(Neq, { LABEL: "op" }) },
+        { ALT: () => this.CONSUME(Le, { LABEL: "op" }) },
+        { ALT: () => this.CONSUME(Ge, { LABEL: "op" }) },
+        { ALT: () => this.CONSUME(Lt, { LABEL: "op" }) },
+        { ALT: () => this.CONSUME(Gt, { LABEL: "op" }) },
+        { ALT: () => this.CONSUME(KW.in, { LABEL: "op" }) },
+        {
+          ALT: () => {
+            this.CONSUME(KW.not, { LABEL: "notOp" });
+            this.CONSUME2(KW.in, { LABEL: "op" });
+          },
+        },
+      ]);
+      this.SUBRULE2(this.addExpr, { LABEL: "operand" });
+    });
+  });
+
+  private addExpr = this.RULE("addExpr", () => {
+    this.SUBRULE(this.mulExpr, { LABEL: "operand" });
+    this.MANY(() => {
+      this.OR([
+        { ALT: () => this.CONSUME(Plus, { LABEL: "op" }) },
+        { ALT: () => this.CONSUME(Minus, { LABEL: "op" }) },
+      ]);
+      this.SUBRULE2(this.mulExpr, { LABEL: "operand" });
+    });
+  });
+
+  private mulExpr = this.RULE("mulExpr", () => {
+    this.SUBRULE(this.unaryExpr, { LABEL: "operand" });
+    this.MANY(() => {
+      this.CONSUME(Star, { LABEL: "op" });
+      this.SUBRULE2(this.unaryExpr, { LABEL: "operand" });
+    });
+  });
+
+  private unaryExpr = this.RULE("unaryExpr", () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(Minus);
+          this.SUBRULE(this.unaryExpr);
+        },
+      },
+      { ALT: () => this.SUBRULE(this.postfixExpr) },
+    ]);
+  });
+
+  private postfixExpr = this.RULE("postfixExpr", () => {
+    this.SUBRULE(this.primary);
+    this.MANY(() => {
+      this.OR([
+        {
+          ALT: () => {
+            this.CONSUME(Dot, { LABEL: "suffix" });
+            this.CONSUME(Ident, { LABEL: "suffix" });
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(LBracket, { LABEL: "suffix" });
+            this.SUBRULE(this.expr, { LABEL: "suffix" });
+            this.CONSUME(RBracket, { LABEL: "suffix" });
+          },
+        },
+      ]);
+    });
+  });
+
+  private primary = this.RULE("primary", () => {
+    this.OR([
+      { ALT: () => this.CONSUME(IntLit) },
+      { ALT: () => this.CONSUME(StringLit) },
+      { ALT: () => this.CONSUME(KW.true) },
+      { ALT: () => this.CONSUME(KW.false) },
+      { ALT: () => this.CONSUME(KW.state) },
+      { ALT: () => this.SUBRULE(this.nameOrCall) },
+      {
+        ALT: () => {
+          this.CONSUME(LParen);
+          this.SUBRULE(this.expr);
+          this.CONSUME(RParen);
+        },
+      },
+      { ALT: () => this.SUBRULE(this.setLit) },
+      { ALT: () => this.SUBRULE(this.quantExpr) },
+      { ALT: () => this.SUBRULE(this.countExpr) },
+      { ALT: () => this.SUBRULE(this.aggExpr) },
+      { ALT: () => this.SUBRULE(this.sumHighestExpr) },
+      { ALT: () => this.SUBRULE(this.ifExpr) },
+      { ALT: () => this.SUBRULE(this.reachableExpr) },
+    ]);
+  });
+
+  private args = this.RULE("args", () => {
+    this.CONSUME(LParen);
+    this.OPTION(() => {
+      this.SUBRULE(this.expr, { LABEL: "arg" });
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.expr, { LABEL: "arg" });
+      });
+    });
+    this.CONSUME(RParen);
+  });
+
+  private nameOrCall = this.RULE("nameOrCall", () => {
+    this.CONSUME(Ident);
+    this.OPTION(() => this.SUBRULE(this.args));
+  });
+
+  private setLit = this.RULE("setLit", () => {
+    this.CONSUME(LBrace);
+    this.SUBRULE(this.expr, { LABEL: "item" });
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.expr, { LABEL: "item" });
+    });
+    this.CONSUME(RBrace);
+  });
+
+  /** `x in domain`: the binder of quantifiers and aggregates. */
+  private binder = this.RULE("binder", () => {
+    this.CONSUME(Ident);
+    this.CONSUME(KW.in);
+    this.SUBRULE(this.postfixExpr, { LABEL: "domain" });
+    this.OPTION(() => {
+      this.CONSUME(KW.where);
+      this.SUBRULE(this.expr, { LABEL: "where" });
+    });
+  });
+
+  private quantExpr = this.RULE("quantExpr", () => {
+    this.OR([
+      { ALT: () => this.CONSUME(KW.some, { LABEL: "q" }) },
+      { ALT: () => this.CONSUME(KW.every, { LABEL: "q" }) },
+    ]);
+    this.CONSUME(Ident);
+    this.CONSUME(KW.in);
+    this.SUBRULE(this.postfixExpr, { LABEL: "domain" });
+    this.CONSUME(Colon);
+    this.SUBRULE(this.expr, { LABEL: "body" });
+  });
+
+  private countExpr = this.RULE("countExpr", () => {
+    this.CONSUME(KW.count);
+    this.CONSUME(LParen);
+    this.OR([
+      {
+        GATE: () => this.LA(1).tokenType === Ident && this.LA(2).tokenType === KW.in,
+        IGNORE_AMBIGUITIES: true,
+        ALT: () => this.SUBRULE(this.binder),
+      },
+      { ALT: () => this.SUBRULE(this.expr, { LABEL: "arg" }) },
+    ]);
+    this.CONSUME(RParen);
+  });
+
+  private aggExpr = this.RULE("aggExpr", () => {
+    this.OR([
+      { ALT: () => this.CONSUME(KW.sum, { LABEL: "op" }) },
+      { ALT: () => this.CONSUME(KW.max, { LABEL: "op" }) },
+      { ALT: () => this.CONSUME(KW.min, { LABEL: "op" }) },
+    ]);
+    this.CONSUME(LParen);
+    this.SUBRULE(this.binder);
+    this.CONSUME(Colon);
+    this.SUBRULE(this.expr, { LABEL: "body" });
+    this.CONSUME(RParen);
+  });
+
+  private sumHighestExpr = this.RULE("sumHighestExpr", () => {
+    this.CONSUME(KW.sum_highest);
+    this.CONSUME(LParen);
+    this.CONSUME(IntLit);
+    this.CONSUME(Comma);
+    this.SUBRULE(this.binder);
+    this.CONSUME(Colon);
+    this.SUBRULE(this.expr, { LABEL: "body" });
+    this.CONSUME(RParen);
+  });
+
+  private ifExpr = this.RULE("ifExpr", () => {
+    this.CONSUME(KW.if);
+    this.SUBRULE(this.expr, { LABEL: "cond" });
+    this.CONSUME(KW.then);
+    this.SUBRULE2(this.expr, { LABEL: "then" });
+    this.CONSUME(KW.else);
+    this.SUBRULE3(this.expr, { LABEL: "else" });
+  });
+
+  private reachableExpr = this.RULE("reachableExpr", () => {
+    this.CONSUME(KW.reachable);
+    this.CONSUME(LParen);
+    this.CONSUME(Ident, { LABEL: "route" });
+    this.SUBRULE(this.args);
+    this.CONSUME(Comma);
+    this.SUBRULE(this.expr, { LABEL: "from" });
+    this.CONSUME2(Comma);
+    this.SUBRULE2(this.expr, { LABEL: "to" });
+    this.CONSUME(RParen);
+  });
+}
+
+/** The one parser instance (chevrotain parsers are meant to be reused). */
+export const parser = new RulesParser();

@@ -1,0 +1,88 @@
+/**
+ * Z3 model → a complete state JSON (valid against the edition's schema) and a flat action JSON.
+ *
+ * Leaves the obligation mentioned take their value from the model; every other field gets a
+ * default (false, 0 clamped into [min, max], the first enum member, "", an empty list, a map with
+ * every key). Defaults are sound: an unmentioned leaf occurs in no asserted formula.
+ */
+import type { Model } from "z3-solver";
+import type { IRAction, Type } from "../ir/types.js";
+import type { Encoder } from "./encode.js";
+
+export interface Decoded {
+  state: Record<string, unknown>;
+  action: Record<string, unknown>;
+}
+
+export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, action: IRAction): Decoded {
+  const { ctx } = enc;
+  const used = new Set<string>(enc.atomNames);
+  const atomOf = new Map<number, string>();
+  const atom = (code: number): string => {
+    if (code >= 0 && code < enc.atomNames.length) return enc.atomNames[code];
+    let s = atomOf.get(code);
+    if (s === undefined) {
+      s = `s${code < 0 ? "m" + -code : code}`;
+      while (used.has(s)) s += "_";
+      used.add(s);
+      atomOf.set(code, s);
+    }
+    return s;
+  };
+  const read = (path: string): { b?: boolean; n?: number } | undefined => {
+    if (!leaves.has(path)) return undefined;
+    const leaf = enc.leaves.get(path);
+    if (!leaf) return undefined;
+    const v = model.eval(leaf.e, true);
+    if (ctx.isBool(v)) return { b: ctx.isTrue(v) };
+    if (ctx.isIntVal(v)) return { n: Number(v.value()) };
+    return undefined;
+  };
+  const build = (path: string, t: Type): unknown => {
+    switch (t.k) {
+      case "bool":
+        return read(path)?.b ?? false;
+      case "int": {
+        const n = read(path)?.n;
+        if (n === undefined || (t.min !== undefined && n < t.min) || (t.max !== undefined && n > t.max)) return clampDefault(t);
+        return n;
+      }
+      case "string": {
+        const n = read(path)?.n;
+        return n === undefined ? "" : atom(n);
+      }
+      case "enum": {
+        const n = read(path)?.n;
+        const m = n === undefined ? undefined : enc.baseMembers(t)[n];
+        return m !== undefined && t.members.includes(m) ? m : t.members[0];
+      }
+      case "record": {
+        const o: Record<string, unknown> = {};
+        for (const f of t.fields) o[f.name] = build(`${path}.${f.name}`, f.type);
+        return o;
+      }
+      case "map": {
+        const o: Record<string, unknown> = {};
+        for (const k of t.key.members) o[k] = build(`${path}[${k}]`, t.value);
+        return o;
+      }
+      case "list": {
+        const raw = read(`${path}#len`)?.n ?? 0;
+        const len = Math.max(0, Math.min(raw, t.bound));
+        return Array.from({ length: len }, (_, i) => build(`${path}[${i}]`, t.elem));
+      }
+    }
+  };
+  const state = build("state", enc.ir.state) as Record<string, unknown>;
+  const act: Record<string, unknown> = { action: action.name };
+  for (const p of action.params) act[p.name] = build(`action.${p.name}`, enc.paramType(p.type));
+  return { state, action: act };
+}
+
+/** 0 clamped into [min, max]. */
+function clampDefault(t: { min?: number; max?: number }): number {
+  let v = 0;
+  if (t.min !== undefined && v < t.min) v = t.min;
+  if (t.max !== undefined && v > t.max) v = t.max;
+  return v;
+}

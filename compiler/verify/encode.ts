@@ -1,0 +1,660 @@
+/**
+ * IR expressions → Z3 terms.
+ *
+ * Value encoding (one `Encoder` per edition, leaves shared by every obligation):
+ * - bool → Bool const; int → Int const (schema min/max are domain facts); string → Int-coded
+ *   atom (only `=`/`!=` are meaningful; the string literals of the edition get codes 0..k-1);
+ *   enum → Int code = index in the BASE enum's members, with a domain fact restricting it to the
+ *   (maybe subset) type's members.
+ * - records, maps and lists are never materialized as a whole: a composite value is a `loc`
+ *   (a path into the state / action JSON) or an `ite` of two composites (a map read with a
+ *   symbolic key). Leaves are Z3 consts named by their path (`state.hands[france]#len`,
+ *   `state.hands[france][3].home`) and are created only when an expression touches them; field
+ *   access and indexing push an `ite` down to the leaves.
+ * - lists: `bound` slots plus a length leaf `<path>#len` in [0, bound]; quantifiers/aggregates are
+ *   unrolled over the slots, guarded by `i < len`.
+ * - board functions are interpreted from `ir.board` (finite disjunctions over Space codes).
+ * - `reachable(r(args), from, to)` is an uninterpreted Bool function `reach.<r>`; whatever uses it
+ *   is recorded so witnesses can be marked non-replayable.
+ *
+ * Every encoded unit (a rule condition, an invariant, …) is a `Unit`: the term plus the leaves and
+ * routes it touched, so an obligation asserts exactly the domain facts of what it mentions.
+ */
+import type { Arith, Bool } from "z3-solver";
+import type { Board, Domain, EnumType, Expr, IRAction, IREdition, IRRule, Type } from "../ir/types.js";
+import type { Z3Ctx } from "./z3.js";
+
+type B = Bool<"main">;
+type I = Arith<"main">;
+
+/** A symbolic value. `c` holds the value when it is known at encoding time (constant folding). */
+export type Sym =
+  | { k: "b"; e: B; c?: boolean }
+  | { k: "i"; e: I; c?: number }
+  | { k: "loc"; path: string; type: Type }
+  | { k: "ite"; cond: B; t: Sym; f: Sym; type: Type };
+
+export interface Leaf {
+  name: string;
+  type: Type;
+  e: B | I;
+  /** domain facts about this leaf (bounds, enum membership, list length range) */
+  facts: B[];
+}
+
+export interface Unit {
+  e: B;
+  leaves: Set<string>;
+  routes: Set<string>;
+}
+
+export type Env = Map<string, Sym>;
+
+/** Thrown for constructs the prover does not support; the obligation becomes `unknown`. */
+export class EncodeError extends Error {}
+
+const isScalar = (t: Type) => t.k === "bool" || t.k === "int" || t.k === "string" || t.k === "enum";
+
+export class Encoder {
+  readonly leaves = new Map<string, Leaf>();
+  /** string literal → atom code */
+  readonly atoms: Map<string, number>;
+  readonly atomNames: string[];
+  private touched = new Set<string>();
+  private routesUsed = new Set<string>();
+  private readonly enumMembers = new Map<string, string[]>();
+  private readonly spaceType: EnumType;
+  private readonly reachFns = new Map<string, ReturnType<Z3Ctx["Function"]["declare"]>>();
+  private readonly board: BoardIndex;
+
+  constructor(
+    readonly ctx: Z3Ctx,
+    readonly ir: IREdition,
+    /** bound of action list params (they have no schema maxItems) */
+    readonly actionListBound: number,
+  ) {
+    for (const e of ir.enums) this.enumMembers.set(e.name, e.members);
+    if (!this.enumMembers.has("Space")) this.enumMembers.set("Space", ir.board.spaces.map((s) => s.id));
+    const spaces = this.enumMembers.get("Space")!;
+    this.spaceType = { k: "enum", name: "Space", base: "Space", members: spaces };
+    this.board = indexBoard(ir.board, spaces);
+    const lits = new Set<string>();
+    const visit = (x: unknown): void => {
+      if (Array.isArray(x)) x.forEach(visit);
+      else if (x && typeof x === "object") {
+        const o = x as Record<string, unknown>;
+        if (o.k === "lit" && typeof o.value === "string" && (o.type as Type | undefined)?.k === "string") lits.add(o.value);
+        for (const v of Object.values(o)) visit(v);
+      }
+    };
+    visit([ir.rules, ir.exemptions, ir.invariants, ir.routes]);
+    this.atomNames = [...lits].sort();
+    this.atoms = new Map(this.atomNames.map((s, i) => [s, i]));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // units
+
+  /** Encodes `f` collecting the leaves and routes it touches. */
+  unit(f: () => B): Unit {
+    const saveT = this.touched;
+    const saveR = this.routesUsed;
+    this.touched = new Set();
+    this.routesUsed = new Set();
+    try {
+      const e = f();
+      return { e, leaves: this.touched, routes: this.routesUsed };
+    } finally {
+      this.touched = saveT;
+      this.routesUsed = saveR;
+    }
+  }
+
+  /** The environment of an action: each param is a leaf (scalars) or a loc (lists) under `action.`. */
+  actionEnv(action: IRAction): Env {
+    const env: Env = new Map();
+    for (const p of action.params) env.set(p.name, this.locOrLeaf(`action.${p.name}`, this.paramType(p.type)));
+    return env;
+  }
+
+  /** Action list params have no schema bound: cap them at `actionListBound`. */
+  paramType(t: Type): Type {
+    if (t.k !== "list") return t;
+    const bound = t.bound > 0 ? Math.min(t.bound, this.actionListBound) : this.actionListBound;
+    return { ...t, bound };
+  }
+
+  /** scope (state.phase = P ∧ state.segment = S) ∧ when — without exemptions. */
+  ruleCore(rule: IRRule, env: Env): B {
+    const parts: B[] = [];
+    if (rule.scope) {
+      parts.push(this.stateEnumIs("phase", rule.scope.phase));
+      if (rule.scope.segment !== undefined) parts.push(this.stateEnumIs("segment", rule.scope.segment));
+    }
+    parts.push(this.bool(rule.when, env));
+    return this.and(parts);
+  }
+
+  private stateEnumIs(field: string, member: string): B {
+    const f = this.ir.state.fields.find((x) => x.name === field);
+    if (!f || f.type.k !== "enum") throw new EncodeError(`state.${field} is not an enum field`);
+    const v = this.leaf(`state.${field}`, f.type) as I;
+    return v.eq(this.ctx.Int.val(this.enumCode(f.type, member)));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // leaves
+
+  private locOrLeaf(path: string, type: Type): Sym {
+    if (!isScalar(type)) return { k: "loc", path, type };
+    const e = this.leaf(path, type);
+    return type.k === "bool" ? { k: "b", e: e as B } : { k: "i", e: e as I };
+  }
+
+  leaf(name: string, type: Type): B | I {
+    this.touched.add(name);
+    const old = this.leaves.get(name);
+    if (old) return old.e;
+    const { ctx } = this;
+    const facts: B[] = [];
+    let e: B | I;
+    if (type.k === "bool") e = ctx.Bool.const(name);
+    else {
+      const v = ctx.Int.const(name);
+      e = v;
+      if (type.k === "int") {
+        if (type.min !== undefined) facts.push(v.ge(type.min));
+        if (type.max !== undefined) facts.push(v.le(type.max));
+      } else if (type.k === "enum") {
+        const base = this.baseMembers(type);
+        if (type.members.length === base.length) facts.push(this.and([v.ge(0), v.lt(base.length)]));
+        else facts.push(this.member(v, type.members.map((m) => this.enumCode(type, m)), base.length));
+      } else if (type.k === "list") {
+        // the length leaf of a list (type is the list type)
+        facts.push(this.and([v.ge(0), v.le(type.bound)]));
+      }
+    }
+    this.leaves.set(name, { name, type, e, facts });
+    return e;
+  }
+
+  /** The value decoding falls back to for this leaf (a Z3 value), or undefined for none. */
+  defaultOf(leaf: Leaf): B | I | undefined {
+    const t = leaf.type;
+    const { ctx } = this;
+    if (t.k === "bool") return ctx.Bool.val(false);
+    if (t.k === "int") return ctx.Int.val(Math.min(Math.max(0, t.min ?? 0), t.max ?? Math.max(0, t.min ?? 0)));
+    if (t.k === "enum") return ctx.Int.val(this.enumCode(t, t.members[0]));
+    if (t.k === "list") return ctx.Int.val(0); // a length leaf
+    if (t.k === "string") return ctx.Int.val(this.atoms.get("") ?? this.atomNames.length);
+    return undefined;
+  }
+
+  baseMembers(t: EnumType): string[] {
+    return this.enumMembers.get(t.base) ?? this.enumMembers.get(t.name) ?? t.members;
+  }
+
+  enumCode(t: EnumType, member: string): number {
+    const i = this.baseMembers(t).indexOf(member);
+    if (i < 0) throw new EncodeError(`\`${member}\` is not a member of ${t.base}`);
+    return i;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // helpers with light constant folding
+
+  private bv(c: boolean): Sym {
+    return { k: "b", e: this.ctx.Bool.val(c), c };
+  }
+  private iv(c: number): Sym {
+    return { k: "i", e: this.ctx.Int.val(c), c };
+  }
+
+  and(xs: B[]): B {
+    const { ctx } = this;
+    const keep = xs.filter((x) => !ctx.isTrue(x));
+    if (keep.some((x) => ctx.isFalse(x))) return ctx.Bool.val(false);
+    if (keep.length === 0) return ctx.Bool.val(true);
+    return keep.length === 1 ? keep[0] : ctx.And(...keep);
+  }
+  or(xs: B[]): B {
+    const { ctx } = this;
+    const keep = xs.filter((x) => !ctx.isFalse(x));
+    if (keep.some((x) => ctx.isTrue(x))) return ctx.Bool.val(true);
+    if (keep.length === 0) return ctx.Bool.val(false);
+    return keep.length === 1 ? keep[0] : ctx.Or(...keep);
+  }
+  not(x: B): B {
+    const { ctx } = this;
+    if (ctx.isTrue(x)) return ctx.Bool.val(false);
+    if (ctx.isFalse(x)) return ctx.Bool.val(true);
+    return ctx.Not(x);
+  }
+  private implies(a: B, b: B): B {
+    return this.or([this.not(a), b]);
+  }
+
+  /** v ∈ codes, as the shorter of the ranges of `codes` or of their complement in [0, n). */
+  member(v: I, codes: number[], n: number): B {
+    const set = new Set(codes);
+    const ranges = (pred: (i: number) => boolean) => {
+      const out: [number, number][] = [];
+      for (let i = 0; i < n; i++) {
+        if (!pred(i)) continue;
+        if (out.length && out[out.length - 1][1] === i - 1) out[out.length - 1][1] = i;
+        else out.push([i, i]);
+      }
+      return out;
+    };
+    const inR = ranges((i) => set.has(i));
+    const outR = ranges((i) => !set.has(i));
+    const cond = (r: [number, number][]) => this.or(r.map(([a, b]) => (a === b ? v.eq(a) : this.and([v.ge(a), v.le(b)]))));
+    if (inR.length <= outR.length + 1) return cond(inR);
+    return this.and([v.ge(0), v.lt(n), this.not(cond(outR))]);
+  }
+
+  private memberSym(v: Sym, codes: number[], n: number): B {
+    const x = this.asInt(v);
+    if (v.k === "i" && v.c !== undefined) return this.ctx.Bool.val(codes.includes(v.c));
+    return this.member(x, codes, n);
+  }
+
+  asBool(s: Sym): B {
+    if (s.k !== "b") throw new EncodeError(`expected a bool value, got ${s.k}`);
+    return s.e;
+  }
+  asInt(s: Sym): I {
+    if (s.k !== "i") throw new EncodeError(`expected a scalar value, got ${s.k}`);
+    return s.e;
+  }
+
+  private mkIte(cond: B, t: Sym, f: Sym): Sym {
+    const { ctx } = this;
+    if (ctx.isTrue(cond)) return t;
+    if (ctx.isFalse(cond)) return f;
+    if (t.k === "b" && f.k === "b") return { k: "b", e: ctx.If(cond, t.e, f.e) as B };
+    if (t.k === "i" && f.k === "i") return { k: "i", e: ctx.If(cond, t.e, f.e) as I };
+    if ((t.k === "loc" || t.k === "ite") && (f.k === "loc" || f.k === "ite")) return { k: "ite", cond, t, f, type: t.type };
+    throw new EncodeError("if-then-else over values of different kinds");
+  }
+
+  private eq(a: Sym, b: Sym): B {
+    const { ctx } = this;
+    if (a.k === "b" && b.k === "b") {
+      if (a.c !== undefined && b.c !== undefined) return ctx.Bool.val(a.c === b.c);
+      return a.e.eq(b.e);
+    }
+    if (a.k === "i" && b.k === "i") {
+      if (a.c !== undefined && b.c !== undefined) return ctx.Bool.val(a.c === b.c);
+      return a.e.eq(b.e);
+    }
+    throw new EncodeError("`=` on composite values is not supported");
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // composites
+
+  private field(s: Sym, name: string): Sym {
+    if (s.k === "ite") return this.mkIte(s.cond, this.field(s.t, name), this.field(s.f, name));
+    if (s.k !== "loc" || s.type.k !== "record") throw new EncodeError(`field \`${name}\` of a non-record`);
+    const f = s.type.fields.find((x) => x.name === name);
+    if (!f) throw new EncodeError(`unknown field \`${name}\` at ${s.path}`);
+    return this.locOrLeaf(`${s.path}.${name}`, f.type);
+  }
+
+  private index(s: Sym, key: Sym): Sym {
+    if (s.k === "ite") return this.mkIte(s.cond, this.index(s.t, key), this.index(s.f, key));
+    if (s.k !== "loc" || s.type.k !== "map") throw new EncodeError("index into a non-map");
+    const { key: kt, value } = s.type;
+    const at = (m: string) => this.locOrLeaf(`${s.path}[${m}]`, value);
+    if (key.k === "i" && key.c !== undefined) {
+      const m = this.baseMembers(kt)[key.c];
+      if (m === undefined || !kt.members.includes(m)) throw new EncodeError(`key ${m} is not a key of ${s.path}`);
+      return at(m);
+    }
+    const k = this.asInt(key);
+    const ms = kt.members;
+    let out = at(ms[ms.length - 1]);
+    for (let i = ms.length - 2; i >= 0; i--) out = this.mkIte(k.eq(this.enumCode(kt, ms[i])), at(ms[i]), out);
+    return out;
+  }
+
+  private listLen(s: Sym): I {
+    if (s.k === "ite") return this.ctx.If(s.cond, this.listLen(s.t), this.listLen(s.f)) as I;
+    if (s.k !== "loc" || s.type.k !== "list") throw new EncodeError("length of a non-list");
+    return this.leaf(`${s.path}#len`, s.type) as I;
+  }
+
+  /** The slots of a list: element i with guard `i < len`. */
+  private listElems(s: Sym): { guard: B; val: Sym }[] {
+    if (s.k === "ite") {
+      const a = this.listElems(s.t);
+      const b = this.listElems(s.f);
+      const n = Math.max(a.length, b.length);
+      const out: { guard: B; val: Sym }[] = [];
+      const F = this.ctx.Bool.val(false);
+      for (let i = 0; i < n; i++) {
+        if (i >= a.length) out.push({ guard: this.and([this.not(s.cond), b[i].guard]), val: b[i].val });
+        else if (i >= b.length) out.push({ guard: this.and([s.cond, a[i].guard]), val: a[i].val });
+        else out.push({ guard: this.ctx.If(s.cond, a[i].guard, b[i].guard ?? F) as B, val: this.mkIte(s.cond, a[i].val, b[i].val) });
+      }
+      return out;
+    }
+    if (s.k !== "loc" || s.type.k !== "list") throw new EncodeError("iteration over a non-list");
+    const len = this.listLen(s);
+    const out: { guard: B; val: Sym }[] = [];
+    for (let i = 0; i < s.type.bound; i++) out.push({ guard: len.gt(i), val: this.locOrLeaf(`${s.path}[${i}]`, s.type.elem) });
+    return out;
+  }
+
+  /** The elements of a quantifier/aggregate domain, each with the guard under which it is one. */
+  private domainElems(d: Domain, env: Env): { guard: B; val: Sym }[] {
+    const T = this.ctx.Bool.val(true);
+    if (d.k === "enum") return d.type.members.map((m) => ({ guard: T, val: this.iv(this.enumCode(d.type, m)) }));
+    if (d.k === "list") return this.listElems(this.expr(d.expr, env));
+    const arg = this.expr(d.args[0], env);
+    const rel = d.fn === "ports_of" ? this.board.portsOf : d.fn === "sea_zones_of" ? this.board.seaZonesOf : this.board.neighbors;
+    // element t is in fn(arg) iff arg ∈ {x | t ∈ rel(x)}
+    const inverse = new Map<number, number[]>();
+    for (const [x, ts] of rel) for (const t of ts) inverse.set(t, [...(inverse.get(t) ?? []), x]);
+    const n = this.board.n;
+    const out: { guard: B; val: Sym }[] = [];
+    for (const t of [...inverse.keys()].sort((a, b) => a - b)) {
+      const g = this.memberSym(arg, inverse.get(t)!, n);
+      if (this.ctx.isFalse(g)) continue;
+      out.push({ guard: g, val: this.iv(t) });
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // expressions
+
+  bool(e: Expr, env: Env): B {
+    return this.asBool(this.expr(e, env));
+  }
+
+  expr(e: Expr, env: Env): Sym {
+    const { ctx } = this;
+    switch (e.k) {
+      case "lit": {
+        if (typeof e.value === "boolean") return this.bv(e.value);
+        if (typeof e.value === "number") return this.iv(e.value);
+        if (e.type.k === "enum") return this.iv(this.enumCode(e.type, e.value));
+        return this.iv(this.atoms.get(e.value)!);
+      }
+      case "var": {
+        const v = env.get(e.name);
+        if (!v) throw new EncodeError(`unbound variable \`${e.name}\``);
+        return v;
+      }
+      case "state":
+        return { k: "loc", path: "state", type: this.ir.state };
+      case "field":
+        return this.field(this.expr(e.obj, env), e.field);
+      case "index":
+        return this.index(this.expr(e.obj, env), this.expr(e.key, env));
+      case "not":
+        return this.sb(this.not(this.bool(e.arg, env)));
+      case "and":
+        return this.sb(this.and(e.args.map((a) => this.bool(a, env))));
+      case "or":
+        return this.sb(this.or(e.args.map((a) => this.bool(a, env))));
+      case "implies":
+        return this.sb(this.implies(this.bool(e.left, env), this.bool(e.right, env)));
+      case "cmp": {
+        const l = this.expr(e.left, env);
+        const r = this.expr(e.right, env);
+        if (e.op === "=") return this.sb(this.eq(l, r));
+        if (e.op === "!=") return this.sb(this.not(this.eq(l, r)));
+        const a = this.asInt(l);
+        const b = this.asInt(r);
+        if (l.k === "i" && r.k === "i" && l.c !== undefined && r.c !== undefined) {
+          const v = e.op === "<" ? l.c < r.c : e.op === "<=" ? l.c <= r.c : e.op === ">" ? l.c > r.c : l.c >= r.c;
+          return this.bv(v);
+        }
+        return this.sb(e.op === "<" ? a.lt(b) : e.op === "<=" ? a.le(b) : e.op === ">" ? a.gt(b) : a.ge(b));
+      }
+      case "arith": {
+        const l = this.expr(e.left, env);
+        const r = this.expr(e.right, env);
+        if (l.k === "i" && r.k === "i" && l.c !== undefined && r.c !== undefined)
+          return this.iv(e.op === "+" ? l.c + r.c : e.op === "-" ? l.c - r.c : l.c * r.c);
+        const a = this.asInt(l);
+        const b = this.asInt(r);
+        return { k: "i", e: e.op === "+" ? a.add(b) : e.op === "-" ? a.sub(b) : a.mul(b) };
+      }
+      case "neg": {
+        const a = this.expr(e.arg, env);
+        if (a.k === "i" && a.c !== undefined) return this.iv(-a.c);
+        return { k: "i", e: this.asInt(a).neg() };
+      }
+      case "ite":
+        return this.mkIte(this.bool(e.cond, env), this.expr(e.then, env), this.expr(e.else, env));
+      case "in": {
+        const x = this.expr(e.elem, env);
+        if (e.set.k === "setlit") return this.sb(this.or(e.set.items.map((it) => this.eq(x, this.expr(it, env)))));
+        const elems = this.listElems(this.expr(e.set, env));
+        return this.sb(this.or(elems.map(({ guard, val }) => this.and([guard, this.eq(x, val)]))));
+      }
+      case "setlit":
+        throw new EncodeError("a set literal is only allowed on the right of `in`");
+      case "quant": {
+        const parts = this.domainElems(e.domain, env).map(({ guard, val }) => {
+          const body = this.bool(e.body, new Map(env).set(e.var, val));
+          return e.q === "some" ? this.and([guard, body]) : this.implies(guard, body);
+        });
+        return this.sb(e.q === "some" ? this.or(parts) : this.and(parts));
+      }
+      case "agg":
+        return { k: "i", e: this.agg(e, env) };
+      case "len":
+        return { k: "i", e: this.listLen(this.expr(e.arg, env)) };
+      case "board":
+        return this.sb(this.boardFn(e.fn, e.args.map((a) => this.expr(a, env)), e.args));
+      case "reach": {
+        this.routesUsed.add(e.route);
+        const route = this.ir.routes.find((r) => r.name === e.route);
+        if (!route) throw new EncodeError(`unknown route \`${e.route}\``);
+        let f = this.reachFns.get(e.route);
+        if (!f) {
+          const sorts = route.params.map((p) => {
+            if (p.type.k === "bool") return ctx.Bool.sort();
+            if (isScalar(p.type)) return ctx.Int.sort();
+            throw new EncodeError(`route \`${route.name}\` has a non-scalar parameter \`${p.name}\``);
+          });
+          f = ctx.Function.declare(`reach.${e.route}`, ...sorts, ctx.Int.sort(), ctx.Int.sort(), ctx.Bool.sort());
+          this.reachFns.set(e.route, f);
+        }
+        const args = [...e.args, e.from, e.to].map((a) => {
+          const s = this.expr(a, env);
+          if (s.k === "b" || s.k === "i") return s.e;
+          throw new EncodeError("non-scalar route argument");
+        });
+        return this.sb(f.call(...args) as B);
+      }
+    }
+  }
+
+  private sb(e: B): Sym {
+    const { ctx } = this;
+    if (ctx.isTrue(e)) return this.bv(true);
+    if (ctx.isFalse(e)) return this.bv(false);
+    return { k: "b", e };
+  }
+
+  private agg(e: Extract<Expr, { k: "agg" }>, env: Env): I {
+    const { ctx } = this;
+    const zero = ctx.Int.val(0);
+    const items = this.domainElems(e.domain, env).map(({ guard, val }) => {
+      const inner = new Map(env).set(e.var, val);
+      const sel = e.where ? this.and([guard, this.bool(e.where, inner)]) : guard;
+      const body = e.body ? this.asInt(this.expr(e.body, inner)) : ctx.Int.val(1);
+      return { sel, body };
+    }).filter((x) => !ctx.isFalse(x.sel));
+    const sum = (xs: I[]): I => (xs.length === 0 ? zero : xs.length === 1 ? xs[0] : (ctx.Sum(xs[0], ...xs.slice(1)) as I));
+    switch (e.op) {
+      case "count":
+        return sum(items.map(({ sel }) => ctx.If(sel, 1, 0) as I));
+      case "sum":
+        return sum(items.map(({ sel, body }) => ctx.If(sel, body, 0) as I));
+      case "max":
+      case "min": {
+        // fold (has, best); empty → 0
+        let has: B = ctx.Bool.val(false);
+        let best: I = zero;
+        for (const { sel, body } of items) {
+          const better = e.op === "max" ? body.gt(best) : body.lt(best);
+          best = ctx.If(this.and([sel, this.or([this.not(has), better])]), body, best) as I;
+          has = this.or([has, sel]);
+        }
+        return ctx.If(has, best, 0) as I;
+      }
+      case "sum_highest": {
+        // element i counts when fewer than n selected elements beat it (ties broken by index)
+        const n = e.n ?? 1;
+        const parts = items.map(({ sel, body }, i) => {
+          const beaters = items
+            .map((o, j) => (j === i ? null : this.and([o.sel, j < i ? o.body.ge(body) : o.body.gt(body)])))
+            .filter((x): x is B => x !== null && !ctx.isFalse(x));
+          const rank = sum(beaters.map((b) => ctx.If(b, 1, 0) as I));
+          return ctx.If(this.and([sel, rank.lt(n)]), body, 0) as I;
+        });
+        return sum(parts);
+      }
+    }
+  }
+
+  private boardFn(fn: string, args: Sym[], exprs: Expr[]): B {
+    const { ctx } = this;
+    const bd = this.board;
+    const unary = (set: Set<number>) => this.memberSym(args[0], [...set], bd.n);
+    const binary = (rel: Map<number, number[]>, nb: number) => {
+      const [a, b] = args;
+      const ac = a.k === "i" ? a.c : undefined;
+      const bc = b.k === "i" ? b.c : undefined;
+      if (ac !== undefined) return this.memberSym(b, rel.get(ac) ?? [], nb);
+      if (bc !== undefined) {
+        const xs = [...rel].filter(([, ys]) => ys.includes(bc)).map(([x]) => x);
+        return this.memberSym(a, xs, bd.n);
+      }
+      const ai = this.asInt(a);
+      return this.or([...rel].map(([x, ys]) => this.and([ai.eq(x), this.memberSym(b, ys, nb)])));
+    };
+    switch (fn) {
+      case "is_land":
+        return unary(bd.land);
+      case "is_sea":
+        return unary(bd.sea);
+      case "is_port":
+        return unary(bd.port);
+      case "is_fortified":
+        return unary(bd.fortified);
+      case "is_key":
+        return unary(bd.key);
+      case "is_electorate":
+        return unary(bd.electorate);
+      case "is_capital":
+      case "is_home": {
+        const pt = exprs[1].type;
+        if (pt.k !== "enum") throw new EncodeError(`${fn} takes a power`);
+        const powers = this.baseMembers(pt);
+        const rel = new Map<number, number[]>();
+        for (const s of this.ir.board.spaces) {
+          if (fn === "is_capital" && s.type !== "capital") continue;
+          const codes = s.home.map((h) => powers.indexOf(h)).filter((c) => c >= 0);
+          if (codes.length) rel.set(bd.code.get(s.id)!, codes);
+        }
+        return binary(rel, powers.length);
+      }
+      case "adjacent":
+        return binary(bd.neighbors, bd.n);
+      case "pass_between":
+        return binary(bd.passes, bd.n);
+      case "port_on":
+        return binary(bd.portsOn, bd.n);
+    }
+    void ctx;
+    throw new EncodeError(`unknown board function \`${fn}\``);
+  }
+
+  get space(): EnumType {
+    return this.spaceType;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// board tables
+
+interface BoardIndex {
+  n: number;
+  code: Map<string, number>;
+  land: Set<number>;
+  sea: Set<number>;
+  port: Set<number>;
+  fortified: Set<number>;
+  key: Set<number>;
+  electorate: Set<number>;
+  /** symmetric: every connection */
+  neighbors: Map<number, number[]>;
+  /** symmetric: pass connections */
+  passes: Map<number, number[]>;
+  /** land port q → sea zones z with port_on(q, z) */
+  portsOn: Map<number, number[]>;
+  /** sea zone z → ports on it (domain ports_of) */
+  portsOf: Map<number, number[]>;
+  /** port q → sea zones (domain sea_zones_of) */
+  seaZonesOf: Map<number, number[]>;
+}
+
+function indexBoard(board: Board, spaces: string[]): BoardIndex {
+  const code = new Map(spaces.map((s, i) => [s, i]));
+  const c = (id: string) => {
+    const v = code.get(id);
+    if (v === undefined) throw new EncodeError(`board space \`${id}\` is not a member of Space`);
+    return v;
+  };
+  const types = new Map(board.spaces.map((s) => [s.id, s.type]));
+  const set = (pred: (t: string) => boolean) => new Set(board.spaces.filter((s) => pred(s.type)).map((s) => c(s.id)));
+  const add = (m: Map<number, number[]>, a: number, b: number) => {
+    const l = m.get(a) ?? [];
+    if (!l.includes(b)) l.push(b);
+    m.set(a, l);
+  };
+  const neighbors = new Map<number, number[]>();
+  const passes = new Map<number, number[]>();
+  const portsOn = new Map<number, number[]>();
+  const portsOf = new Map<number, number[]>();
+  for (const k of board.connections) {
+    const a = c(k.from);
+    const b = c(k.to);
+    add(neighbors, a, b);
+    add(neighbors, b, a);
+    if (k.type === "pass") {
+      add(passes, a, b);
+      add(passes, b, a);
+    }
+    if (k.type === "port") {
+      const [q, z] = types.get(k.from) === "sea" ? [b, a] : [a, b];
+      add(portsOn, q, z);
+      add(portsOf, z, q);
+    }
+  }
+  for (const m of [neighbors, passes, portsOn, portsOf]) for (const l of m.values()) l.sort((x, y) => x - y);
+  const land = set((t) => t !== "sea");
+  return {
+    n: spaces.length,
+    code,
+    land,
+    sea: set((t) => t === "sea"),
+    port: new Set([...portsOn.keys()].filter((q) => land.has(q))),
+    fortified: set((t) => t === "key" || t === "fortress" || t === "capital" || t === "electorate"),
+    key: set((t) => t === "key" || t === "capital"),
+    electorate: set((t) => t === "electorate"),
+    neighbors,
+    passes,
+    portsOn,
+    portsOf,
+    seaZonesOf: portsOn,
+  };
+}

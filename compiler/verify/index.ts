@@ -1,0 +1,438 @@
+/**
+ * Verification entry: IR → proof obligations → Z3 → ProofReport (+ proofs/<edition>/ files).
+ *
+ * fires(R) = scope(R) ∧ when(R) ∧ ¬(some exemption lifting R holds), in R's action context
+ * (CONTRACTS.md "Verdict semantics"). Assertions are tracked under `inv:<id>`, `rule:<id>` and
+ * `exempt:<id>` so unsat cores map back to ids. Never imports codegen.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Bool, Model, Solver } from "z3-solver";
+import type { IRAction, IREdition, IRRule } from "../ir/types.js";
+import { decode } from "./decode.js";
+import { Encoder, type Env, type Unit } from "./encode.js";
+import { actorOf, obligationsFor, safeName, type Obligation } from "./obligations.js";
+import { getZ3, runExclusive, type Z3Ctx } from "./z3.js";
+
+export { obligationsFor, safeName, type Obligation } from "./obligations.js";
+
+export interface Example {
+  /** a complete state, valid against the edition's JSON Schema */
+  state: Record<string, unknown>;
+  /** flat action JSON: `{ "action": name, ...params }` */
+  action: Record<string, unknown>;
+  /** false when the formula mentions a route (routes are uninterpreted in the prover) */
+  replayable: boolean;
+  reason?: string;
+}
+
+export interface ObligationResult extends Obligation {
+  verdict: "proved" | "refuted" | "unknown";
+  /** refuted contradiction: a state + action both obliged and forbidden */
+  counterexample?: Example;
+  /** proved always_forbidden / dead_rule: a state + action that is allowed / where the rule fires */
+  witness?: Example;
+  /** unsat core (rule, exemption and invariant ids) whenever the check was unsat */
+  core?: string[];
+  /** why the verdict is unknown (timeout, unsupported construct, …) */
+  reason?: string;
+  /** file name of the SMT-LIB benchmark, relative to outDir */
+  smt2: string;
+  /** wall time of this obligation (strip for determinism) */
+  ms: number;
+}
+
+export interface ProofReport {
+  edition: string;
+  inputHash: string;
+  obligations: ObligationResult[];
+  summary: { proved: number; refuted: number; unknown: number; errors: number; warnings: number };
+  bounds: { listBound: number; timeoutMs: number; lists: { path: string; bound: number }[]; note: string };
+  /** wall time of the whole run (strip for determinism) */
+  ms: number;
+}
+
+export interface ProveOptions {
+  /** per-obligation solver timeout (default 10 000 ms) */
+  timeoutMs?: number;
+  /** bound of list-typed action parameters (default 4) */
+  listBound?: number;
+  /** write report.json and one <id>.smt2 per obligation here */
+  outDir?: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_LIST_BOUND = 4;
+
+export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Promise<ProofReport> {
+  const ctx = await getZ3();
+  return runExclusive(() => proveWith(ctx, ir, opts));
+}
+
+/**
+ * Encodings are kept per IR object (and list bound) for the life of the IR: proving the same
+ * edition again in one process reuses the same Z3 terms, so Z3 sees identical term ids and gives
+ * identical models (fresh terms could recycle ids freed by the JS GC in any order).
+ */
+interface Session {
+  enc: Encoder;
+  cache: Map<string, Unit | Error>;
+  envs: Map<string, { env: Env; params: Unit }>;
+}
+const sessions = new WeakMap<IREdition, Map<number, Session>>();
+function sessionFor(ctx: Z3Ctx, ir: IREdition, listBound: number): Session {
+  let m = sessions.get(ir);
+  if (!m) sessions.set(ir, (m = new Map()));
+  let s = m.get(listBound);
+  if (!s) m.set(listBound, (s = { enc: new Encoder(ctx, ir, listBound), cache: new Map(), envs: new Map() }));
+  return s;
+}
+
+interface Tracked {
+  name: string; // inv:<id> | rule:<id> | exempt:<id>
+  unit: Unit;
+  negate?: boolean;
+}
+
+async function proveWith(ctx: Z3Ctx, ir: IREdition, opts: ProveOptions): Promise<ProofReport> {
+  const t0 = performance.now();
+  const timeoutMs = Math.max(1, Math.floor(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS));
+  const listBound = opts.listBound ?? DEFAULT_LIST_BOUND;
+  const session = sessionFor(ctx, ir, listBound);
+  const { enc, cache, envs } = session;
+  const obligations = obligationsFor(ir);
+
+  // ---- lazily encoded, cached units (an encoding error is cached too) -----------------------
+  const unit = (key: string, f: () => ReturnType<Encoder["bool"]>): Unit => {
+    let u = cache.get(key);
+    if (!u) {
+      try {
+        u = enc.unit(f);
+      } catch (e) {
+        u = e instanceof Error ? e : new Error(String(e));
+      }
+      cache.set(key, u);
+    }
+    if (u instanceof Error) throw u;
+    return u;
+  };
+  const actionOf = (name: string): IRAction => {
+    const a = ir.actions.find((x) => x.name === name);
+    if (!a) throw new Error(`unknown action \`${name}\``);
+    return a;
+  };
+  /** action envs: `name` = the action's own params; `name@other` = rules of `name` read with its actor bound to `other`'s actor */
+  const envOf = (action: string, actorFrom?: string): { env: Env; params: Unit } => {
+    const key = actorFrom ? `${action}@${actorFrom}` : action;
+    let v = envs.get(key);
+    if (!v) {
+      let env!: Env;
+      const host = actionOf(actorFrom ?? action);
+      const params = enc.unit(() => {
+        env = enc.actionEnv(host);
+        return ctx.Bool.val(true);
+      });
+      if (actorFrom) {
+        const own = actionOf(action);
+        const actor = own.params.find((p) => p.actor)!;
+        const hostActor = host.params.find((p) => p.actor)!;
+        env = new Map([[actor.name, env.get(hostActor.name)!]]);
+      }
+      v = { env, params };
+      envs.set(key, v);
+    }
+    return v;
+  };
+  const inv = (): Tracked[] =>
+    ir.invariants.map((i) => ({ name: `inv:${i.id}`, unit: unit(`inv:${i.id}`, () => enc.bool(i.expr, new Map())) }));
+  const liftsOf = (r: IRRule) => ir.exemptions.filter((e) => e.rules.includes(r.id) || e.groups.some((g) => r.groups.includes(g)));
+  const ruleCore = (r: IRRule, ctxAction: string): Unit => {
+    const { env } = envOf(r.action, ctxAction === r.action ? undefined : ctxAction);
+    return unit(`rule:${r.id}@${ctxAction}`, () => enc.ruleCore(r, env));
+  };
+  const exemptHolds = (exId: string, r: IRRule, ctxAction: string): Unit => {
+    const ex = ir.exemptions.find((e) => e.id === exId)!;
+    const { env } = envOf(r.action, ctxAction === r.action ? undefined : ctxAction);
+    return unit(`exempt:${exId}@${r.action}@${ctxAction}`, () => enc.bool(ex.when, env));
+  };
+  /** fires(R) as one unit (for negation) */
+  const fires = (r: IRRule, ctxAction: string): Unit => {
+    const core = ruleCore(r, ctxAction);
+    const lifts = liftsOf(r).map((e) => exemptHolds(e.id, r, ctxAction));
+    return {
+      e: enc.and([core.e, ...lifts.map((l) => enc.not(l.e))]),
+      leaves: new Set([...core.leaves, ...lifts.flatMap((l) => [...l.leaves])]),
+      routes: new Set([...core.routes, ...lifts.flatMap((l) => [...l.routes])]),
+    };
+  };
+  /** fires(R) split into conjuncts: rule:R = scope ∧ when, exempt:E = ¬E.when for each lifting E */
+  const firesParts = (r: IRRule, into: Map<string, Tracked>) => {
+    into.set(`rule:${r.id}`, { name: `rule:${r.id}`, unit: ruleCore(r, r.action) });
+    for (const e of liftsOf(r)) into.set(`exempt:${e.id}`, { name: `exempt:${e.id}`, unit: exemptHolds(e.id, r, r.action), negate: true });
+  };
+  const ruleById = (id: string) => ir.rules.find((r) => r.id === id)!;
+
+  const results: ObligationResult[] = [];
+  for (const ob of obligations) {
+    const s0 = performance.now();
+    const smt2 = `${safeName(ob.id)}.smt2`;
+    const res: ObligationResult = { ...ob, verdict: "unknown", smt2, ms: 0 };
+    let text = "";
+    try {
+      const tracked = new Map<string, Tracked>();
+      for (const t of inv()) tracked.set(t.name, t);
+      if (ob.kind === "contradiction" || ob.kind === "dead_rule") {
+        for (const id of ob.rules) firesParts(ruleById(id), tracked);
+      } else {
+        for (const id of ob.rules) {
+          const r = ruleById(id);
+          tracked.set(`rule:${r.id}`, { name: `rule:${r.id}`, unit: fires(r, ob.action), negate: true });
+        }
+      }
+      const params = envOf(ob.action).params;
+      const out = await check(ctx, enc, [...tracked.values()], params, timeoutMs, actionOf(ob.action));
+      text = `; ${ob.id}: ${ob.kind} (${ob.severity}) of ${ob.action}; rules ${ob.rules.join(", ") || "(none)"}\n` + out.smt2.replace(/^; *\n/, "");
+      if (out.result === "unknown") res.reason = out.reason;
+      else if (out.result === "sat") {
+        const ex: Example = { ...out.example!, replayable: out.routes.length === 0 };
+        if (out.routes.length) ex.reason = `depends on route ${out.routes.join(", ")}`;
+        if (ob.kind === "contradiction") {
+          res.verdict = "refuted";
+          res.counterexample = ex;
+        } else {
+          res.verdict = "proved";
+          res.witness = ex;
+        }
+      } else {
+        res.verdict = ob.kind === "contradiction" ? "proved" : "refuted";
+        res.core = out.core;
+      }
+    } catch (e) {
+      res.verdict = "unknown";
+      res.reason = `error: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    res.ms = Math.round(performance.now() - s0);
+    results.push(res);
+    if (opts.outDir) {
+      fs.mkdirSync(opts.outDir, { recursive: true });
+      fs.writeFileSync(path.join(opts.outDir, smt2), text || `; ${ob.id}: not encoded (${res.reason ?? "?"})\n`);
+    }
+  }
+
+  const count = (f: (o: ObligationResult) => boolean) => results.filter(f).length;
+  const report: ProofReport = {
+    edition: ir.name,
+    inputHash: ir.inputHash,
+    obligations: results,
+    summary: {
+      proved: count((o) => o.verdict === "proved"),
+      refuted: count((o) => o.verdict === "refuted"),
+      unknown: count((o) => o.verdict === "unknown"),
+      errors: count((o) => o.severity === "error" && o.verdict === "refuted"),
+      warnings: count((o) => o.severity === "warning" && o.verdict === "refuted"),
+    },
+    bounds: {
+      listBound,
+      timeoutMs,
+      lists: listBounds(ir),
+      note:
+        `state lists are unrolled to their schema maxItems (exact); list-typed action parameters to ${listBound} items ` +
+        `(a proof about them holds only up to that length); routes are uninterpreted predicates`,
+    },
+    ms: Math.round(performance.now() - t0),
+  };
+  if (opts.outDir) {
+    fs.writeFileSync(path.join(opts.outDir, "report.json"), JSON.stringify(report, null, 2) + "\n");
+  }
+  return report;
+}
+
+/** Every state list path with its bound (map keys shown as `[*]`). */
+function listBounds(ir: IREdition): { path: string; bound: number }[] {
+  const out: { path: string; bound: number }[] = [];
+  const walk = (p: string, t: IREdition["state"]["fields"][number]["type"]): void => {
+    if (t.k === "record") for (const f of t.fields) walk(`${p}.${f.name}`, f.type);
+    else if (t.k === "map") walk(`${p}[*]`, t.value);
+    else if (t.k === "list") {
+      out.push({ path: p, bound: t.bound });
+      walk(`${p}[i]`, t.elem);
+    }
+  };
+  walk("state", ir.state);
+  return out;
+}
+
+interface CheckOut {
+  result: "sat" | "unsat" | "unknown";
+  smt2: string;
+  reason?: string;
+  core?: string[];
+  example?: { state: Record<string, unknown>; action: Record<string, unknown> };
+  routes: string[];
+}
+
+/** One solver per obligation: domain facts untracked, every part tracked by name. */
+async function check(ctx: Z3Ctx, enc: Encoder, parts: Tracked[], params: Unit, timeoutMs: number, action: IRAction): Promise<CheckOut> {
+  const leaves = new Set<string>(params.leaves);
+  const routes = new Set<string>();
+  for (const p of parts) {
+    for (const l of p.unit.leaves) leaves.add(l);
+    for (const r of p.unit.routes) routes.add(r);
+  }
+  const solver = new ctx.Solver();
+  try {
+    solver.set("timeout", timeoutMs);
+    try {
+      solver.set("core.minimize", true);
+    } catch {
+      /* older builds: cores just are not minimized */
+    }
+    for (const name of [...leaves].sort()) for (const f of enc.leaves.get(name)?.facts ?? []) solver.add(f);
+    for (const p of [...parts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
+      solver.addAndTrack(p.negate ? enc.not(p.unit.e) : p.unit.e, p.name);
+    const smt2 = normalizeSmt2(solver.toSmtlib2("unknown"));
+    const result = await guardedCheck(ctx, solver, timeoutMs);
+    const out: CheckOut = { result, smt2, routes: [...routes].sort() };
+    if (result === "unknown") out.reason = reasonUnknown(solver);
+    else if (result === "unsat") {
+      out.core = [...new Set([...solver.unsatCore()].map((c) => c.toString().replace(/^\|(.*)\|$/, "$1").replace(/^[a-z]+:/, "")))].sort();
+    } else {
+      let model: Model<"main"> = solver.model();
+      try {
+        const better = await preferDefaults(ctx, enc, solver, leaves, timeoutMs);
+        if (better) {
+          model.release();
+          model = better;
+        }
+        out.example = decode(enc, model, leaves, action);
+      } finally {
+        model.release();
+      }
+    }
+    return out;
+  } finally {
+    solver.release();
+  }
+}
+
+/**
+ * Canonicalizes the model of a satisfiable obligation so witnesses are small, readable and
+ * independent of Z3's internal term order:
+ * 1. assume every leaf takes its default (false, 0/min, first member, empty list, …), dropping
+ *    the assumptions named in each unsat core (at most 8 rounds);
+ * 2. for each dropped leaf in name order, pin the smallest value still satisfiable (binary search
+ *    over its range; bool: false first), at most `MAX_PIN_CHECKS` checks in all.
+ * Returns the new model, or undefined to keep the first one.
+ */
+const MAX_PIN_CHECKS = 64;
+async function preferDefaults(ctx: Z3Ctx, enc: Encoder, solver: Solver<"main">, leaves: Set<string>, timeoutMs: number): Promise<Model<"main"> | undefined> {
+  type IntE = ReturnType<Z3Ctx["Int"]["const"]>;
+  const prefs = new Map<string, Bool<"main">>();
+  const pref = (name: string) => `pref:${name}`;
+  for (const name of [...leaves].sort()) {
+    const leaf = enc.leaves.get(name);
+    if (!leaf) continue;
+    const d = enc.defaultOf(leaf);
+    if (d === undefined) continue;
+    const p = ctx.Bool.const(pref(name));
+    solver.add(ctx.Implies(p, (leaf.e as IntE).eq(d as never)));
+    prefs.set(pref(name), p);
+  }
+  const dropped: string[] = [];
+  let ok = false;
+  for (let i = 0; i < 9; i++) {
+    const r = await guardedCheck(ctx, solver, timeoutMs, [...prefs.values()]);
+    if (r === "sat") {
+      ok = true;
+      break;
+    }
+    if (r !== "unsat") return undefined;
+    const core = [...solver.unsatCore()].map((c) => c.toString().replace(/^\|(.*)\|$/, "$1")).filter((n) => prefs.has(n));
+    if (!core.length) return undefined;
+    for (const n of core) {
+      prefs.delete(n);
+      dropped.push(n.slice("pref:".length));
+    }
+  }
+  if (!ok) return undefined;
+  const pinned: Bool<"main">[] = [...prefs.values()];
+  let budget = MAX_PIN_CHECKS;
+  const sat = async (extra: Bool<"main">): Promise<boolean> => {
+    budget--;
+    return (await guardedCheck(ctx, solver, timeoutMs, [...pinned, extra])) === "sat";
+  };
+  for (const name of dropped.sort()) {
+    if (budget <= 0) break;
+    const leaf = enc.leaves.get(name)!;
+    if (leaf.type.k === "bool") {
+      const f = (leaf.e as Bool<"main">).not();
+      pinned.push((await sat(f)) ? f : (leaf.e as Bool<"main">));
+      continue;
+    }
+    const x = leaf.e as IntE;
+    const t = leaf.type;
+    let lo: number;
+    let hi: number;
+    if (t.k === "enum") [lo, hi] = [0, enc.baseMembers(t).length - 1];
+    else if (t.k === "list") [lo, hi] = [0, t.bound];
+    else if (t.k === "int" && t.min !== undefined && t.max !== undefined) [lo, hi] = [t.min, t.max];
+    else {
+      // unbounded: the smallest non-negative value below 2^20, else the largest negative above -2^20
+      const LIM = 1 << 20;
+      if (await sat(ctx.And(x.ge(t.k === "int" && t.min !== undefined ? t.min : 0), x.le(t.k === "int" && t.max !== undefined ? t.max : LIM)))) {
+        [lo, hi] = [t.k === "int" && t.min !== undefined ? t.min : 0, t.k === "int" && t.max !== undefined ? t.max : LIM];
+      } else if (await sat(ctx.And(x.lt(0), x.ge(-LIM)))) {
+        // largest negative: search on -x
+        let [a, b] = [1, LIM];
+        while (a < b && budget > 0) {
+          const mid = Math.floor((a + b) / 2);
+          if (await sat(ctx.And(x.le(-1), x.ge(-mid)))) b = mid;
+          else a = mid + 1;
+        }
+        if (a === b) pinned.push(x.eq(-a));
+        continue;
+      } else continue;
+    }
+    const floor = lo;
+    while (lo < hi && budget > 0) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (await sat(ctx.And(x.ge(floor), x.le(mid)))) hi = mid;
+      else lo = mid + 1;
+    }
+    if (lo === hi) pinned.push(x.eq(lo));
+  }
+  const r = await guardedCheck(ctx, solver, timeoutMs, pinned);
+  return r === "sat" ? solver.model() : undefined;
+}
+
+function reasonUnknown(solver: Solver<"main">): string {
+  try {
+    const r = solver.reasonUnknown();
+    return r === "canceled" || r === "timeout" ? `timeout (${r})` : r || "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+/** `solver.check()` with a watchdog: if the solver's own timeout does not fire, interrupt and await. */
+async function guardedCheck(ctx: Z3Ctx, solver: Solver<"main">, timeoutMs: number, assumptions: Bool<"main">[] = []): Promise<"sat" | "unsat" | "unknown"> {
+  const timer = setTimeout(() => ctx.interrupt(), timeoutMs + 2000);
+  try {
+    return await solver.check(...assumptions);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Renames Z3's hash-dependent `let` names ($x12, ?x40, a!3) in order of appearance. */
+export function normalizeSmt2(s: string): string {
+  const names = new Map<string, string>();
+  return s.replace(/(?<![\w|])([$?]x\d+|a!\d+)(?![\w])/g, (m) => {
+    let n = names.get(m);
+    if (!n) {
+      n = `${m[0] === "a" ? "a!" : m.slice(0, 2)}${names.size + 1}`;
+      names.set(m, n);
+    }
+    return n;
+  });
+}
