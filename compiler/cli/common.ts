@@ -14,7 +14,6 @@ import pc from "picocolors";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { loadEdition } from "../check/index.js";
 import { renderDiagnostic } from "../diagnostics/render.js";
-import { generateEdition } from "../codegen/index.js";
 import type { Diagnostic } from "../diagnostics/types.js";
 import type { IREdition } from "../ir/types.js";
 
@@ -124,24 +123,27 @@ export interface ValidatorModule {
 
 /**
  * Loads the validators of an edition. Bundled editions use the committed `generated/<name>/`
- * (they are regenerated in memory and compared first: a stale folder is a usage error with the
- * command that fixes it). Other editions (test fixtures, a designer's work folder) are compiled
+ * (its header's input hash must match the rules: a stale folder is a usage error naming the
+ * command that fixes it; `build --check` compares every byte). Other editions (test fixtures, a designer's work folder) are compiled
  * into a cache folder under node_modules/.cache/rulewright.
  */
 export async function loadValidators(ref: EditionRef, edition: IREdition): Promise<ValidatorModule> {
-  const files = await generateEdition(edition);
   let dir: string;
   if (ref.bundled) {
-    const stale = staleFiles(files);
-    if (stale.length) {
+    dir = path.resolve(GENERATED_DIR, edition.name);
+    const index = path.join(dir, "index.ts");
+    const header = fs.existsSync(index) ? fs.readFileSync(index, "utf8").slice(0, 2000) : "";
+    const hash = /inputs sha256: ([0-9a-f]{64})/.exec(header)?.[1];
+    if (hash !== edition.inputHash) {
       throw new UsageError(
-        `generated/${edition.name} is stale (${stale.join(", ")})`,
+        `generated/${edition.name} is ${hash ? "stale: it was generated from other rule files" : "missing"}`,
         2,
         `run \`npx rulewright build ${edition.name}\``,
       );
     }
-    dir = path.resolve(GENERATED_DIR, edition.name);
   } else {
+    const { generateEdition } = await import("../codegen/index.js");
+    const files = await generateEdition(edition);
     const key = crypto.createHash("sha256").update(files.map((f) => f.path + "\0" + f.content).join("\0")).digest("hex").slice(0, 16);
     dir = path.resolve("node_modules/.cache/rulewright", `${edition.name}-${key}`);
     for (const f of files) {

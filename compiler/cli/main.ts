@@ -3,12 +3,15 @@
  * stack trace for bad input (UsageError → one message + hint, exit 2). See README "CLI".
  */
 import { Command, CommanderError, Option } from "commander";
-import { buildCommand } from "./build.js";
-import { proveCommand } from "./prove.js";
-import { testCommand } from "./test.js";
-import { checkCommand } from "./check.js";
-import { allCommand } from "./all.js";
-import { UsageError, color, type Format } from "./common.js";
+import pc from "picocolors";
+import type { Format } from "./common.js";
+
+// Subcommands are imported when run: `check` should not pay for loading ts-morph or Z3.
+const buildCommand = async (...a: Parameters<typeof import("./build.js").buildCommand>) => (await import("./build.js")).buildCommand(...a);
+const proveCommand = async (...a: Parameters<typeof import("./prove.js").proveCommand>) => (await import("./prove.js")).proveCommand(...a);
+const testCommand = async (...a: Parameters<typeof import("./test.js").testCommand>) => (await import("./test.js")).testCommand(...a);
+const checkCommand = async (...a: Parameters<typeof import("./check.js").checkCommand>) => (await import("./check.js")).checkCommand(...a);
+const allCommand = async (...a: Parameters<typeof import("./all.js").allCommand>) => (await import("./all.js")).allCommand(...a);
 
 const formatOption = () => new Option("--format <format>", "output format").choices(["text", "json"]).default("text");
 
@@ -73,12 +76,13 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof CommanderError) {
       return e.exitCode === 0 ? 0 : 2;
     }
+    const { UsageError } = await import("./common.js");
     if (e instanceof UsageError) {
-      process.stderr.write(`${color.red("error")}: ${e.message}\n`);
-      if (e.help) process.stderr.write(`  ${color.cyan("help")}: ${e.help}\n`);
+      process.stderr.write(`${pc.red("error")}: ${e.message}\n`);
+      if (e.help) process.stderr.write(`  ${pc.cyan("help")}: ${e.help}\n`);
       return e.exitCode;
     }
-    process.stderr.write(`${color.red("internal error")}: ${(e as Error).message}\n`);
+    process.stderr.write(`${pc.red("internal error")}: ${(e as Error).message}\n`);
     if (process.env.RULEWRIGHT_DEBUG) process.stderr.write(String((e as Error).stack) + "\n");
     process.stderr.write("  this is a rulewright bug; rerun with RULEWRIGHT_DEBUG=1 for the stack trace\n");
     return 70;

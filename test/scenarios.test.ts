@@ -1,0 +1,75 @@
+/**
+ * The designer's scenarios (test/scenarios/**) through the generated validators, plus the
+ * coverage demanded of a rulebook encoding: every rule of every bundled edition is shown both
+ * firing and not firing by at least one scenario about its action.
+ */
+import { describe, expect, it } from "vitest";
+import { loadEdition } from "../compiler/check/index.js";
+import { findScenarioFiles, readScenarioFile, judge } from "../compiler/scenarios/index.js";
+import { loadValidators, stateProblems, actionProblems } from "../compiler/cli/common.js";
+
+const files = findScenarioFiles(["test/scenarios"]);
+
+describe("scenarios", () => {
+  it("finds scenario files", () => {
+    expect(files.length).toBeGreaterThan(0);
+  });
+
+  for (const file of files) {
+    it(`${file}: every scenario passes`, async () => {
+      const { scenarios, problems } = readScenarioFile(file, (e) => `test/fixtures/${e}`);
+      expect(problems).toEqual([]);
+      expect(scenarios.length).toBeGreaterThan(0);
+      const res = loadEdition(`dsl/${scenarios[0].edition}`);
+      expect(res.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      const edition = res.edition!;
+      const mod = await loadValidators({ dir: `dsl/${edition.name}`, bundled: true }, edition);
+      const failures: string[] = [];
+      for (const s of scenarios) {
+        const bad = [...stateProblems(edition, mod, s.state), ...actionProblems(edition, s.action)];
+        if (bad.length) {
+          failures.push(`${s.name}: bad input ${bad.join("; ")}`);
+          continue;
+        }
+        const r = judge(s.expect, mod.check(s.state, s.action));
+        if (!r.pass) failures.push(`${s.name}: ${r.detail}`);
+      }
+      expect(failures).toEqual([]);
+    });
+  }
+});
+
+describe("rule coverage by scenarios", () => {
+  it("shows every rule of every scenario edition firing and not firing", async () => {
+    const byEdition = new Map<string, { state: unknown; action: unknown }[]>();
+    for (const file of files) {
+      for (const s of readScenarioFile(file, (e) => `test/fixtures/${e}`).scenarios) {
+        byEdition.set(s.edition, [...(byEdition.get(s.edition) ?? []), { state: s.state, action: s.action }]);
+      }
+    }
+    expect(byEdition.size).toBeGreaterThan(0);
+    const missing: string[] = [];
+    for (const [name, list] of byEdition) {
+      const edition = loadEdition(`dsl/${name}`).edition!;
+      const mod = await loadValidators({ dir: `dsl/${name}`, bundled: true }, edition);
+      for (const rule of edition.rules) {
+        let fired = false;
+        let quiet = false;
+        for (const { state, action } of list) {
+          if ((action as { action: string }).action !== rule.action) continue;
+          const v = mod.check(state, action);
+          const hit = rule.kind === "forbid" ? v.violations.some((x) => x.rule === rule.id) : v.obliged.includes(rule.id);
+          if (hit) fired = true;
+          else quiet = true;
+        }
+        if (!fired) missing.push(`${name}: ${rule.id} never fires`);
+        if (!quiet) missing.push(`${name}: ${rule.id} never stays quiet`);
+      }
+      for (const ex of edition.exemptions) {
+        const lifted = edition.rules.filter((r) => r.groups.some((g) => ex.groups.includes(g)) || ex.rules.includes(r.id));
+        expect(lifted.length, `${ex.id} lifts something`).toBeGreaterThan(0);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
