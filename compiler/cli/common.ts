@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
+import os from "node:os";
 import { pathToFileURL } from "node:url";
 import pc from "picocolors";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -125,7 +126,7 @@ export interface ValidatorModule {
  * Loads the validators of an edition. Bundled editions use the committed `generated/<name>/`
  * (its header's input hash must match the rules: a stale folder is a usage error naming the
  * command that fixes it; `build --check` compares every byte). Other editions (test fixtures, a designer's work folder) are compiled
- * into a cache folder under node_modules/.cache/rulewright.
+ * into a cache folder under the system's temporary folder.
  */
 export async function loadValidators(ref: EditionRef, edition: IREdition): Promise<ValidatorModule> {
   let dir: string;
@@ -145,7 +146,11 @@ export async function loadValidators(ref: EditionRef, edition: IREdition): Promi
     const { generateEdition } = await import("../codegen/index.js");
     const files = await generateEdition(edition);
     const key = crypto.createHash("sha256").update(files.map((f) => f.path + "\0" + f.content).join("\0")).digest("hex").slice(0, 16);
-    dir = path.resolve("node_modules/.cache/rulewright", `${edition.name}-${key}`);
+    // outside node_modules: tsx compiles TypeScript only outside it
+    dir = path.join(os.tmpdir(), "rulewright-cache", `${edition.name}-${key}`);
+    fs.mkdirSync(dir, { recursive: true });
+    // the generated modules are ESM, like the project they are normally committed into
+    fs.writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
     for (const f of files) {
       const target = path.join(dir, path.relative(path.join(GENERATED_DIR, edition.name), f.path));
       fs.mkdirSync(path.dirname(target), { recursive: true });

@@ -291,22 +291,18 @@ async function check(ctx: Z3Ctx, enc: Encoder, parts: Tracked[], params: Unit, t
     for (const p of [...parts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
       solver.addAndTrack(p.negate ? enc.not(p.unit.e) : p.unit.e, p.name);
     const smt2 = normalizeSmt2(solver.toSmtlib2("unknown"));
-    const result = await guardedCheck(ctx, solver, timeoutMs);
-    const out: CheckOut = { result, smt2, routes: [...routes].sort() };
-    if (result === "unknown") out.reason = reasonUnknown(solver);
-    else if (result === "unsat") {
-      out.core = [...new Set([...solver.unsatCore()].map((c) => c.toString().replace(/^\|(.*)\|$/, "$1").replace(/^[a-z]+:/, "")))].sort();
-    } else {
-      let model: Model<"main"> = solver.model();
+    const out: CheckOut = { result: "unknown", smt2, routes: [...routes].sort() };
+    const tc = performance.now();
+    const r = await solveCanonical(ctx, enc, solver, leaves, timeoutMs);
+    if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  ${r.result} ${Math.round(performance.now() - tc)}ms checks=${r.checks} leaves=${leaves.size} smt2=${smt2.length}\n`);
+    out.result = r.result;
+    if (r.result === "unknown") out.reason = r.reason;
+    else if (r.result === "unsat") out.core = r.core;
+    else {
       try {
-        const better = await preferDefaults(ctx, enc, solver, leaves, timeoutMs);
-        if (better) {
-          model.release();
-          model = better;
-        }
-        out.example = decode(enc, model, leaves, action);
+        out.example = decode(enc, r.model!, leaves, action);
       } finally {
-        model.release();
+        r.model!.release();
       }
     }
     return out;
@@ -316,57 +312,79 @@ async function check(ctx: Z3Ctx, enc: Encoder, parts: Tracked[], params: Unit, t
 }
 
 /**
- * Canonicalizes the model of a satisfiable obligation so witnesses are small, readable and
- * independent of Z3's internal term order:
- * 1. assume every leaf takes its default (false, 0/min, first member, empty list, …), dropping
- *    the assumptions named in each unsat core (at most 8 rounds);
- * 2. for each dropped leaf in name order, pin the smallest value still satisfiable (binary search
- *    over its range; bool: false first), at most `MAX_PIN_CHECKS` checks in all.
- * Returns the new model, or undefined to keep the first one.
+ * Solves with a canonical model, so witnesses are small, readable and independent of Z3's
+ * internal term order (which varies within one process):
+ * 1. check assuming every leaf takes its default (false, 0/min, first member, empty list, …);
+ *    on unsat, the defaults named in the core are dropped and the check repeated; an unsat core
+ *    naming no default is the obligation's real core;
+ * 2. on sat, each dropped leaf in name order is pinned to its smallest satisfiable value (binary
+ *    search over its range; bool: false first), at most `MAX_PIN_CHECKS` checks in all.
+ * Falls back to one plain check when the defaults keep failing.
  */
 const MAX_PIN_CHECKS = 64;
-async function preferDefaults(ctx: Z3Ctx, enc: Encoder, solver: Solver<"main">, leaves: Set<string>, timeoutMs: number): Promise<Model<"main"> | undefined> {
+const MAX_DROP_ROUNDS = 12;
+interface Solved {
+  result: "sat" | "unsat" | "unknown";
+  model?: Model<"main">;
+  core?: string[];
+  reason?: string;
+  checks: number;
+}
+async function solveCanonical(ctx: Z3Ctx, enc: Encoder, solver: Solver<"main">, leaves: Set<string>, timeoutMs: number): Promise<Solved> {
   type IntE = ReturnType<Z3Ctx["Int"]["const"]>;
+  let checks = 0;
+  const run = async (assume: Bool<"main">[]) => {
+    checks++;
+    return guardedCheck(ctx, solver, timeoutMs, assume);
+  };
+  const coreNames = () => [...solver.unsatCore()].map((c) => c.toString().replace(/^\|(.*)\|$/, "$1"));
+  const realCore = (names: string[]) => [...new Set(names.map((n) => n.replace(/^[a-z]+:/, "")))].sort();
   const prefs = new Map<string, Bool<"main">>();
-  const pref = (name: string) => `pref:${name}`;
   for (const name of [...leaves].sort()) {
     const leaf = enc.leaves.get(name);
     if (!leaf) continue;
     const d = enc.defaultOf(leaf);
     if (d === undefined) continue;
-    const p = ctx.Bool.const(pref(name));
+    const p = ctx.Bool.const(`pref:${name}`);
     solver.add(ctx.Implies(p, (leaf.e as IntE).eq(d as never)));
-    prefs.set(pref(name), p);
+    prefs.set(`pref:${name}`, p);
   }
   const dropped: string[] = [];
-  let ok = false;
-  for (let i = 0; i < 9; i++) {
-    const r = await guardedCheck(ctx, solver, timeoutMs, [...prefs.values()]);
+  let sat = false;
+  for (let i = 0; i < MAX_DROP_ROUNDS; i++) {
+    const r = await run([...prefs.values()]);
     if (r === "sat") {
-      ok = true;
+      sat = true;
       break;
     }
-    if (r !== "unsat") return undefined;
-    const core = [...solver.unsatCore()].map((c) => c.toString().replace(/^\|(.*)\|$/, "$1")).filter((n) => prefs.has(n));
-    if (!core.length) return undefined;
-    for (const n of core) {
+    if (r === "unknown") break;
+    const names = coreNames();
+    const bad = names.filter((n) => prefs.has(n));
+    if (!bad.length) return { result: "unsat", core: realCore(names), checks };
+    for (const n of bad) {
       prefs.delete(n);
       dropped.push(n.slice("pref:".length));
     }
   }
-  if (!ok) return undefined;
+  if (!sat) {
+    // plain check, model as Z3 gives it
+    const r = await run([]);
+    if (r === "unsat") return { result: "unsat", core: realCore(coreNames()), checks };
+    if (r === "unknown") return { result: "unknown", reason: reasonUnknown(solver), checks };
+    return { result: "sat", model: solver.model(), checks };
+  }
   const pinned: Bool<"main">[] = [...prefs.values()];
   let budget = MAX_PIN_CHECKS;
-  const sat = async (extra: Bool<"main">): Promise<boolean> => {
+  const ok = async (extra: Bool<"main">): Promise<boolean> => {
     budget--;
-    return (await guardedCheck(ctx, solver, timeoutMs, [...pinned, extra])) === "sat";
+    return (await run([...pinned, extra])) === "sat";
   };
   for (const name of dropped.sort()) {
     if (budget <= 0) break;
     const leaf = enc.leaves.get(name)!;
     if (leaf.type.k === "bool") {
       const f = (leaf.e as Bool<"main">).not();
-      pinned.push((await sat(f)) ? f : (leaf.e as Bool<"main">));
+      pinned.push((await ok(f)) ? f : (leaf.e as Bool<"main">));
       continue;
     }
     const x = leaf.e as IntE;
@@ -377,16 +395,16 @@ async function preferDefaults(ctx: Z3Ctx, enc: Encoder, solver: Solver<"main">, 
     else if (t.k === "list") [lo, hi] = [0, t.bound];
     else if (t.k === "int" && t.min !== undefined && t.max !== undefined) [lo, hi] = [t.min, t.max];
     else {
-      // unbounded: the smallest non-negative value below 2^20, else the largest negative above -2^20
+      // unbounded: the smallest value ≥ 0 (or ≥ min) below 2^20, else the largest negative above -2^20
       const LIM = 1 << 20;
-      if (await sat(ctx.And(x.ge(t.k === "int" && t.min !== undefined ? t.min : 0), x.le(t.k === "int" && t.max !== undefined ? t.max : LIM)))) {
-        [lo, hi] = [t.k === "int" && t.min !== undefined ? t.min : 0, t.k === "int" && t.max !== undefined ? t.max : LIM];
-      } else if (await sat(ctx.And(x.lt(0), x.ge(-LIM)))) {
-        // largest negative: search on -x
+      const min = t.k === "int" && t.min !== undefined ? t.min : 0;
+      const max = t.k === "int" && t.max !== undefined ? t.max : LIM;
+      if (await ok(ctx.And(x.ge(min), x.le(max)))) [lo, hi] = [min, max];
+      else if (min === 0 && (await ok(ctx.And(x.lt(0), x.ge(-LIM))))) {
         let [a, b] = [1, LIM];
         while (a < b && budget > 0) {
           const mid = Math.floor((a + b) / 2);
-          if (await sat(ctx.And(x.le(-1), x.ge(-mid)))) b = mid;
+          if (await ok(ctx.And(x.le(-1), x.ge(-mid)))) b = mid;
           else a = mid + 1;
         }
         if (a === b) pinned.push(x.eq(-a));
@@ -396,13 +414,17 @@ async function preferDefaults(ctx: Z3Ctx, enc: Encoder, solver: Solver<"main">, 
     const floor = lo;
     while (lo < hi && budget > 0) {
       const mid = Math.floor((lo + hi) / 2);
-      if (await sat(ctx.And(x.ge(floor), x.le(mid)))) hi = mid;
+      if (await ok(ctx.And(x.ge(floor), x.le(mid)))) hi = mid;
       else lo = mid + 1;
     }
     if (lo === hi) pinned.push(x.eq(lo));
   }
-  const r = await guardedCheck(ctx, solver, timeoutMs, pinned);
-  return r === "sat" ? solver.model() : undefined;
+  let r = await run(pinned);
+  if (r !== "sat") r = await run([...prefs.values()]);
+  if (r !== "sat") r = await run([]);
+  if (r === "sat") return { result: "sat", model: solver.model(), checks };
+  if (r === "unsat") return { result: "unsat", core: realCore(coreNames()), checks };
+  return { result: "unknown", reason: reasonUnknown(solver), checks };
 }
 
 function reasonUnknown(solver: Solver<"main">): string {
