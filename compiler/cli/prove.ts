@@ -19,6 +19,8 @@ export interface ProveResult {
   dir: string;
   outDir: string;
   report?: Report;
+  /** state/action files written per obligation id */
+  files?: Map<string, { state: string; action: string }>;
   errors: number;
   failed: boolean;
   ms: number;
@@ -41,26 +43,43 @@ export async function proveOne(arg: string, opts: { format: Format; timeoutMs?: 
   const progress = opts.format === "text" && process.stderr.isTTY;
   if (progress) process.stderr.write(`proving ${res.edition.name}…\n`);
   const report = await proveEdition(res.edition, { timeoutMs: opts.timeoutMs, outDir });
-  // counterexamples as files that `rulewright check` replays
+  // counterexamples and witnesses as files that `rulewright check` replays; the report points at them
+  const files = new Map<string, { state: string; action: string }>();
   for (const o of report.obligations) {
-    if (!o.counterexample) continue;
-    const cdir = path.join(outDir, "counterexamples");
+    const ex = o.counterexample ?? o.witness;
+    if (!ex) continue;
+    const cdir = path.join(outDir, o.counterexample ? "counterexamples" : "witnesses");
     fs.mkdirSync(cdir, { recursive: true });
     const base = path.join(cdir, safeName(o.id));
-    fs.writeFileSync(base + ".state.json", JSON.stringify(o.counterexample.state, null, 2) + "\n");
-    fs.writeFileSync(base + ".action.json", JSON.stringify(o.counterexample.action, null, 2) + "\n");
+    fs.writeFileSync(base + ".state.json", JSON.stringify(ex.state, null, 2) + "\n");
+    fs.writeFileSync(base + ".action.json", JSON.stringify(ex.action, null, 2) + "\n");
+    files.set(o.id, { state: base + ".state.json", action: base + ".action.json" });
   }
-  fs.writeFileSync(path.join(outDir, "report.json"), JSON.stringify(stripTimings(report), null, 2) + "\n");
+  fs.writeFileSync(path.join(outDir, "report.json"), JSON.stringify(compactReport(report, files), null, 2) + "\n");
   const failed = report.obligations.some((o) => o.severity === "error" && o.verdict !== "proved");
-  return { edition: res.edition.name, dir: ref.dir, outDir, report, errors: 0, failed, ms: performance.now() - t0 };
+  return { edition: res.edition.name, dir: ref.dir, outDir, report, files, errors: 0, failed, ms: performance.now() - t0 };
 }
 
 export function safeName(id: string): string {
   return id.replace(/[^A-Za-z0-9._~-]/g, "_");
 }
 
-function stripTimings(report: Report): unknown {
-  return JSON.parse(JSON.stringify(report, (k, v) => (k === "ms" ? undefined : v)));
+/**
+ * The report as written to report.json and printed by `--format json`: no timings (the file is
+ * the same from run to run) and, instead of whole states, the files that hold them.
+ */
+export function compactReport(report: Report, files: Map<string, { state: string; action: string }>): unknown {
+  return {
+    ...report,
+    obligations: report.obligations.map((o) => {
+      const { ms: _ms, counterexample, witness, ...rest } = o as Obligation & { ms?: number };
+      const f = files.get(o.id);
+      const slim = (ex: { action: unknown; replayable?: boolean; reason?: string } | undefined) =>
+        ex && { action: ex.action, replayable: ex.replayable, reason: ex.reason, stateFile: f?.state, actionFile: f?.action };
+      return { ...rest, counterexample: slim(counterexample), witness: slim(witness) };
+    }),
+    ms: undefined,
+  };
 }
 
 /** Prints the human summary of one edition's proofs. */
@@ -85,10 +104,10 @@ export function printProveSummary(r: ProveResult): void {
     out(`    rules: ${o.rules.join(", ")}`);
     if (o.core?.length) out(`    unsat core: ${o.core.join(", ")}`);
     if ((o as { reason?: string }).reason) out(`    reason: ${(o as { reason?: string }).reason}`);
-    if (o.counterexample) {
-      const base = path.join(r.outDir, "counterexamples", safeName(o.id));
+    const f = r.files?.get(o.id);
+    if (o.counterexample && f) {
       out(`    counterexample action: ${JSON.stringify(o.counterexample.action)}`);
-      out(`    replay: npx rulewright check --edition ${r.dir} --state ${base}.state.json --action ${base}.action.json`);
+      out(`    replay: npx rulewright check --edition ${r.dir} --state ${f.state} --action ${f.action}`);
     }
   }
   out(`  report: ${path.join(r.outDir, "report.json")}`);
@@ -108,7 +127,7 @@ export async function proveCommand(editions: string[], opts: { format: Format; t
   if (opts.format === "json") {
     process.stdout.write(
       JSON.stringify(
-        results.map((r) => ({ edition: r.edition, outDir: r.outDir, compileErrors: r.errors, failed: r.failed, report: r.report })),
+        results.map((r) => ({ edition: r.edition, outDir: r.outDir, compileErrors: r.errors, failed: r.failed, report: r.report && compactReport(r.report, r.files ?? new Map()) })),
         null,
         2,
       ) + "\n",
