@@ -22,6 +22,8 @@ import { LINE1, Reporter, didYouMean, jsonErrorSpan, jsonPositions, posOf, spanA
 export { renderDiagnostic } from "../diagnostics/render.js";
 
 const sha256 = (b: Buffer | string) => createHash("sha256").update(b).digest("hex");
+/** Hash of a text input with line endings normalized, so a CRLF checkout is not "stale". */
+const textHash = (b: Buffer) => sha256(b.toString("utf8").replace(/\r\n?/g, "\n"));
 
 export function loadEdition(editionDir: string, opts?: { repoRoot?: string }): { edition?: IREdition; diagnostics: Diagnostic[] } {
   const r = new Reporter();
@@ -66,7 +68,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
       syntaxErrors = true;
       continue;
     }
-    inputs.push({ file, sha256: sha256(buf) });
+    inputs.push({ file, sha256: textHash(buf) });
     const { ast, diagnostics } = parseRules(buf.toString("utf8"), file);
     r.diagnostics.push(...diagnostics);
     if (diagnostics.some((d) => d.severity === "error")) syntaxErrors = true;
@@ -102,7 +104,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     let text: string;
     try {
       const buf = fs.readFileSync(abs);
-      inputs.push({ file, sha256: sha256(buf) });
+      inputs.push({ file, sha256: textHash(buf) });
       text = buf.toString("utf8");
     } catch {
       rep("RW4001", `cannot read ${d.decl.k} file \`${file}\``, { file: d.file, span: d.decl.pathSpan }, `the path is relative to the edition folder \`${rel(absDir)}\``);

@@ -14,6 +14,8 @@ export interface BuildResult {
   files: string[];
   stale: string[];
   errors: number;
+  /** compile diagnostics (all severities) */
+  diagnostics: import("../diagnostics/types.js").Diagnostic[];
   ms: number;
 }
 
@@ -23,12 +25,12 @@ export async function buildOne(arg: string, opts: { check: boolean; format: Form
   const ref = resolveEdition(arg);
   const res = compile(ref, opts.format);
   const name = path.basename(ref.dir);
-  if (!res.edition) return { edition: name, status: "error", files: [], stale: [], errors: errorCount(res.diagnostics), ms: performance.now() - t0 };
+  if (!res.edition) return { edition: name, status: "error", files: [], stale: [], errors: errorCount(res.diagnostics), diagnostics: res.diagnostics, ms: performance.now() - t0 };
   if (!ref.bundled) throw new UsageError(`\`${ref.dir}\` is not a bundled edition (dsl/<name>); build writes only generated/<name>`, 2, "use `rulewright check --edition <folder>` to try a folder's rules without building");
   const files = await generateEdition(res.edition);
   const stale = staleFiles(files);
   if (opts.check) {
-    return { edition: res.edition.name, status: stale.length ? "stale" : "up-to-date", files: files.map((f) => f.path), stale, errors: 0, ms: performance.now() - t0 };
+    return { edition: res.edition.name, status: stale.length ? "stale" : "up-to-date", files: files.map((f) => f.path), stale, errors: 0, diagnostics: res.diagnostics, ms: performance.now() - t0 };
   }
   const dir = path.join("generated", res.edition.name);
   fs.mkdirSync(dir, { recursive: true });
@@ -41,7 +43,7 @@ export async function buildOne(arg: string, opts: { check: boolean; format: Form
     fs.mkdirSync(path.dirname(f.path), { recursive: true });
     if (!fs.existsSync(f.path) || fs.readFileSync(f.path, "utf8") !== f.content) fs.writeFileSync(f.path, f.content);
   }
-  return { edition: res.edition.name, status: stale.length ? "written" : "up-to-date", files: files.map((f) => f.path), stale, errors: 0, ms: performance.now() - t0 };
+  return { edition: res.edition.name, status: stale.length ? "written" : "up-to-date", files: files.map((f) => f.path), stale, errors: 0, diagnostics: res.diagnostics, ms: performance.now() - t0 };
 }
 
 export async function buildCommand(editions: string[], opts: { check?: boolean; format: Format }): Promise<number> {

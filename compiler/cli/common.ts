@@ -157,7 +157,15 @@ export async function loadValidators(ref: EditionRef, edition: IREdition): Promi
       if (!fs.existsSync(target) || fs.readFileSync(target, "utf8") !== f.content) fs.writeFileSync(target, f.content);
     }
   }
-  return (await import(pathToFileURL(path.join(dir, "index.ts")).href)) as ValidatorModule;
+  try {
+    return (await import(pathToFileURL(path.join(dir, "index.ts")).href)) as ValidatorModule;
+  } catch (e) {
+    throw new UsageError(
+      `the generated validators in \`${path.relative(process.cwd(), dir)}\` do not load: ${(e as Error).message.split("\n")[0]}`,
+      2,
+      ref.bundled ? `run \`npx rulewright build ${edition.name}\` (never edit generated/ by hand)` : undefined,
+    );
+  }
 }
 
 /** Paths (relative to the repo root) whose committed content differs from `files`, plus extra files on disk. */
@@ -226,6 +234,9 @@ export function stateProblems(edition: IREdition, mod: ValidatorModule | undefin
 export function actionProblems(edition: IREdition, action: unknown): string[] {
   if (typeof action !== "object" || action === null || Array.isArray(action)) return ["the action must be a JSON object like {\"action\": \"pass\", \"power\": \"france\"}"];
   const a = action as Record<string, unknown>;
+  if (typeof a.action !== "string") {
+    return [`the action needs an \`action\` field naming it; actions: ${edition.actions.map((x) => x.name).join(", ")}`];
+  }
   const decl = edition.actions.find((x) => x.name === a.action);
   if (!decl) {
     return [`unknown action \`${String(a.action)}\`; actions: ${edition.actions.map((x) => x.name).join(", ")}`];

@@ -15,6 +15,11 @@ const allCommand = async (...a: Parameters<typeof import("./all.js").allCommand>
 
 const formatOption = () => new Option("--format <format>", "output format").choices(["text", "json"]).default("text");
 
+function jsonWanted(argv: string[]): boolean {
+  const i = argv.indexOf("--format");
+  return (i >= 0 && argv[i + 1] === "json") || argv.includes("--format=json");
+}
+
 /** Runs the CLI with the given arguments (without `node script`); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   let code = 0;
@@ -78,6 +83,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const { UsageError } = await import("./common.js");
     if (e instanceof UsageError) {
+      if (jsonWanted(argv)) process.stdout.write(JSON.stringify({ error: e.message, help: e.help, exitCode: e.exitCode }, null, 2) + "\n");
       process.stderr.write(`${pc.red("error")}: ${e.message}\n`);
       if (e.help) process.stderr.write(`  ${pc.cyan("help")}: ${e.help}\n`);
       return e.exitCode;

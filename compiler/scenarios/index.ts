@@ -85,7 +85,7 @@ export function readScenarioFile(
   if (doc.errors.length) {
     return {
       scenarios: [],
-      problems: doc.errors.map((e) => ({ file, line: e.linePos?.[0]?.line ?? 0, message: e.message.split("\n")[0] })),
+      problems: doc.errors.map((e) => ({ file, line: lineCounter.linePos(e.pos[0]).line, message: e.message.split("\n")[0] })),
     };
   }
   const top = doc.toJS() as Record<string, unknown> | null;
