@@ -34,6 +34,10 @@ export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, 
     const leaf = enc.leaves.get(path);
     if (!leaf) return undefined;
     const v = model.eval(leaf.e, true);
+    if (leaf.type.k === "enum") {
+      const n = enc.enumIndexOf(leaf.type.base, v);
+      return n === undefined ? undefined : { n };
+    }
     if (ctx.isBool(v)) return { b: ctx.isTrue(v) };
     if (ctx.isIntVal(v)) return { n: Number(v.value()) };
     return undefined;

@@ -20,24 +20,27 @@
  * Every encoded unit (a rule condition, an invariant, …) is a `Unit`: the term plus the leaves and
  * routes it touched, so an obligation asserts exactly the domain facts of what it mentions.
  */
-import type { Arith, Bool } from "z3-solver";
+import type { Arith, Bool, Expr as ZExpr, Sort } from "z3-solver";
 import type { Board, Domain, EnumType, Expr, IRAction, IREdition, IRRule, Type } from "../ir/types.js";
 import type { Z3Ctx } from "./z3.js";
 
 type B = Bool<"main">;
 type I = Arith<"main">;
+type EV = ZExpr<"main">;
 
 /** A symbolic value. `c` holds the value when it is known at encoding time (constant folding). */
 export type Sym =
   | { k: "b"; e: B; c?: boolean }
   | { k: "i"; e: I; c?: number }
+  /** an enum value: a constant of the base enum's datatype sort; `c` = member index */
+  | { k: "e"; e: EV; base: string; c?: number }
   | { k: "loc"; path: string; type: Type }
   | { k: "ite"; cond: B; t: Sym; f: Sym; type: Type };
 
 export interface Leaf {
   name: string;
   type: Type;
-  e: B | I;
+  e: B | I | EV;
   /** domain facts about this leaf (bounds, enum membership, list length range) */
   facts: B[];
 }
@@ -138,8 +141,8 @@ export class Encoder {
   private stateEnumIs(field: string, member: string): B {
     const f = this.ir.state.fields.find((x) => x.name === field);
     if (!f || f.type.k !== "enum") throw new EncodeError(`state.${field} is not an enum field`);
-    const v = this.leaf(`state.${field}`, f.type) as I;
-    return v.eq(this.ctx.Int.val(this.enumCode(f.type, member)));
+    const v = this.leaf(`state.${field}`, f.type) as EV;
+    return v.eq(this.enumVal(f.type.base, this.enumCode(f.type, member)));
   }
 
   // ------------------------------------------------------------------------------------------
@@ -148,27 +151,30 @@ export class Encoder {
   private locOrLeaf(path: string, type: Type): Sym {
     if (!isScalar(type)) return { k: "loc", path, type };
     const e = this.leaf(path, type);
-    return type.k === "bool" ? { k: "b", e: e as B } : { k: "i", e: e as I };
+    if (type.k === "bool") return { k: "b", e: e as B };
+    if (type.k === "enum") return { k: "e", e: e as EV, base: type.base };
+    return { k: "i", e: e as I };
   }
 
-  leaf(name: string, type: Type): B | I {
+  leaf(name: string, type: Type): B | I | EV {
     this.touched.add(name);
     const old = this.leaves.get(name);
     if (old) return old.e;
     const { ctx } = this;
     const facts: B[] = [];
-    let e: B | I;
+    let e: B | I | EV;
     if (type.k === "bool") e = ctx.Bool.const(name);
-    else {
+    else if (type.k === "enum") {
+      const base = this.baseMembers(type);
+      const v = ctx.Const(name, this.enumSort(type.base)) as EV;
+      e = v;
+      if (type.members.length !== base.length) facts.push(this.memberE(v, type.base, type.members.map((m) => this.enumCode(type, m))));
+    } else {
       const v = ctx.Int.const(name);
       e = v;
       if (type.k === "int") {
         if (type.min !== undefined) facts.push(v.ge(type.min));
         if (type.max !== undefined) facts.push(v.le(type.max));
-      } else if (type.k === "enum") {
-        const base = this.baseMembers(type);
-        if (type.members.length === base.length) facts.push(this.and([v.ge(0), v.lt(base.length)]));
-        else facts.push(this.member(v, type.members.map((m) => this.enumCode(type, m)), base.length));
       } else if (type.k === "list") {
         // the length leaf of a list (type is the list type)
         facts.push(this.and([v.ge(0), v.le(type.bound)]));
@@ -179,15 +185,24 @@ export class Encoder {
   }
 
   /** The value decoding falls back to for this leaf (a Z3 value), or undefined for none. */
-  defaultOf(leaf: Leaf): B | I | undefined {
+  defaultOf(leaf: Leaf): B | I | EV | undefined {
     const t = leaf.type;
     const { ctx } = this;
     if (t.k === "bool") return ctx.Bool.val(false);
     if (t.k === "int") return ctx.Int.val(Math.min(Math.max(0, t.min ?? 0), t.max ?? Math.max(0, t.min ?? 0)));
-    if (t.k === "enum") return ctx.Int.val(this.enumCode(t, t.members[0]));
+    if (t.k === "enum") return this.enumVal(t.base, this.enumCode(t, t.members[0]));
     if (t.k === "list") return ctx.Int.val(0); // a length leaf
-    if (t.k === "string") return ctx.Int.val(this.atoms.get("") ?? this.atomNames.length);
+    if (t.k === "string") return ctx.Int.val(0);
     return undefined;
+  }
+
+  /** `defaultOf` as a plain value: bool, int, enum member index, list length, string atom code. */
+  defaultValue(leaf: Leaf): number | boolean {
+    const t = leaf.type;
+    if (t.k === "bool") return false;
+    if (t.k === "int") return Math.min(Math.max(0, t.min ?? 0), t.max ?? Math.max(0, t.min ?? 0));
+    if (t.k === "enum") return this.enumCode(t, t.members[0]);
+    return 0;
   }
 
   baseMembers(t: EnumType): string[] {
@@ -208,6 +223,55 @@ export class Encoder {
   }
   private iv(c: number): Sym {
     return { k: "i", e: this.ctx.Int.val(c), c };
+  }
+  private ev(base: string, c: number): Sym {
+    return { k: "e", e: this.enumVal(base, c), base, c };
+  }
+
+  private readonly sorts = new Map<string, { sort: Sort<"main">; vals: EV[]; byName: Map<string, number> }>();
+  /** The datatype sort of a base enum: one nullary constructor `<Base>.<member>` per member. */
+  enumSort(base: string): Sort<"main"> {
+    return this.enumInfo(base).sort;
+  }
+  private enumInfo(base: string) {
+    let info = this.sorts.get(base);
+    if (!info) {
+      const members = this.enumMembers.get(base);
+      if (!members) throw new EncodeError(`unknown enum \`${base}\``);
+      const dt = this.ctx.Datatype(`${base}`);
+      for (const m of members) dt.declare(`${base}.${m}`);
+      const sort = dt.create() as unknown as Sort<"main"> & Record<string, EV>;
+      const vals = members.map((m) => sort[`${base}.${m}`] as EV);
+      const byName = new Map<string, number>();
+      vals.forEach((v, i) => {
+        byName.set(v.toString(), i);
+        byName.set(`${base}.${members[i]}`, i);
+        byName.set(`|${base}.${members[i]}|`, i);
+      });
+      info = { sort, vals, byName };
+      this.sorts.set(base, info);
+    }
+    return info;
+  }
+  enumVal(base: string, code: number): EV {
+    const v = this.enumInfo(base).vals[code];
+    if (!v) throw new EncodeError(`no member #${code} in ${base}`);
+    return v;
+  }
+  /** the member index of an enum value from a model, or undefined */
+  enumIndexOf(base: string, v: EV): number | undefined {
+    return this.enumInfo(base).byName.get(v.toString());
+  }
+  /** v ∈ {codes} for an enum value: the shorter of a disjunction of equalities or of its complement. */
+  memberE(v: EV, base: string, codes: number[]): B {
+    const n = this.baseMembers({ k: "enum", name: base, base, members: [] }).length;
+    const set = new Set(codes);
+    const inside = [...set].sort((a, b) => a - b);
+    const outside = Array.from({ length: n }, (_, i) => i).filter((i) => !set.has(i));
+    if (outside.length === 0) return this.ctx.Bool.val(true);
+    if (inside.length === 0) return this.ctx.Bool.val(false);
+    if (inside.length <= outside.length) return this.or(inside.map((c) => v.eq(this.enumVal(base, c))));
+    return this.and(outside.map((c) => this.not(v.eq(this.enumVal(base, c)))));
   }
 
   and(xs: B[]): B {
@@ -253,10 +317,10 @@ export class Encoder {
     return this.and([v.ge(0), v.lt(n), this.not(cond(outR))]);
   }
 
-  private memberSym(v: Sym, codes: number[], n: number): B {
-    const x = this.asInt(v);
-    if (v.k === "i" && v.c !== undefined) return this.ctx.Bool.val(codes.includes(v.c));
-    return this.member(x, codes, n);
+  private memberSym(v: Sym, codes: number[], _n?: number): B {
+    if (v.k !== "e") throw new EncodeError(`expected an enum value, got ${v.k}`);
+    if (v.c !== undefined) return this.ctx.Bool.val(codes.includes(v.c));
+    return this.memberE(v.e, v.base, codes);
   }
 
   asBool(s: Sym): B {
@@ -274,6 +338,7 @@ export class Encoder {
     if (ctx.isFalse(cond)) return f;
     if (t.k === "b" && f.k === "b") return { k: "b", e: ctx.If(cond, t.e, f.e) as B };
     if (t.k === "i" && f.k === "i") return { k: "i", e: ctx.If(cond, t.e, f.e) as I };
+    if (t.k === "e" && f.k === "e") return { k: "e", e: ctx.If(cond, t.e, f.e) as EV, base: t.base };
     if ((t.k === "loc" || t.k === "ite") && (f.k === "loc" || f.k === "ite")) return { k: "ite", cond, t, f, type: t.type };
     throw new EncodeError("if-then-else over values of different kinds");
   }
@@ -285,6 +350,11 @@ export class Encoder {
       return a.e.eq(b.e);
     }
     if (a.k === "i" && b.k === "i") {
+      if (a.c !== undefined && b.c !== undefined) return ctx.Bool.val(a.c === b.c);
+      return a.e.eq(b.e);
+    }
+    if (a.k === "e" && b.k === "e") {
+      if (a.base !== b.base) throw new EncodeError(`comparing ${a.base} with ${b.base}`);
       if (a.c !== undefined && b.c !== undefined) return ctx.Bool.val(a.c === b.c);
       return a.e.eq(b.e);
     }
@@ -307,15 +377,16 @@ export class Encoder {
     if (s.k !== "loc" || s.type.k !== "map") throw new EncodeError("index into a non-map");
     const { key: kt, value } = s.type;
     const at = (m: string) => this.locOrLeaf(`${s.path}[${m}]`, value);
-    if (key.k === "i" && key.c !== undefined) {
+    if (key.k !== "e") throw new EncodeError("map key is not an enum value");
+    if (key.c !== undefined) {
       const m = this.baseMembers(kt)[key.c];
       if (m === undefined || !kt.members.includes(m)) throw new EncodeError(`key ${m} is not a key of ${s.path}`);
       return at(m);
     }
-    const k = this.asInt(key);
+    const k = key.e;
     const ms = kt.members;
     let out = at(ms[ms.length - 1]);
-    for (let i = ms.length - 2; i >= 0; i--) out = this.mkIte(k.eq(this.enumCode(kt, ms[i])), at(ms[i]), out);
+    for (let i = ms.length - 2; i >= 0; i--) out = this.mkIte(k.eq(this.enumVal(kt.base, this.enumCode(kt, ms[i]))), at(ms[i]), out);
     return out;
   }
 
@@ -350,7 +421,7 @@ export class Encoder {
   /** The elements of a quantifier/aggregate domain, each with the guard under which it is one. */
   private domainElems(d: Domain, env: Env): { guard: B; val: Sym }[] {
     const T = this.ctx.Bool.val(true);
-    if (d.k === "enum") return d.type.members.map((m) => ({ guard: T, val: this.iv(this.enumCode(d.type, m)) }));
+    if (d.k === "enum") return d.type.members.map((m) => ({ guard: T, val: this.ev(d.type.base, this.enumCode(d.type, m)) }));
     if (d.k === "list") return this.listElems(this.expr(d.expr, env));
     const arg = this.expr(d.args[0], env);
     const rel = d.fn === "ports_of" ? this.board.portsOf : d.fn === "sea_zones_of" ? this.board.seaZonesOf : this.board.neighbors;
@@ -362,7 +433,7 @@ export class Encoder {
     for (const t of [...inverse.keys()].sort((a, b) => a - b)) {
       const g = this.memberSym(arg, inverse.get(t)!, n);
       if (this.ctx.isFalse(g)) continue;
-      out.push({ guard: g, val: this.iv(t) });
+      out.push({ guard: g, val: this.ev("Space", t) });
     }
     return out;
   }
@@ -380,7 +451,7 @@ export class Encoder {
       case "lit": {
         if (typeof e.value === "boolean") return this.bv(e.value);
         if (typeof e.value === "number") return this.iv(e.value);
-        if (e.type.k === "enum") return this.iv(this.enumCode(e.type, e.value));
+        if (e.type.k === "enum") return this.ev(e.type.base, this.enumCode(e.type, e.value));
         return this.iv(this.atoms.get(e.value)!);
       }
       case "var": {
@@ -460,15 +531,17 @@ export class Encoder {
         if (!f) {
           const sorts = route.params.map((p) => {
             if (p.type.k === "bool") return ctx.Bool.sort();
+            if (p.type.k === "enum") return this.enumSort(p.type.base);
             if (isScalar(p.type)) return ctx.Int.sort();
             throw new EncodeError(`route \`${route.name}\` has a non-scalar parameter \`${p.name}\``);
           });
-          f = ctx.Function.declare(`reach.${e.route}`, ...sorts, ctx.Int.sort(), ctx.Int.sort(), ctx.Bool.sort());
+          const sp = this.enumSort("Space");
+          f = ctx.Function.declare(`reach.${e.route}`, ...(sorts as [Sort<"main">]), sp, sp, ctx.Bool.sort());
           this.reachFns.set(e.route, f);
         }
         const args = [...e.args, e.from, e.to].map((a) => {
           const s = this.expr(a, env);
-          if (s.k === "b" || s.k === "i") return s.e;
+          if (s.k === "b" || s.k === "i" || s.k === "e") return s.e;
           throw new EncodeError("non-scalar route argument");
         });
         return this.sb(f.call(...args) as B);
@@ -531,15 +604,15 @@ export class Encoder {
     const unary = (set: Set<number>) => this.memberSym(args[0], [...set], bd.n);
     const binary = (rel: Map<number, number[]>, nb: number) => {
       const [a, b] = args;
-      const ac = a.k === "i" ? a.c : undefined;
-      const bc = b.k === "i" ? b.c : undefined;
+      const ac = a.k === "e" ? a.c : undefined;
+      const bc = b.k === "e" ? b.c : undefined;
       if (ac !== undefined) return this.memberSym(b, rel.get(ac) ?? [], nb);
       if (bc !== undefined) {
         const xs = [...rel].filter(([, ys]) => ys.includes(bc)).map(([x]) => x);
         return this.memberSym(a, xs, bd.n);
       }
-      const ai = this.asInt(a);
-      return this.or([...rel].map(([x, ys]) => this.and([ai.eq(x), this.memberSym(b, ys, nb)])));
+      if (a.k !== "e") throw new EncodeError("board function of a non-enum");
+      return this.or([...rel].map(([x, ys]) => this.and([a.e.eq(this.enumVal(a.base, x)), this.memberSym(b, ys, nb)])));
     };
     switch (fn) {
       case "is_land":

@@ -3,15 +3,43 @@
  *
  * INVARIANT: z3-solver 5.2.0 allows ONE `init()` and ONE Context per process; both are memoized
  * here and every verify module goes through `getZ3()`. Checks never run in parallel: `runExclusive`
- * serializes them (a second `proveEdition` in the same process waits for the first).
+ * serializes whole proof runs, and every `solver.check()` goes through `duringCheck`.
+ *
+ * INVARIANT: no Z3 object is freed while a check runs. z3-solver frees ASTs/models from a
+ * FinalizationRegistry callback on the main thread; a check runs on a worker thread, so a
+ * `dec_ref` during a check races with the solver and corrupts the wasm heap (seen as "memory
+ * access out of bounds" / "function signature mismatch" in smt::context). The registry z3-solver
+ * creates in `init()` is therefore a deferring one: cleanups that arrive during a check are queued
+ * and run when the check has finished.
  */
 import { init } from "z3-solver";
 
 export type Z3Ctx = Awaited<ReturnType<typeof makeContext>>;
 
+let checking = 0;
+const pending: (() => void)[] = [];
+
+function flushPending(): void {
+  while (checking === 0 && pending.length) pending.shift()!();
+}
+
 async function makeContext() {
-  const { Context } = await init();
-  return Context("main");
+  const Native = globalThis.FinalizationRegistry;
+  class DeferringRegistry<T> extends Native<T> {
+    constructor(cleanup: (held: T) => void) {
+      super((held: T) => {
+        if (checking > 0) pending.push(() => cleanup(held));
+        else cleanup(held);
+      });
+    }
+  }
+  globalThis.FinalizationRegistry = DeferringRegistry as typeof FinalizationRegistry;
+  try {
+    const { Context } = await init();
+    return Context("main");
+  } finally {
+    globalThis.FinalizationRegistry = Native;
+  }
 }
 
 let ctxPromise: Promise<Z3Ctx> | undefined;
@@ -20,6 +48,17 @@ let ctxPromise: Promise<Z3Ctx> | undefined;
 export function getZ3(): Promise<Z3Ctx> {
   ctxPromise ??= makeContext();
   return ctxPromise;
+}
+
+/** Runs one asynchronous Z3 call (a check) with Z3 frees deferred until it settles. */
+export async function duringCheck<T>(fn: () => Promise<T>): Promise<T> {
+  checking++;
+  try {
+    return await fn();
+  } finally {
+    checking--;
+    flushPending();
+  }
 }
 
 let queue: Promise<unknown> = Promise.resolve();
