@@ -1,3 +1,4 @@
+import { children } from "../compiler/ir/walk.js";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +7,7 @@ import { loadEdition } from "../compiler/check/index.js";
 import { CATALOG } from "../compiler/diagnostics/catalog.js";
 import { renderDiagnostic } from "../compiler/diagnostics/render.js";
 import type { Diagnostic } from "../compiler/diagnostics/types.js";
-import type { Domain, Expr } from "../compiler/ir/types.js";
+import type { Expr } from "../compiler/ir/types.js";
 
 const FIXTURE = fileURLToPathSafe(new URL("./fixtures/frontend/mini", import.meta.url));
 function fileURLToPathSafe(u: URL): string {
@@ -54,24 +55,7 @@ function only(ds: Diagnostic[], code: string): Diagnostic {
 /** Every Expr node of a tree (through domains). */
 function walk(e: Expr, out: Expr[] = []): Expr[] {
   out.push(e);
-  const dom = (d: Domain) => (d.k === "list" ? [d.expr] : d.k === "board" ? d.args : []);
-  const kids: Expr[] = (() => {
-    switch (e.k) {
-      case "field": return [e.obj];
-      case "index": return [e.obj, e.key];
-      case "not": case "neg": case "len": return [e.arg];
-      case "and": case "or": return e.args;
-      case "implies": case "cmp": case "arith": return [e.left, e.right];
-      case "ite": return [e.cond, e.then, e.else];
-      case "in": return [e.elem, e.set];
-      case "setlit": return e.items;
-      case "board": return e.args;
-      case "reach": return [...e.args, e.from, e.to];
-      case "quant": return [...dom(e.domain), e.body];
-      case "agg": return [...dom(e.domain), ...(e.where ? [e.where] : []), ...(e.body ? [e.body] : [])];
-      default: return [];
-    }
-  })();
+  const kids = children(e);
   kids.forEach((k) => walk(k, out));
   return out;
 }

@@ -8,6 +8,7 @@ import type { Diagnostic, Span } from "../diagnostics/types.js";
 import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type { BoardDomainFn, BoardFn, Domain, EnumType, Expr, Type } from "../ir/types.js";
 import type { Expr as Ast } from "../syntax/ast.js";
+import { children, domainExprs } from "../ir/walk.js";
 import { enumType, typeName, type Env, type ParamInfo } from "./env.js";
 import { didYouMean, posOf, type Reporter } from "./util.js";
 
@@ -497,27 +498,6 @@ function freeVars(e: Expr, out = new Set<string>(), bound = new Set<string>()): 
   return out;
 }
 
-function domainExprs(d: Domain): Expr[] {
-  return d.k === "list" ? [d.expr] : d.k === "board" ? d.args : [];
-}
-
-function children(e: Expr): Expr[] {
-  switch (e.k) {
-    case "field": return [e.obj];
-    case "index": return [e.obj, e.key];
-    case "not": case "neg": case "len": return [e.arg];
-    case "and": case "or": return e.args;
-    case "implies": case "cmp": case "arith": return [e.left, e.right];
-    case "ite": return [e.cond, e.then, e.else];
-    case "in": return [e.elem, e.set];
-    case "setlit": return e.items;
-    case "board": return e.args;
-    case "reach": return [...e.args, e.from, e.to];
-    case "quant": return [...domainExprs(e.domain), e.body];
-    case "agg": return [...domainExprs(e.domain), ...(e.where ? [e.where] : []), ...(e.body ? [e.body] : [])];
-    default: return [];
-  }
-}
 
 /** Replace free variables by expressions, renaming binders that would capture them. */
 export function substitute(e: Expr, m: Map<string, Expr>): Expr {

@@ -1,0 +1,29 @@
+/**
+ * Generic traversal of IR expressions: the direct sub-expressions of a node, so passes that only
+ * need to visit (collect variables, positions, …) do not each spell out every node kind.
+ */
+import type { Domain, Expr } from "./types.js";
+
+/** The expressions a quantifier or aggregate domain reads (a list expression, a board fn's args). */
+export function domainExprs(d: Domain): Expr[] {
+  return d.k === "list" ? [d.expr] : d.k === "board" ? d.args : [];
+}
+
+/** The direct sub-expressions of `e`, in source order (domain, then `where`, then body). */
+export function children(e: Expr): Expr[] {
+  switch (e.k) {
+    case "field": return [e.obj];
+    case "index": return [e.obj, e.key];
+    case "not": case "neg": case "len": return [e.arg];
+    case "and": case "or": return e.args;
+    case "implies": case "cmp": case "arith": return [e.left, e.right];
+    case "ite": return [e.cond, e.then, e.else];
+    case "in": return [e.elem, e.set];
+    case "setlit": return e.items;
+    case "board": return e.args;
+    case "reach": return [...e.args, e.from, e.to];
+    case "quant": return [...domainExprs(e.domain), e.body];
+    case "agg": return [...domainExprs(e.domain), ...(e.where ? [e.where] : []), ...(e.body ? [e.body] : [])];
+    default: return [];
+  }
+}
