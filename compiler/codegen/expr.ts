@@ -359,17 +359,7 @@ export class ExprCompiler {
   predicate(e: Expr, bound: string, boundType: string, ctx: Ctx, base: string): { name: string; args: string[] } {
     const fv = freeVars(e);
     fv.delete(bound);
-    const params: Helper["params"] = [{ name: "state", type: "State" }];
-    const inner = new Map<string, string>();
-    const args = ["state"];
-    for (const [name, type] of fv) {
-      const local = varName(name);
-      params.push({ name: local, type: tsType(type) });
-      inner.set(name, local);
-      const outer = ctx.get(name);
-      if (outer === undefined) throw new CodegenError(`unbound variable \`${name}\``);
-      args.push(outer);
-    }
+    const { params, inner, args } = bindFreeVars(fv, ctx);
     let local = varName(bound);
     for (let i = 2; params.some((p) => p.name === local); i++) local = `${varName(bound)}_${i}`;
     params.push({ name: local, type: boundType });
@@ -384,17 +374,7 @@ export class ExprCompiler {
    */
   private lift(e: Expr & { k: "quant" | "agg" | "in" }, ctx: Ctx, base: string): Code {
     const fv = freeVars(e);
-    const params: Helper["params"] = [{ name: "state", type: "State" }];
-    const inner = new Map<string, string>();
-    const args = ["state"];
-    for (const [name, type] of fv) {
-      const local = varName(name);
-      params.push({ name: local, type: tsType(type) });
-      inner.set(name, local);
-      const outer = ctx.get(name);
-      if (outer === undefined) throw new CodegenError(`unbound variable \`${name}\``);
-      args.push(outer);
-    }
+    const { params, inner, args } = bindFreeVars(fv, ctx);
     const taken = new Set(params.map((p) => p.name));
     const lines: string[] = [];
     let returnType: string;
@@ -461,4 +441,24 @@ export class ExprCompiler {
     const name = this.addHelper(`${base}_${suffix}`, params, returnType, lines.join("\n"));
     return { code: `${name}(${args.join(", ")})`, prec: P.primary };
   }
+}
+
+/**
+ * The parameters of a lifted helper: `state`, then one per free variable (renamed for the
+ * helper's scope), with the caller's expressions for them.
+ * @throws CodegenError when a free variable is not bound in `ctx` (malformed IR)
+ */
+function bindFreeVars(fv: Map<string, Type>, ctx: Ctx): { params: Helper["params"]; inner: Map<string, string>; args: string[] } {
+  const params: Helper["params"] = [{ name: "state", type: "State" }];
+  const inner = new Map<string, string>();
+  const args = ["state"];
+  for (const [name, type] of fv) {
+    const local = varName(name);
+    params.push({ name: local, type: tsType(type) });
+    inner.set(name, local);
+    const outer = ctx.get(name);
+    if (outer === undefined) throw new CodegenError(`unbound variable \`${name}\``);
+    args.push(outer);
+  }
+  return { params, inner, args };
 }
