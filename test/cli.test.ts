@@ -159,4 +159,29 @@ describe("rulewright test", () => {
     expect(r.out).toContain("hungary-bohemia is fair game");
     expect(r.out).toContain("dow.hungary_bohemia");
   });
+
+  it("rejects a scenario file that names an unknown rule id or key (exit 2), with its line", () => {
+    const dir = tmpdir();
+    fs.writeFileSync(
+      path.join(dir, "typos.yaml"),
+      [
+        "edition: his",
+        `fixture: ${path.join(REPO, "test/fixtures/his/base-state.json")}`,
+        "scenarios:",
+        "  - name: misspelled rule id",
+        "    patch: { phase: diplomacy, segment: declarations_of_war }",
+        "    action: { action: declare_war, by: france, target: hungary_bohemia }",
+        "    expect: { forbidden: [dow.hungary_bohemai] }",
+        "  - name: misspelled key",
+        "    action: { action: declare_war, by: france, target: hungary_bohemia }",
+        "    expectt: allowed",
+      ].join("\n"),
+    );
+    const r = run(["test", path.join(dir, "typos.yaml")]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("typos.yaml:4:");
+    expect(r.err).toContain("`dow.hungary_bohemai`");
+    expect(r.err).toContain("typos.yaml:8:");
+    expect(r.err).toContain("`expectt`");
+  });
 });

@@ -34,6 +34,15 @@ export async function runScenarios(paths: string[], format: Format): Promise<Tes
         loaded = res.edition ? { edition: res.edition, mod: await loadValidators(ref, res.edition) } : null;
         editions.set(s.edition, loaded);
       }
+      if (loaded) {
+        const known = new Set(loaded.edition.rules.map((r) => r.id));
+        const ids = s.expect === "allowed" ? [] : "forbidden" in s.expect ? s.expect.forbidden : s.expect.obliged;
+        const unknown = ids.filter((id) => !known.has(id));
+        if (unknown.length) {
+          summary.problems.push({ file: s.file, line: s.line, message: `${s.name}: \`expect\` names unknown rule id${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `\`${u}\``).join(", ")}` });
+          continue;
+        }
+      }
       const r = loaded ? runOne(s, loaded.edition, loaded.mod) : { pass: false, detail: `edition \`${s.edition}\` does not compile` };
       summary.results.push({ file: s.file, line: s.line, name: s.name, edition: s.edition, ...r });
       if (r.pass) summary.passed++;

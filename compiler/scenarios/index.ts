@@ -33,6 +33,8 @@ export interface Scenario {
   expect: Expectation;
 }
 
+const SCENARIO_KEYS = ["name", "source", "patch", "state", "action", "expect"];
+
 export interface ScenarioFileProblem {
   file: string;
   line: number;
@@ -116,6 +118,11 @@ export function readScenarioFile(
       return;
     }
     const name = typeof raw.name === "string" ? raw.name : `scenario ${i + 1}`;
+    const unknownKeys = Object.keys(raw).filter((k) => !SCENARIO_KEYS.includes(k));
+    if (unknownKeys.length) {
+      problems.push({ file, line, message: `${name}: unknown key${unknownKeys.length > 1 ? "s" : ""} ${unknownKeys.map((k) => `\`${k}\``).join(", ")} (a scenario has ${SCENARIO_KEYS.map((k) => `\`${k}\``).join(", ")})` });
+      return;
+    }
     const expect = parseExpect(raw.expect);
     if (typeof expect === "string" && expect !== "allowed") {
       problems.push({ file, line, message: `${name}: ${expect}` });
