@@ -16,13 +16,13 @@ const iface = (name: string, docs: string, props: [string, string][]): Interface
 
 export function indexStatements(ir: IREdition): (string | InterfaceDeclarationStructure)[] {
   const actions = [...ir.actions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const types = ["State", ...enumTypeNames(ir)].sort();
   const fns = ["brokenInvariants", "check", ...actions.map(checkerName), "obligedActions"].sort();
   const actionTypes = ["Action", ...actions.map(actionTypeName)].sort();
   return [
     header(ir, `${ir.title}: generated validators (public API).`),
     [
-      `export type { ${types.join(", ")} } from "./state.js";`,
+      `// every type of the state (State, its records such as the cards of a hand, and the enums)`,
+      `export type * from "./state.js";`,
       `export type { ${actionTypes.join(", ")} } from "./validators.js";`,
       `export { ${fns.join(", ")} } from "./validators.js";`,
       `export { ACTIONS, EXEMPTIONS, INVARIANTS, RULES } from "./rules.js";`,
