@@ -3,7 +3,6 @@ import type { InterfaceDeclarationStructure } from "ts-morph";
 import { StructureKind } from "ts-morph";
 import type { IREdition } from "../ir/types.js";
 import { header } from "./header.js";
-import { enumTypeNames } from "./state.js";
 import { actionTypeName, checkerName } from "./validators.js";
 
 const iface = (name: string, docs: string, props: [string, string][]): InterfaceDeclarationStructure => ({
