@@ -287,6 +287,15 @@ describe("declaration checks", () => {
     expect(only(r.diagnostics, "RW2019").message).toBe("`enum Space` cannot be declared: `Space` comes from the board");
   });
 
+  it("every actor of an edition has one type (obligations are read across actions)", () => {
+    const r = variant({ "war.rules": [["action pass(actor power: MajorPower)", "action pass(actor power: Power)"]] }).result;
+    const d = errors(r.diagnostics).find((x) => x.code === "RW2014")!;
+    expect(d.message).toBe("the actor `power` has type `Power`, but the edition's actors have type `MajorPower`");
+    expect(d.span.line).toBe(2);
+    expect(d.related?.[0].message).toBe("the first actor");
+    expect(r.edition).toBeUndefined();
+  });
+
   it("exactly one edition; schema and board required", () => {
     const r1 = variant({ "edition.rules": [['edition mini "Mini Test Edition" cites "mini"', ""]] }).result;
     expect(only(r1.diagnostics, "RW2015").message).toMatch(/^no `edition` declaration in `ed\d+`$/);

@@ -249,6 +249,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
   };
 
   // 6. actions, defs, routes (names, signatures)
+  let firstActor: { info: ParamInfo; file: string; span: Span } | undefined;
   for (const d of of("action")) {
     const prev = env.actions.get(d.decl.name.name);
     if (prev) {
@@ -257,6 +258,18 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     }
     const params = resolveParams(d.decl.params, d.file, "action");
     env.actions.set(d.decl.name.name, { ...d, ...(params ? { params } : {}) });
+    // INVARIANT (relied on by codegen and verify): every actor of an edition has one type, so an
+    // obligation of one action can be read with the actor of any other.
+    const actorIdx = d.decl.params.findIndex((p) => p.actor);
+    const actorInfo = actorIdx >= 0 ? params?.[actorIdx] : undefined;
+    if (actorInfo) {
+      if (!firstActor) firstActor = { info: actorInfo, file: d.file, span: d.decl.params[actorIdx].span };
+      else if (typeName(actorInfo.type) !== typeName(firstActor.info.type)) {
+        rep("RW2014", `the actor \`${actorInfo.name}\` has type \`${typeName(actorInfo.type)}\`, but the edition's actors have type \`${typeName(firstActor.info.type)}\``,
+          { file: d.file, span: d.decl.params[actorIdx].span }, `give every action's actor the type \`${typeName(firstActor.info.type)}\``,
+          [{ message: "the first actor", pos: posOf(firstActor.file, firstActor.span) }]);
+      }
+    }
   }
   const callables = new Map<string, Located<DeclOf<"def"> | DeclOf<"route">>>();
   for (const d of [...of("def"), ...of("route")].sort((a, b) => a.file.localeCompare(b.file) || a.decl.span.line - b.decl.span.line)) {
