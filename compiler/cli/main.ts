@@ -3,6 +3,7 @@
  * stack trace for bad input (UsageError → one message + hint, exit 2). See README "CLI".
  */
 import { Command, CommanderError, Option } from "commander";
+import { createRequire } from "node:module";
 import pc from "picocolors";
 import type { Format } from "./common.js";
 
@@ -12,6 +13,8 @@ const proveCommand = async (...a: Parameters<typeof import("./prove.js").proveCo
 const testCommand = async (...a: Parameters<typeof import("./test.js").testCommand>) => (await import("./test.js")).testCommand(...a);
 const checkCommand = async (...a: Parameters<typeof import("./check.js").checkCommand>) => (await import("./check.js")).checkCommand(...a);
 const allCommand = async (...a: Parameters<typeof import("./all.js").allCommand>) => (await import("./all.js")).allCommand(...a);
+
+const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 
 const formatOption = () => new Option("--format <format>", "output format").choices(["text", "json"]).default("text");
 
@@ -25,6 +28,7 @@ export async function main(argv: string[]): Promise<number> {
   let code = 0;
   const program = new Command("rulewright")
     .description("compile board-game rule files into typed TypeScript validators and prove them consistent with Z3")
+    .version(VERSION, "-V, --version", "print the rulewright version")
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .showHelpAfterError("(run `rulewright --help` for usage)");
