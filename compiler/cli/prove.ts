@@ -8,7 +8,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { proveEdition } from "../verify/index.js";
+import { proveEdition, safeName } from "../verify/index.js";
 import { bundledEditions, compile, errorCount, resolveEdition, UsageError, color, type Format } from "./common.js";
 
 type Report = Awaited<ReturnType<typeof proveEdition>>;
@@ -58,10 +58,6 @@ export async function proveOne(arg: string, opts: { format: Format; timeoutMs?: 
   fs.writeFileSync(path.join(outDir, "report.json"), JSON.stringify(compactReport(report, files), null, 2) + "\n");
   const failed = report.obligations.some((o) => o.severity === "error" && o.verdict !== "proved");
   return { edition: res.edition.name, dir: ref.dir, outDir, report, files, errors: 0, failed, ms: performance.now() - t0 };
-}
-
-export function safeName(id: string): string {
-  return id.replace(/[^A-Za-z0-9._~-]/g, "_");
 }
 
 /**
