@@ -23,7 +23,7 @@ describe("scenarios", () => {
       const res = loadEdition(`dsl/${scenarios[0].edition}`);
       expect(res.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
       const edition = res.edition!;
-      const mod = await loadValidators({ dir: `dsl/${edition.name}`, bundled: true }, edition);
+      const mod = await loadValidators({ dir: `dsl/${scenarios[0].edition}`, bundled: true }, edition);
       const failures: string[] = [];
       for (const s of scenarios) {
         const bad = [...stateProblems(edition, mod, s.state), ...actionProblems(edition, s.action)];

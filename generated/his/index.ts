@@ -6,7 +6,7 @@
 export type * from "./state.js";
 export type { Action, DeclareWarAction, PassAction, SpringDeployAction } from "./validators.js";
 export { brokenInvariants, check, checkDeclareWar, checkPass, checkSpringDeploy, obligedActions } from "./validators.js";
-export { ACTIONS, EXEMPTIONS, INVARIANTS, RULES } from "./rules.js";
+export { ACTIONS, EXEMPTIONS, INVARIANTS, REMOVED_RULES, RULES } from "./rules.js";
 export * as board from "./board.js";
 
 /** One rule a verdict reports: a forbid rule that fires, or another action's obligation. */
@@ -27,7 +27,7 @@ export interface Verdict {
   readonly obliged: readonly string[];
 }
 
-/** A rule of the catalogue. */
+/** A rule of the catalogue. Provenance: `file` defines it; `module` is the module it comes from (null if none); `edition` is the edition (folder) that added it or, when `change` is "overridden", overrode it. */
 export interface RuleInfo {
   readonly id: string;
   readonly kind: "forbid" | "oblige";
@@ -38,6 +38,9 @@ export interface RuleInfo {
   readonly file: string;
   readonly line: number;
   readonly column: number;
+  readonly module: string | null;
+  readonly edition: string;
+  readonly change: "defined" | "added" | "overridden";
 }
 
 /** An exemption of the catalogue: the groups and rule ids it lifts. */
@@ -50,6 +53,20 @@ export interface ExemptionInfo {
   readonly file: string;
   readonly line: number;
   readonly column: number;
+  readonly module: string | null;
+  readonly edition: string;
+  readonly change: "defined" | "added";
+}
+
+/** A parent's rule that a variant removed (`remove rule`): where, by which edition, and why. */
+export interface RemovedRuleInfo {
+  readonly id: string;
+  readonly reason: string;
+  readonly edition: string;
+  readonly file: string;
+  readonly line: number;
+  readonly removedFile: string;
+  readonly removedLine: number;
 }
 
 /** An invariant of the catalogue. */
