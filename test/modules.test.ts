@@ -318,6 +318,25 @@ describe("variant editions", () => {
     ]);
   });
 
+  it("a variant's own schema replaces the parent's (the nearest in the chain), read from its own folder", () => {
+    const schema = JSON.parse(fs.readFileSync(path.join(MINI, "state.schema.json"), "utf8"));
+    schema.properties.bonus = { type: "integer", minimum: 0, maximum: 5 };
+    schema.required.push("bonus");
+    const root = tree({
+      "mini-v/v.rules": VARIANT + '\nschema "state.schema.json"\nrule pass.bonus §11 "t"\n  forbid pass when state.bonus > 3\n',
+      "mini-v/state.schema.json": JSON.stringify(schema, null, 2),
+    });
+    const { edition, diagnostics } = load(root, "mini-v");
+    expect(diagnostics).toEqual([]);
+    expect(edition!.state.fields.map((f) => f.name)).toContain("bonus");
+    const files = edition!.inputs.map((i) => i.file);
+    expect(files).toContain("dsl/mini-v/state.schema.json");
+    expect(files).not.toContain("dsl/mini/state.schema.json");
+    // the parent without it does not know the field
+    const d = only(load(tree({ "mini/more.rules": 'rule pass.bonus §11 "t"\n  forbid pass when state.bonus > 3\n' }), "mini").diagnostics, "RW2001");
+    expect(d.message).toContain("`bonus`");
+  });
+
   it("a change in the parent's files changes the variant's input hash", () => {
     const a = load(tree({ "mini-v/v.rules": VARIANT }), "mini-v").edition!;
     const root = tree({ "mini-v/v.rules": VARIANT });
