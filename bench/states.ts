@@ -24,6 +24,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export interface Sample<A extends Action = Action> {
   state: State;
   action: A;
+  /** `makeState(stateSeed, kind)` and `makeAction(actionSeed, kind, state)` rebuild this sample */
+  stateSeed: number;
+  actionSeed: number;
 }
 
 export type ActionKind = "declare_war" | "pass" | "spring_deploy";
@@ -222,9 +225,11 @@ export function makeAction(seed: number, kind: ActionKind, state: State): Action
 export function makeSet<K extends ActionKind>(kind: K, n: number, seed = 1, perState = 4): Sample[] {
   const out: Sample[] = [];
   let state: State | undefined;
+  let stateSeed = seed;
   for (let i = 0; i < n; i++) {
-    if (i % perState === 0) state = makeState(seed + i, kind);
-    out.push({ state: state!, action: makeAction(seed * 7919 + i, kind, state!) });
+    if (i % perState === 0) state = makeState((stateSeed = seed + i), kind);
+    const actionSeed = seed * 7919 + i;
+    out.push({ state: state!, action: makeAction(actionSeed, kind, state!), stateSeed, actionSeed });
   }
   return out;
 }

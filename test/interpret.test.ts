@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 
 /** Asserts the interpreter and the generated module agree on everything about one check. */
-function agree(interp: ReturnType<typeof createInterpreter>, mod: Pick<ValidatorModule, "check" | "obligedActions" | "brokenInvariants">, state: unknown, action: { action: string } & Record<string, unknown>, actors: readonly string[], label: string): void {
+function agree(interp: ReturnType<typeof createInterpreter>, mod: Pick<ValidatorModule, "check" | "obligedActions" | "brokenInvariants">, state: unknown, action: object, actors: readonly string[], label: string): void {
   expect(interp.check(state, action), label).toEqual(mod.check(state, action));
   for (const a of actors) expect(interp.obligedActions(state, a), `${label} obligedActions(${a})`).toEqual(mod.obligedActions(state, a));
   expect(interp.brokenInvariants(state), `${label} brokenInvariants`).toEqual(mod.brokenInvariants(state));

@@ -166,7 +166,7 @@ export function createInterpreter(ir: IREdition): Interpreter {
           case ">": return (l as number) > (r as number);
           case ">=": return (l as number) >= (r as number);
         }
-        throw new InterpretError(`unknown comparison ${String(e.op)}`);
+        throw new InterpretError(`unknown comparison ${String((e as { op: unknown }).op)}`);
       }
       case "arith": {
         const l = evaluate(e.left, state, env) as number;
