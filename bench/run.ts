@@ -8,6 +8,7 @@
  *   npm run bench -- --skip-throughput   # scaling only
  *   npm run bench -- --quick             # small sets, short runs, 1×/3× scaling; writes to a temp folder
  *   npm run bench -- --out <dir>         # where to write (default bench/results)
+ *   npm run bench -- --render-only       # rewrite results.md, scaling.svg and the README table from results.json
  *
  * Before anything is timed every engine's verdict on every sample is compared with the generated
  * validators'; a disagreement is printed (engine, action, seeds to rebuild the state) and the run
@@ -25,7 +26,7 @@ import { makeSet, type ActionKind, type Sample } from "./states.js";
 import { plan, SEED, sizes } from "./throughput.js";
 import { growthExponent, runScaling, type ScalingResult } from "./scaling/run.js";
 import { logLogChart } from "./plot.js";
-import { renderMarkdown, type Results, type Row, type Target } from "./report.js";
+import { renderMarkdown, renderReadmeSection, type Results, type Row, type Target } from "./report.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -37,6 +38,7 @@ const { values: args } = parseArgs({
     "skip-scaling": { type: "boolean", default: false },
     "skip-throughput": { type: "boolean", default: false },
     quick: { type: "boolean", default: false },
+    "render-only": { type: "boolean", default: false },
     out: { type: "string" },
   },
   strict: true,
@@ -57,6 +59,13 @@ function version(pkg: string): string {
 }
 
 async function main(): Promise<number> {
+  if (args["render-only"]) {
+    const results = JSON.parse(fs.readFileSync(path.join(outDir, "results.json"), "utf8")) as Results;
+    results.targets = targets(results.throughput, results.scaling);
+    write(results);
+    log(`rewrote ${path.relative(process.cwd(), outDir)}/results.md${results.scaling ? ", scaling.svg" : ""} from results.json`);
+    return 0;
+  }
   const started = new Date();
   const t0 = performance.now();
   const loadStart = os.loadavg();
@@ -82,20 +91,32 @@ async function main(): Promise<number> {
   if (!args["skip-throughput"]) {
     for (const { kind, engine } of plan()) {
       log(`timing ${kind} / ${engine}`);
-      const r = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", "bench/throughput.ts", kind, engine, ...(quick ? ["--quick"] : [])], {
-        cwd: ROOT,
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "inherit"],
-        maxBuffer: 16 * 1024 * 1024,
-      });
-      const line = r.stdout.trim().split("\n").pop() ?? "";
-      if (r.status !== 0 || !line.startsWith("{")) {
-        const why = `timing ${kind} / ${engine} failed (exit ${r.status ?? r.signal}); see the messages above`;
+      // Node 20's V8 sometimes dies in its deoptimizer (fatal "unreachable code", SIGTRAP) while
+      // timing cedar-wasm calls; such a crash is retried, up to three attempts in all.
+      let line = "";
+      let attempts = 0;
+      let status = "";
+      while (attempts < 3) {
+        attempts++;
+        const r = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", "bench/throughput.ts", kind, engine, ...(quick ? ["--quick"] : [])], {
+          cwd: ROOT,
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "inherit"],
+          maxBuffer: 16 * 1024 * 1024,
+        });
+        line = r.status === 0 ? (r.stdout.trim().split("\n").pop() ?? "") : "";
+        status = String(r.status ?? r.signal);
+        if (line.startsWith("{") || r.signal !== "SIGTRAP") break;
+        log(`  the process died (${r.signal}); retrying`);
+      }
+      if (!line.startsWith("{")) {
+        const why = `timing ${kind} / ${engine} failed (exit ${status}, ${attempts} attempt${attempts > 1 ? "s" : ""}); see the messages above`;
         log(why);
         failures.push(why);
         continue;
       }
       const row = JSON.parse(line) as Row;
+      if (attempts > 1) row.attempts = attempts;
       log(`  median ${(row.medianNs / 1000).toFixed(3)} µs, p99 ${(row.p99Ns / 1000).toFixed(3)} µs, ${row.bytesPerCheck?.toFixed(0) ?? "?"} B/check`);
       rows.push(row);
     }
@@ -145,11 +166,26 @@ async function main(): Promise<number> {
   };
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "results.json"), JSON.stringify(results, null, 2) + "\n");
-  fs.writeFileSync(path.join(outDir, "results.md"), renderMarkdown(results));
-  if (scaling) fs.writeFileSync(path.join(outDir, "scaling.svg"), plot(scaling));
+  write(results);
   log(`wrote ${path.relative(process.cwd(), outDir) || "."}/results.{md,json}${scaling ? " and scaling.svg" : ""} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   process.stdout.write(renderMarkdown(results));
   return failures.length ? 1 : 0;
+}
+
+/** Writes results.md, scaling.svg and (a full run into bench/results) the README's table. */
+function write(results: Results): void {
+  fs.writeFileSync(path.join(outDir, "results.md"), renderMarkdown(results));
+  if (results.scaling) fs.writeFileSync(path.join(outDir, "scaling.svg"), plot(results.scaling));
+  // a full run into bench/results also refreshes the README's table (between the markers)
+  if (!results.quick && !args.out && results.throughput.length && results.scaling) {
+    const readme = path.join(ROOT, "README.md");
+    const text = fs.readFileSync(readme, "utf8");
+    const begin = "<!-- bench:begin (written by npm run bench) -->";
+    const end = "<!-- bench:end -->";
+    const i = text.indexOf(begin);
+    const j = text.indexOf(end);
+    if (i >= 0 && j > i) fs.writeFileSync(readme, text.slice(0, i + begin.length) + "\n" + renderReadmeSection(results) + text.slice(j));
+  }
 }
 
 function plot(s: ScalingResult): string {
