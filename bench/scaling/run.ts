@@ -5,8 +5,8 @@
  *
  * - bundled, build: `rulewright build --check` over every edition in dsl/ (compile, generate,
  *   compare with generated/; nothing written). One process.
- * - bundled, prove: `rulewright prove <edition> --out <temp>` per edition (a fresh output folder,
- *   default prover settings); the times are added up.
+ * - bundled, prove: `rulewright prove <edition> --out <temp> --format json` per edition (a fresh
+ *   output folder, default prover settings); the times are added up, the verdicts counted.
  * - synthetic: bench/scaling/child.ts `build` (front end + codegen + write to a temp folder) and
  *   `prove` (front end + every obligation) per k. Wall time includes process start-up (Node, tsx,
  *   loading the compiler); the phase times measured inside the process are reported too.
@@ -73,8 +73,21 @@ function run(args: string[], killAfterMs: number): RunResult {
     /* killed before exit */
   }
   const out: RunResult = { wallMs, maxRssKb, exitCode: r.status };
-  const last = r.stdout?.trim().split("\n").pop();
-  if (last?.startsWith("{")) {
+  const text = r.stdout?.trim() ?? "";
+  const last = text.split("\n").pop();
+  if (text.startsWith("[")) {
+    // `rulewright prove --format json`: keep the verdict tallies, not the whole report
+    try {
+      const reports = JSON.parse(text) as { edition: string; report?: { obligations: { verdict: string; severity: string }[] } }[];
+      const obs = reports.flatMap((x) => x.report?.obligations ?? []);
+      out.detail = {
+        obligations: obs.length,
+        summary: { proved: obs.filter((o) => o.verdict === "proved").length, refuted: obs.filter((o) => o.verdict === "refuted").length, unknown: obs.filter((o) => o.verdict === "unknown").length },
+      };
+    } catch {
+      /* not JSON after all */
+    }
+  } else if (last?.startsWith("{")) {
     try {
       out.detail = JSON.parse(last) as Record<string, unknown>;
     } catch {
@@ -105,7 +118,7 @@ export function runScaling(o: ScalingOptions): ScalingResult {
     const prove: ({ edition: string } & RunResult)[] = [];
     for (const e of editions) {
       o.log(`bundled edition ${e}: prove`);
-      prove.push({ edition: e, ...run(["bin/rulewright.mjs", "prove", e, "--out", path.join(tmp, "proofs", e)], o.killAfterMs) });
+      prove.push({ edition: e, ...run(["bin/rulewright.mjs", "prove", e, "--out", path.join(tmp, "proofs", e), "--format", "json"], o.killAfterMs) });
     }
     const rss = prove.map((p) => p.maxRssKb).filter((x): x is number => x !== null);
 
@@ -135,6 +148,17 @@ export function runScaling(o: ScalingOptions): ScalingResult {
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * The exponent b between consecutive points (log Δtime / log Δrules), in rule-count order: the
+ * last one is the growth at the largest sizes, where fixed costs no longer hide it.
+ */
+export function segmentExponents(points: { rules: number; ms: number }[]): number[] {
+  const ps = points.filter((p) => p.rules > 0 && p.ms > 0).sort((a, b) => a.rules - b.rules);
+  const out: number[] = [];
+  for (let i = 1; i < ps.length; i++) out.push(Math.log(ps[i]!.ms / ps[i - 1]!.ms) / Math.log(ps[i]!.rules / ps[i - 1]!.rules));
+  return out;
 }
 
 /**
