@@ -25,7 +25,12 @@ export function logLogChart(title: string, xLabel: string, yLabel: string, serie
   const x0 = decade(Math.min(...pts.map((p) => p.x)), false);
   const x1 = decade(Math.max(...pts.map((p) => p.x)), true);
   const y0 = decade(Math.min(...pts.map((p) => p.y)) / 1.5, false);
-  const y1 = decade(Math.max(...pts.map((p) => p.y)) * 1.5, true);
+  // the linear guides end at first.y · last.x / first.x: keep them inside the frame
+  const guideEnds = series.map((s) => {
+    const ps = s.points.filter((p) => p.x > 0 && p.y > 0).sort((a, b) => a.x - b.x);
+    return ps.length ? (ps[0]!.y * ps[ps.length - 1]!.x) / ps[0]!.x : 0;
+  });
+  const y1 = decade(Math.max(...pts.map((p) => p.y), ...guideEnds) * 1.5, true);
   const pw = W - M.left - M.right;
   const ph = H - M.top - M.bottom;
   const sx = (x: number) => M.left + ((Math.log10(x) - Math.log10(x0)) / (Math.log10(x1) - Math.log10(x0))) * pw;

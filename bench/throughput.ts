@@ -11,7 +11,9 @@ import { makeSet, type ActionKind, type Sample } from "./states.js";
 import { measure, type TimingOptions } from "./timing.js";
 import type { Row } from "./report.js";
 
+/** The seed of every benchmark set (bench/states.ts). */
 export const SEED = 20240611;
+/** Checks per action: the full sets, or the small ones of `--quick`. */
 export const sizes = (quick: boolean): Record<ActionKind, number> => (quick ? { declare_war: 512, pass: 512, spring_deploy: 128 } : { declare_war: 4096, pass: 4096, spring_deploy: 1024 });
 
 /** The (action, engine) pairs to time, in table order. */
@@ -23,6 +25,11 @@ export function plan(): { kind: ActionKind; engine: string }[] {
   ];
 }
 
+/**
+ * Builds the set and the engine, calibrates the batch size (≈20 µs per batch) and the allocation
+ * run (≈200 ms of checks), and measures. `engine` is an id of createEngines() or `cedar-prebuilt`
+ * / `cedar-floor`.
+ */
 export async function timeOne(kind: ActionKind, engine: string, quick: boolean): Promise<Row> {
   const set = makeSet(kind, sizes(quick)[kind], SEED);
   const { engines } = createEngines();
