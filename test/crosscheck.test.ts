@@ -1,6 +1,6 @@
 /**
  * The differential test (DESIGN.md "Pipeline"): every counterexample and every replayable
- * witness the prover finds — on the shipped Here I Stand rules and on the broken fixtures — is
+ * witness the prover finds — on the shipped Here I Stand rules, the 500th Anniversary variant, and on the broken fixtures — is
  * replayed through the generated validator, which must give the verdict the solver predicted.
  */
 import { describe, expect, it, beforeAll } from "vitest";
@@ -20,6 +20,7 @@ interface Case {
 
 const CASES: Case[] = [
   { dir: "dsl/his", bundled: true, mustRefute: [] },
+  { dir: "dsl/his-500", bundled: true, mustRefute: [] },
   { dir: "test/broken/pass-contradiction", bundled: false, mustRefute: ["contradiction.pass.empty_hand~pass.broken_empty_hand"] },
   { dir: "test/broken/dead-rule", bundled: false, mustRefute: ["dead_rule.dow.broken_never"] },
 ];
