@@ -56,6 +56,7 @@ describe("rule coverage by scenarios", () => {
     }
     const editions = bundledEditions();
     expect(editions).toContain("his");
+    expect(editions).toContain("vq");
     const missing: string[] = [];
     for (const name of editions) {
       const edition = loadEdition(`dsl/${name}`).edition!;
