@@ -9,6 +9,8 @@
  */
 
 /** A position in a rule file: 1-based line and column, `file` relative to the repo root. */
+import type { SeverityOverride } from "./analyses.js";
+
 export interface SourcePos {
   file: string;
   line: number;
@@ -190,6 +192,8 @@ export interface IRRule {
   /** the condition, over `state` and the action's params (by name) */
   when: Expr;
   pos: SourcePos;
+  /** `@severity` annotations (absent = the analyses' default severities) */
+  severities?: SeverityOverride[];
 }
 
 export interface IRExemption {
@@ -206,6 +210,8 @@ export interface IRExemption {
    */
   when: Expr;
   pos: SourcePos;
+  /** `@severity` annotations (absent = the analyses' default severities) */
+  severities?: SeverityOverride[];
 }
 
 export interface IRInvariant {

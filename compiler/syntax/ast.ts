@@ -31,6 +31,18 @@ export interface Group {
   span: Span;
 }
 
+/**
+ * An annotation of a rule or exemption, written after its title (and groups):
+ * `@severity redundant_rule off "the rulebook states this twice on purpose"`.
+ * The checker gives meaning to the name and arguments.
+ */
+export interface Annotation {
+  name: Name;
+  args: Name[];
+  note?: string;
+  span: Span;
+}
+
 export type RouteClause =
   | { k: "land" | "sea" | "port"; var: Name; expr: Expr; span: Span }
   | { k: "max_seas" | "passes"; expr: Expr; span: Span };
@@ -49,6 +61,7 @@ export type Decl =
       section: Section;
       title: string;
       groups: Group[];
+      annotations: Annotation[];
       during?: { phase: Name; segment?: Name; span: Span };
       kind: "forbid" | "oblige";
       action: Name;
@@ -60,6 +73,7 @@ export type Decl =
       id: Name;
       section: Section;
       title: string;
+      annotations: Annotation[];
       targets: ({ k: "group"; group: Group } | { k: "rule"; id: Name })[];
       when: Expr;
       span: Span;

@@ -4,7 +4,7 @@
  */
 import type { CstNode, CstElement, IToken } from "chevrotain";
 import type { Span } from "../diagnostics/types.js";
-import type { AggOp, BinOp, Decl, Expr, Group, Name, Param, RouteClause, Section, TypeRef } from "./ast.js";
+import type { AggOp, Annotation, BinOp, Decl, Expr, Group, Name, Param, RouteClause, Section, TypeRef } from "./ast.js";
 
 type Children = Record<string, CstElement[] | undefined>;
 
@@ -107,6 +107,7 @@ export function declToAst(cst: CstNode, problems: AstProblem[]): Decl {
         section: section(tok(d, "Section")),
         title: unquote(tok(d, "title").image),
         groups: nodes(d, "group").map(group),
+        annotations: nodes(d, "annotation").map(annotation),
         ...(during ? { during } : {}),
         kind: tok(d, "kind").image as "forbid" | "oblige",
         action: name(tok(d, "action")),
@@ -120,6 +121,7 @@ export function declToAst(cst: CstNode, problems: AstProblem[]): Decl {
         id: ruleId(node(d, "ruleId"), problems),
         section: section(tok(d, "Section")),
         title: unquote(tok(d, "title").image),
+        annotations: nodes(d, "annotation").map(annotation),
         targets: nodes(d, "target").map((t) =>
           ch(t).group ? { k: "group" as const, group: group(node(t, "group")) } : { k: "rule" as const, id: ruleId(node(t, "ruleId"), problems) },
         ),
@@ -130,6 +132,11 @@ export function declToAst(cst: CstNode, problems: AstProblem[]): Decl {
       return { k: "invariant", id: ruleId(node(d, "ruleId"), problems), title: unquote(tok(d, "title").image), expr: expr(node(d, "expr")), span };
   }
   throw new Error(`unexpected CST node ${d.name}`);
+}
+
+function annotation(n: CstNode): Annotation {
+  const note = optTok(n, "note");
+  return { name: name(tok(n, "name")), args: toks(n, "arg").map(name), ...(note ? { note: unquote(note.image) } : {}), span: nodeSpan(n) };
 }
 
 function ruleId(n: CstNode, problems: AstProblem[]): Name {

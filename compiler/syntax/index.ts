@@ -27,8 +27,8 @@ const DECL_SHAPES: Record<string, string> = {
   action: "an action reads `action name(actor p: MajorPower, x: Space)`",
   def: "a def reads `def name(a: Power): bool = <expression>`",
   route: "a route reads `route name(p: Power) { land s: <expr> sea z: <expr> port q: <expr> max_seas <expr> passes <expr> }`",
-  rule: 'a rule reads `rule <id> §<section> "<title>" (group)* [during phase.segment] forbid|oblige <action> when <condition>`',
-  exempt: 'an exemption reads `exempt <id> §<section> "<title>" lifts (*), <rule id> when <condition>`',
+  rule: 'a rule reads `rule <id> §<section> "<title>" (group)* [@severity <analysis> <level> "<why>"]* [during phase.segment] forbid|oblige <action> when <condition>`',
+  exempt: 'an exemption reads `exempt <id> §<section> "<title>" [@severity <analysis> <level> "<why>"]* lifts (*), <rule id> when <condition>`',
   invariant: 'an invariant reads `invariant <id> "<title>": <condition>`',
 };
 
