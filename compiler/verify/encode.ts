@@ -113,11 +113,35 @@ export class Encoder {
     }
   }
 
+  /** Adds a unit encoded separately (inside a quantifier) to the leaves and routes of the unit being encoded. */
+  absorb(u: Unit): void {
+    for (const l of u.leaves) this.touched.add(l);
+    for (const r of u.routes) this.routesUsed.add(r);
+  }
+
   /** The environment of an action: each param is a leaf (scalars) or a loc (lists) under `action.`. */
   actionEnv(action: IRAction): Env {
     const env: Env = new Map();
     for (const p of action.params) env.set(p.name, this.locOrLeaf(`action.${p.name}`, this.paramType(p.type)));
     return env;
+  }
+
+  /**
+   * The environment of an action with some params bound (`bind`) and the others as leaves named
+   * `<prefix>.<param>` (used by stuck_power, whose per-action params are universally quantified).
+   */
+  actionEnvWith(action: IRAction, prefix: string, bind: Map<string, Sym>): Env {
+    const env: Env = new Map();
+    for (const p of action.params) env.set(p.name, bind.get(p.name) ?? this.locOrLeaf(`${prefix}.${p.name}`, this.paramType(p.type)));
+    return env;
+  }
+
+  /** A constant of a scalar type: bool, int, or enum member (by name). */
+  constSym(t: Type, v: boolean | number | string): Sym {
+    if (t.k === "bool") return this.bv(v as boolean);
+    if (t.k === "int") return this.iv(v as number);
+    if (t.k === "enum") return this.ev(t.base, this.enumCode(t, v as string));
+    throw new EncodeError(`no constant of type ${t.k}`);
   }
 
   /** Action list params have no schema bound: cap them at `actionListBound`. */
