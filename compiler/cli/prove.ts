@@ -177,7 +177,7 @@ export function printProveSummary(r: ProveResult, opts: { verbose?: boolean; fai
   const findings = obs.filter((o) => o.verdict !== "proved").sort((a, b) => rank[a.severity] - rank[b.severity] || (a.id < b.id ? -1 : 1));
   for (const o of findings) {
     const mark = o.verdict === "unknown" ? color.yellow("unknown") : color.red("refuted");
-    const gate = opts.failOn && counts(o, opts.failOn) ? "" : color.dim(" (does not fail the run)");
+    const gate = counts(o, opts.failOn ?? "error") ? "" : color.dim(" (does not fail the run)");
     out(`  ${mark} ${sevColor(o.severity)} ${o.kind} ${o.id}${gate}`);
     for (const l of explainLines(r, o)) out(l);
   }

@@ -9,6 +9,8 @@ import { EncodeError, type Env, type Sym, type Unit } from "./encode.js";
 import { declineMove, liftsOf, type Obligation } from "./obligations.js";
 import type { Example, Prover, StuckInfo, Tracked } from "./solve.js";
 import { leafJson } from "./canon.js";
+import { routesIn } from "./cache.js";
+import { children } from "../ir/walk.js";
 
 type B = Bool<"main">;
 
@@ -29,7 +31,8 @@ export interface Query {
   vacuousUnless?: string[];
   vacuousReason?: string;
   adjustExample?: (ex: Example, model: Model<"main">) => void;
-  stuckInfo?: (model: Model<"main">) => StuckInfo;
+  /** stuck_power: what blocks each move in the counterexample (and whether it replays without routes) */
+  stuckInfo?: (model: Model<"main">, ex: Example) => StuckInfo;
 }
 
 /** The query of an obligation. Throws (EncodeError, Error) on constructs the prover cannot encode. */
@@ -121,7 +124,7 @@ const MAX_ENUMERATED = 64;
  * stuck_power(P): a state with phase P (under the invariants) where the active power may not
  * decline and every action with an actor is forbidden to it for every choice of its other
  * parameters. "May not decline": when the phase has a declared decline move (a choice-free
- * action with a rule scoped to P, like `pass`), declining is that action and its being
+ * action with a forbid rule scoped to P, like `pass`), declining is that action and its being
  * forbidden is part of "every action is forbidden"; otherwise declining is implicit ("not
  * deploying") and possible unless an obligation binds the power. Parameters are enumerated when
  * they are few enum/bool choices, else universally quantified (Z3 `forall`).
@@ -187,15 +190,22 @@ function stuckQuery(p: Prover, ob: Obligation, invParts: Tracked[]): Query {
         conj.push(enc.and(choices.map((c) => forbiddenIn(enc.actionEnvWith(a, `stuck.${a.name}`, new Map([...base, ...c])), true))));
       } else {
         everyChoice.add(a.name);
-        const inner = enc.unit(() => forbiddenIn(enc.actionEnvWith(a, `stuck.${a.name}`, base), false));
-        const boundNames = [...inner.leaves].filter((l) => l.startsWith(`stuck.${a.name}.`)).sort();
+        let envQ!: Env;
+        const envU = enc.unit(() => {
+          envQ = enc.actionEnvWith(a, `stuck.${a.name}`, base);
+          return ctx.Bool.val(true);
+        });
+        const inner = enc.unit(() => forbiddenIn(envQ, false));
+        // the scalar parameters (leaves of the env) and the slots of list parameters the rules read
+        const boundNames = [...new Set([...envU.leaves, ...inner.leaves])].filter((l) => l.startsWith(`stuck.${a.name}.`)).sort();
         const consts = boundNames.map((n) => enc.leaves.get(n)!.e as ZExpr<"main">);
         const dom = enc.and(boundNames.flatMap((n) => enc.leaves.get(n)!.facts));
         enc.absorb(inner);
         // rules that forbid whatever the parameters (they mention none): recorded for the explanation
+        const names = new Set(others.map((x) => x.name));
         for (const r of forbids) {
-          const u = enc.unit(() => firesIn(r, enc.actionEnvWith(a, `stuck.${a.name}`, base)));
-          if (![...u.leaves].some((l) => l.startsWith(`stuck.${a.name}.`))) records.push({ action: a.name, rule: r.id, e: u.e, oblige: false });
+          if (readsAny([r.when, ...liftsOf(ir, r).map((e) => e.when)], names)) continue;
+          records.push({ action: a.name, rule: r.id, e: firesIn(r, envQ), oblige: false });
         }
         for (const o of otherObliges) records.push({ action: a.name, rule: o.id, e: obligeFires(o), oblige: false });
         conj.push(consts.length ? (ctx.ForAll(consts as never, ctx.Implies(dom, inner.e)) as unknown as B) : inner.e);
@@ -216,7 +226,7 @@ function stuckQuery(p: Prover, ob: Obligation, invParts: Tracked[]): Query {
       const actor = actorParam(exampleAction).name;
       if (apField) ex.action[actor] = ex.state.active_power;
     },
-    stuckInfo: (model) => {
+    stuckInfo: (model, ex) => {
       const holds = (e: B) => ctx.isTrue(model.eval(e, true));
       const actor = apField ? leafJson(enc, model, "state.active_power") : leafJson(enc, model, `action.${actorParam(exampleAction).name}`);
       const blocked = withActor.map((a) => ({
@@ -224,14 +234,39 @@ function stuckQuery(p: Prover, ob: Obligation, invParts: Tracked[]): Query {
         rules: [...new Set(records.filter((r) => r.action === a.name && !r.oblige && holds(r.e)).map((r) => r.rule))].sort(),
         everyChoice: everyChoice.has(a.name),
       }));
+      // replayable when no rule that blocks a move (or binds the power) reads a route; an action
+      // quantified over its parameters with no parameter-free blocker depends on all its rules
+      const routesOf = (id: string) => {
+        const r = p.rule(id);
+        const s = new Set<string>();
+        routesIn(r.when, s);
+        for (const e of liftsOf(ir, r)) routesIn(e.when, s);
+        return [...s];
+      };
+      const deps = new Set<string>();
+      for (const b of blocked) {
+        const ids = b.rules.length ? b.rules : ir.rules.filter((r) => r.action === b.action).map((r) => r.id);
+        for (const id of ids) for (const rt of routesOf(id)) deps.add(rt);
+      }
+      const obligedNow = [...new Set(records.filter((r) => r.oblige && holds(r.e)).map((r) => r.rule))].sort();
+      for (const id of obligedNow) for (const rt of routesOf(id)) deps.add(rt);
+      ex.replayable = deps.size === 0;
+      if (deps.size) ex.reason = `depends on route ${[...deps].sort().join(", ")}`;
+      else delete ex.reason;
       return {
         actor: String(actor ?? actorType.members[0]),
         decline,
-        obliged: [...new Set(records.filter((r) => r.oblige && holds(r.e)).map((r) => r.rule))].sort(),
+        obliged: obligedNow,
         blocked,
       };
     },
   };
+}
+
+/** Whether an expression reads a variable of one of these names (syntactically; shadowing counts as reading). */
+function readsAny(es: Expr[], names: Set<string>): boolean {
+  const walk = (e: Expr): boolean => (e.k === "var" && names.has(e.name)) || children(e).some(walk);
+  return es.some(walk);
 }
 
 /** Every choice of the parameters (enum members, booleans) when there are at most MAX_ENUMERATED; else undefined. */

@@ -88,12 +88,13 @@ export function stuckPhases(ir: IREdition): string[] {
 }
 
 /**
- * The declared decline move of a phase: a choice-free action with a rule scoped to the phase
- * (Here I Stand's `pass` in the Action Phase). Undefined when declining is implicit (spring
- * deployment: "not deploying" is no action of the edition).
+ * The declared decline move of a phase: a choice-free action with a forbid rule scoped to the
+ * phase — the edition says when declining is not allowed there (Here I Stand's `pass` in the
+ * Action Phase). Undefined when declining is implicit (spring deployment: "not deploying" is no
+ * action of the edition, and nothing forbids it).
  */
 export function declineMove(ir: IREdition, phase: string): string | undefined {
-  return ir.actions.find((a) => isChoiceFree(a) && ir.rules.some((r) => r.action === a.name && r.scope?.phase === phase))?.name;
+  return ir.actions.find((a) => isChoiceFree(a) && ir.rules.some((r) => r.action === a.name && r.kind === "forbid" && r.scope?.phase === phase))?.name;
 }
 
 /** Every obligation of the edition, sorted by id. */

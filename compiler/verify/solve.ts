@@ -225,16 +225,16 @@ export class Prover {
           const goal = enc.and([...goalParts.map(exprOf), ...(q.facts ?? [])]);
           const invLits = [...track.entries()].filter(([n]) => n.startsWith("inv:")).map(([, l]) => l);
           const min = await minimizeFacts(ctx, enc, solver, model, sorted, invLits, goal);
-          ex.facts = (min ?? nonDefault(enc, model, sorted)).map((path) => ({ path, value: leafJson(enc, model, path) }));
+          ex.facts = factsOf(enc, model, min ?? nonDefault(enc, model, sorted));
           ex.minimal = min !== undefined;
         } else {
-          ex.facts = nonDefault(enc, model, sorted).map((path) => ({ path, value: leafJson(enc, model, path) }));
+          ex.facts = factsOf(enc, model, nonDefault(enc, model, sorted));
           ex.minimal = false;
         }
         const out: SolvedObligation = { verdict: q.satMeans, smt2 };
         if (q.satMeans === "refuted") out.counterexample = ex;
         else out.witness = ex;
-        if (q.stuckInfo) out.stuck = q.stuckInfo(model);
+        if (q.stuckInfo) out.stuck = q.stuckInfo(model, ex);
         return out;
       } finally {
         model.release();
@@ -251,6 +251,18 @@ function nonDefault(enc: Encoder, model: import("z3-solver").Model<"main">, leav
     const leaf = enc.leaves.get(n);
     return !!leaf && valueOf(enc, model, leaf) !== enc.defaultValue(leaf);
   });
+}
+
+/** Facts of leaves, with symbolic map keys shown by their model values (deduplicated, sorted by path). */
+function factsOf(enc: Encoder, model: import("z3-solver").Model<"main">, names: string[]): Fact[] {
+  const out = new Map<string, Fact>();
+  for (const n of names) {
+    const leaf = enc.leaves.get(n);
+    if (!leaf) continue;
+    const path = enc.concreteName(leaf, model);
+    if (!out.has(path)) out.set(path, { path, value: leafJson(enc, model, n) });
+  }
+  return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 export function joinUnits(enc: Encoder, core: Unit, negated: Unit[]): Unit {
