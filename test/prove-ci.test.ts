@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { Ajv } from "ajv";
+import { createRequire as _cr } from "node:module";
 import { loadEdition } from "../compiler/check/index.js";
 import { proveEdition } from "../compiler/verify/index.js";
 
@@ -27,7 +27,9 @@ function sarifValidator() {
   const req = createRequire(import.meta.url);
   const schemaPath = path.join(path.dirname(req.resolve("@microsoft/jest-sarif/package.json")), "lib/schemas/sarif-2.1.0-rtm.5.json");
   const schema = JSON.parse(fs.readFileSync(schemaPath, "utf8"));
-  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  // the schema is draft-04: Ajv's draft-04 class (ajv-draft-04, a devDependency)
+  const Ajv04 = _cr(import.meta.url)("ajv-draft-04") as new (o: object) => { compile(s: object): ((d: unknown) => boolean) & { errors?: unknown[] } };
+  const ajv = new Ajv04({ strict: false, allErrors: true, validateFormats: false });
   return ajv.compile(schema);
 }
 
@@ -61,7 +63,7 @@ describe("prove --format sarif", () => {
 
   it("reports an annotated redundancy as a suppressed result and --fail-on info passes", () => {
     const cache = tmp();
-    const r = run(["prove", "test/fixed/redundant-rule", "--format", "sarif", "--fail-on", "info", "--cache-dir", cache]);
+    const r = run(["prove", "test/fixed/redundant-rule", "--format", "sarif", "--fail-on", "info", "--cache-dir", cache, "--timeout", "120000"]);
     const log = JSON.parse(r.out);
     expect(sarifValidator()(log)).toBe(true);
     const res = log.runs[0].results.find((x: { ruleId: string }) => x.ruleId === "redundant_rule");
@@ -69,20 +71,20 @@ describe("prove --format sarif", () => {
     expect(res.suppressions).toEqual([{ kind: "inSource", justification: "restated for the Ottoman on purpose, like the rulebook's own example" }]);
     // the only other finding is the stuck Action Phase (a warning): --fail-on info fails on it
     expect(r.code).toBe(1);
-    expect(run(["prove", "test/fixed/redundant-rule", "--format", "json", "--cache-dir", cache]).code).toBe(0);
+    expect(run(["prove", "test/fixed/redundant-rule", "--format", "json", "--cache-dir", cache, "--timeout", "120000"]).code).toBe(0);
   });
 });
 
 describe("prove --fail-on and exit codes", () => {
   it("an info finding passes by default and fails with --fail-on info (text explains it)", () => {
     const cache = tmp();
-    const r = run(["prove", "test/broken/redundant-rule", "--cache-dir", cache]);
+    const r = run(["prove", "test/broken/redundant-rule", "--cache-dir", cache, "--timeout", "120000"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("refuted info redundant_rule his.redundant_rule.dow.broken_ottoman_hungary (does not fail the run)");
     expect(r.out).toMatch(/already covered by `dow.hungary_bohemia`/);
     expect(r.out).toMatch(/dow\.hungary_bohemia\s+rule\s+test\/broken\/redundant-rule\/war\.rules:\d+:\d+\s+his §9\.6/);
     // the second run takes every verdict from the cache
-    const again = run(["prove", "test/broken/redundant-rule", "--cache-dir", cache, "--fail-on", "info"]);
+    const again = run(["prove", "test/broken/redundant-rule", "--cache-dir", cache, "--fail-on", "info", "--timeout", "120000"]);
     expect(again.code).toBe(1);
     expect(again.out).toMatch(/\(\d+\.\d s; 0 solved, \d+ from the proof cache\)/);
   });
@@ -107,7 +109,7 @@ describe("prove --fail-on and exit codes", () => {
     const [res] = JSON.parse(r.out);
     const unknown = res.report.obligations.filter((o: { verdict: string }) => o.verdict === "unknown");
     expect(unknown.length).toBeGreaterThan(0);
-    for (const o of unknown) expect(o.reason).toMatch(/timeout|canceled/);
+    for (const o of unknown) expect(o.reason).toMatch(/timeout|canceled|interrupted|without a model/);
     // nothing unknown is ever reported as proved, and no error obligation was refuted under 1 ms
     if (!res.report.obligations.some((o: { verdict: string; severity: string }) => o.verdict === "refuted" && o.severity === "error")) expect(r.code).toBe(3);
     else expect(r.code).toBe(1);
@@ -168,7 +170,7 @@ describe("incremental proving", () => {
     for (const f of ["edition.rules", "war.rules", "pass.rules", "state.schema.json", "board.json"]) fs.copyFileSync(path.join("dsl/his", f), path.join(ed, f));
     const cache = path.join(dir, "cache");
     const prove = () => {
-      const r = run(["prove", ed, "--format", "json", "--cache-dir", cache, "--out", path.join(dir, "out"), "--quiet"]);
+      const r = run(["prove", ed, "--format", "json", "--cache-dir", cache, "--out", path.join(dir, "out"), "--quiet", "--timeout", "120000"]);
       expect(r.code).toBe(0);
       return JSON.parse(r.out)[0].report as { summary: { solved: number; cached: number }; obligations: { id: string; rules: string[]; subjects: string[]; exemptions?: string[]; cached?: boolean; verdict: string }[] };
     };

@@ -123,7 +123,12 @@ export async function solveCanonical(
   // ascending; bool false < true; enum members in declaration order). A leaf whose current model
   // value is already the minimum is pinned without a check, so the cost is a few checks per leaf
   // that must deviate from its default. Past MAX_PIN_CHECKS a leaf keeps its model value.
-  let model = solver.model();
+  let model: Model<"main">;
+  try {
+    model = solver.model();
+  } catch (e) {
+    return { result: "unknown", reason: `the solver answered sat without a model (${(e as Error).message})`, checks };
+  }
   const pins: Bool<"main">[] = [];
   let budget = MAX_PIN_CHECKS;
   const deadline = performance.now() + Math.min(timeoutMs, CANON_MS);

@@ -174,6 +174,7 @@ export class Prover {
     try {
       return await this.check(ob, q, timeoutMs);
     } catch (e) {
+      if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`${ob.id}: ${e instanceof Error ? e.stack : String(e)}\n`);
       return { verdict: "unknown", reason: `error: ${e instanceof Error ? e.message : String(e)}`, smt2: `; ${ob.id}: not solved\n` };
     }
   }
@@ -215,6 +216,12 @@ export class Prover {
       }
       const model = r.model!;
       try {
+        // INVARIANT: a verdict from a model only if the model satisfies the query. An interrupted
+        // check (tiny timeouts) has been seen to answer `sat` with a model that does not.
+        const bad = [...q.parts.map((p) => ({ name: p.name, e: exprOf(p) })), ...[...leaves].flatMap((n) => (enc.leaves.get(n)?.facts ?? []).map((e) => ({ name: `domain of ${n}`, e })))].find(
+          (x) => ctx.isFalse(model.eval(x.e, true)),
+        );
+        if (bad) return { verdict: "unknown", reason: `the solver's model does not satisfy \`${bad.name}\` (an interrupted check): not trusted`, smt2 };
         const decoded = decode(enc, model, leaves, q.exampleAction);
         const ex: Example = { ...decoded, replayable: routes.size === 0 };
         if (routes.size) ex.reason = `depends on route ${[...routes].sort().join(", ")}`;
