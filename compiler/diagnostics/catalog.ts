@@ -43,6 +43,10 @@ export const CATALOG = {
   RW2019: { severity: "error", summary: "`enum Space` declared in a rule file (Space comes from the board)" },
   RW2020: { severity: "error", summary: "a name used in the wrong role (a route, domain or enum used as a value, …)" },
   RW2021: { severity: "warning", summary: "exemption lifts no rule" },
+  // annotations (a block of its own, RW205x)
+  RW2050: { severity: "error", summary: "unknown annotation" },
+  RW2051: { severity: "error", summary: "bad `@severity` annotation (unknown analysis or level, or one that does not apply here)" },
+  RW2052: { severity: "error", summary: "the same analysis given two severities" },
 
   // modules and variant editions (dsl/README.md, "Modules and variant editions")
   RW2101: { severity: "error", summary: "unknown module (no folder dsl/modules/<name>/ with a `module` declaration)" },
