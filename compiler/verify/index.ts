@@ -332,14 +332,14 @@ const MAX_PIN_CHECKS = 128;
 const CANON_MS = 1500;
 const CANON_CHECK_MS = 1000;
 const MAX_DROP_ROUNDS = 12;
-interface Solved {
+export interface Solved {
   result: "sat" | "unsat" | "unknown";
   model?: Model<"main">;
   core?: string[];
   reason?: string;
   checks: number;
 }
-async function solveCanonical(
+export async function solveCanonical(
   ctx: Z3Ctx,
   enc: Encoder,
   solver: Solver<"main">,
