@@ -20,7 +20,8 @@
  * the same state type, enums and board (`vocabularyProblems`). Never imports codegen.
  */
 import type { Bool, Expr as ZExpr, Model, Solver } from "z3-solver";
-import type { Board, IRAction, IREdition, IRRule, Type } from "../ir/types.js";
+import type { Board, Expr, IRAction, IREdition, IRRule, Type } from "../ir/types.js";
+import { children } from "../ir/walk.js";
 import type { Env } from "./encode.js";
 import { decode } from "./decode.js";
 import { solveCanonical } from "./index.js";
@@ -30,7 +31,7 @@ import { duringCheck, getZ3, runExclusive, type Z3Ctx } from "./z3.js";
 type B = Bool<"main">;
 
 export interface DiffOptions {
-  /** solver timeout of one check (default 60 000 ms) */
+  /** solver time of one state search, route refinement included (default 120 000 ms) */
   timeoutMs?: number;
   /** bound of list-typed action parameters (default 4, as `prove`) */
   listBound?: number;
@@ -38,7 +39,7 @@ export interface DiffOptions {
   maxStates?: number;
 }
 
-export const DEFAULT_DIFF_TIMEOUT_MS = 60_000;
+export const DEFAULT_DIFF_TIMEOUT_MS = 120_000;
 export const DEFAULT_DIFF_STATES = 3;
 
 export type Aspect = "allowed" | "obliged";
@@ -296,9 +297,16 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
         const d = decisive(s.ir, name);
         return { s, forbid: d.forbid.map((r) => ({ id: r.id, u: fires(s, r) })), oblige: d.oblige.map((r) => ({ id: r.id, u: fires(s, r) })) };
       });
+      // parameters of a large enum type used as a map key (`state.spaces[origin]`) are pinned per model
+      const keys = new Set<string>();
+      for (const x of sides) for (const r of [...x.forbid, ...x.oblige]) {
+        const rule = x.s.ir.rules.find((q) => q.id === r.id)!;
+        if (rule.action === name) mapKeyVars(rule.when, keys);
+      }
+      for (const s of [A, B_]) for (const e of s.ir.exemptions) mapKeyVars(e.when, keys);
       const pinnable = act.params.flatMap((p) => {
         const v = env.get(p.name);
-        return p.type.k === "enum" && p.type.members.length > PIN_ABOVE && v?.k === "e" ? [v.e] : [];
+        return p.type.k === "enum" && p.type.members.length > PIN_ABOVE && keys.has(p.name) && v?.k === "e" ? [v.e] : [];
       });
       const actorParam = act.params.find((p) => p.actor)?.name;
       const actor = actorParam ? env.get(actorParam) : undefined;
@@ -359,6 +367,13 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
   return { a: names.a, b: names.b, actions, notCompared, bounds: { listBound, timeoutMs, maxStates } };
 }
 
+/** The variables used (directly) as the key of a map lookup in `e`. */
+function mapKeyVars(e: Expr, out: Set<string>): Set<string> {
+  if (e.k === "index" && e.key.k === "var") out.add(e.key.name);
+  for (const c of children(e)) mapKeyVars(c, out);
+  return out;
+}
+
 /** The domain facts of the given leaves. */
 function factsOf(enc: ExactRouteEncoder, leaves: Iterable<string>): B[] {
   return [...leaves].sort().flatMap((l) => enc.leaves.get(l)?.facts ?? []);
@@ -375,7 +390,7 @@ interface SolveOut {
 const MAX_REFINE = 500;
 /** Canonical solves whose model still needed a route lemma, before the last exact model is taken as it is. */
 const MAX_CANON_ROUNDS = 8;
-/** Action parameters of an enum type with more members than this are pinned (see `solveExact`). */
+/** Action parameters of an enum type with more members than this, used as a map key, are pinned (see `solveExact`). */
 const PIN_ABOVE = 16;
 
 /**
