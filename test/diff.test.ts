@@ -276,7 +276,7 @@ describe("rulewright diff on the Here I Stand fixture variants", () => {
     expect(b.code, b.err).toBe(1);
     expect(JSON.parse(b.out).violations.map((v: { rule: string }) => v.rule)).toEqual(["deploy.unfriendly_units"]);
     expect(fs.existsSync(path.join(out, "report.json"))).toBe(true);
-  });
+  }, 1_500_000);
 
   it("a clause another rule already covers (the Scotland ban) changes nothing: identical everywhere", () => {
     const r = run(["diff", "his", "test/fixtures/diff/his-scotland", "--format", "json", "--out", path.join(tmp, "scotland"), "--fail-on-diff"]);
@@ -287,14 +287,14 @@ describe("rulewright diff on the Here I Stand fixture variants", () => {
       ["pass", "identical"],
       ["spring_deploy", "identical"],
     ]);
-  });
+  }, 600_000);
 
   it("an edition compared with itself is identical; the text report says so", () => {
     const r = run(["diff", "his", "his", "--out", path.join(tmp, "self")]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/declare_war\s+identical/);
     expect(r.out).toMatch(/spring_deploy\s+identical/);
-  });
+  }, 600_000);
 
   it("editions without a shared vocabulary are bad input (exit 2) naming what differs", () => {
     const r = run(["diff", "his", "test/fixtures/frontend/mini"]);

@@ -428,6 +428,8 @@ async function solveExact(
   }
   const lemmas: B[] = [];
   const excluded: B[] = [];
+  // the formulas whose values the caller reads from the model (the query, every rule's firing)
+  const observed = [query, ...units.map((u) => u.e)];
   const lit = ctx.Bool.const("diff");
   const fresh = (pins: B[]): Solver<"main"> => {
     const solver = new ctx.Solver();
@@ -441,7 +443,7 @@ async function solveExact(
   /** adds the lemmas of a model (and the domain facts of the leaves they bring) to `solver`; true when the model was exact */
   const refine = (solver: Solver<"main">, model: Model<"main">): boolean => {
     const before = new Set(leaves);
-    const ref = enc.refine(model, reach, leaves);
+    const ref = enc.refine(model, reach, leaves, observed);
     if (!ref.lemmas.length) return true;
     rounds++;
     lemmas.push(...ref.lemmas);

@@ -272,15 +272,17 @@ export class ExactRouteEncoder extends Encoder {
 
   /**
    * Checks the route Bools of the given instances against the validator's search on the model's
-   * state and returns a lemma for each that disagrees. `asserted` is the set of leaves the
+   * state and returns a lemma for each that disagrees — none when correcting them all would change
+   * none of the `observed` formulas (if given). `asserted` is the set of leaves the
    * solver constrains (decoded from the model); leaves outside it are read at their defaults, and
    * the leaves of the returned lemmas are added to it (their domain facts must be asserted too).
    */
-  refine(model: Model<"main">, ids: Iterable<number>, asserted: Set<string>): Refinement {
+  refine(model: Model<"main">, ids: Iterable<number>, asserted: Set<string>, observed?: B[]): Refinement {
     const { ctx } = this;
     const g = this.graph;
     const lemmas: B[] = [];
     let wrong = 0;
+    const corrections: [B, B][] = [];
     if (!g) return { lemmas, wrong };
     const evalB = (t: { e: B; leaves: Set<string> }): boolean => ctx.isTrue(model.eval(this.atDefaults(t.e, t.leaves, asserted), true));
     const evalSpace = (s: Extract<Sym, { k: "e" }>): number => {
@@ -360,6 +362,7 @@ export class ExactRouteEncoder extends Encoder {
       const actual = found !== undefined;
       if (actual === claimed) continue;
       wrong++;
+      corrections.push([inst.b, ctx.Bool.val(actual)]);
       const fromIs = this.spaceIs(inst.from, s0);
       const parts: (Term | null)[] = [];
       let lemma: B;
@@ -394,6 +397,9 @@ export class ExactRouteEncoder extends Encoder {
       if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`    route ${inst.route.name}#${id}: model says ${claimed}, search ${actual} (${actual ? "path" : startOk ? `cut of ${order.length} nodes` : "no start"}; from ${g.ids[s0]} to ${g.ids[t]}; ${parts.length} conditions)\n`);
       lemmas.push(lemma);
     }
+    // wrong route Bools that change none of the observed formulas (e.g. routes of rules an
+    // exemption lifts) need no lemma: the model is exact for what is asked
+    if (observed && lemmas.length && observed.every((f) => ctx.isTrue(model.eval(f.eq(ctx.substitute(f, ...corrections) as B) as B, true)))) return { lemmas: [], wrong };
     return { lemmas, wrong };
   }
 
