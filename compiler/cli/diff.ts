@@ -234,7 +234,7 @@ function printReport(r: DiffReport): void {
       for (const [side, rules] of [["A", d.rulesA], ["B", d.rulesB]] as const)
         for (const rule of rules) out(`       ${side}: ${color.red("✗")} ${rule.id} (${rule.citation}) ${rule.file}:${rule.line}: ${rule.title}`);
       out(`       files: ${d.stateFile}, ${d.actionFile}`);
-      out(`       replay: npx rulewright check --edition ${b.dir} --state ${d.stateFile} --action ${d.actionFile}`);
+      out(`       replay: npx rulewright check --edition ${a.dir} --state ${d.stateFile} --action ${d.actionFile}   (and --edition ${b.dir})`);
     });
     for (const u of x.unconfirmed) {
       process.stderr.write(

@@ -25,7 +25,7 @@ import { children } from "../ir/walk.js";
 import type { Env } from "./encode.js";
 import { decode } from "./decode.js";
 import { solveCanonical } from "./index.js";
-import { ExactRouteEncoder, type ExactUnit } from "./route-exact.js";
+import { ExactRouteEncoder, routeGraph, type ExactUnit } from "./route-exact.js";
 import { duringCheck, getZ3, runExclusive, type Z3Ctx } from "./z3.js";
 
 type B = Bool<"main">;
@@ -308,6 +308,14 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
         const v = env.get(p.name);
         return p.type.k === "enum" && p.type.members.length > PIN_ABOVE && keys.has(p.name) && v?.k === "e" ? [v.e] : [];
       });
+      // routes from a pinned parameter to another parameter: the latter is preferred near the former
+      const ends = new Map<string, string>();
+      for (const x of sides) for (const r of [...x.forbid, ...x.oblige]) routeEndVars(x.s.ir.rules.find((q) => q.id === r.id)!.when, ends);
+      const routeEnds = [...ends].flatMap(([f, t]) => {
+        const fv = env.get(f);
+        const tv = env.get(t);
+        return fv?.k === "e" && tv?.k === "e" && pinnable.includes(fv.e) && !pinnable.includes(tv.e) ? [{ from: fv.e, to: tv.e }] : [];
+      });
       const actorParam = act.params.find((p) => p.actor)?.name;
       const actor = actorParam ? env.get(actorParam) : undefined;
       const units = [...invariants, params, ...sides.flatMap((x) => [...x.forbid, ...x.oblige].map((f) => f.u))];
@@ -328,7 +336,7 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
           if (ctx.isFalse(query)) continue;
           const blocks: B[] = [];
           for (let n = 0; n < maxStates; n++) {
-            const out = await solveExact(ctx, enc, units, invariants, query, blocks, timeoutMs, act, pinnable);
+            const out = await solveExact(ctx, enc, units, invariants, query, blocks, timeoutMs, act, pinnable, routeEnds);
             if (out.result === "unsat") break;
             if (out.result === "unknown") {
               if (res.aspects[aspect] !== "differs") res.aspects[aspect] = "unknown";
@@ -374,6 +382,13 @@ function mapKeyVars(e: Expr, out: Set<string>): Set<string> {
   return out;
 }
 
+/** `from` var → `to` var of the routes in `e` whose ends are both variables. */
+function routeEndVars(e: Expr, out: Map<string, string>): Map<string, string> {
+  if (e.k === "reach" && e.from.k === "var" && e.to.k === "var") out.set(e.from.name, e.to.name);
+  for (const c of children(e)) routeEndVars(c, out);
+  return out;
+}
+
 /** The domain facts of the given leaves. */
 function factsOf(enc: ExactRouteEncoder, leaves: Iterable<string>): B[] {
   return [...leaves].sort().flatMap((l) => enc.leaves.get(l)?.facts ?? []);
@@ -416,6 +431,7 @@ async function solveExact(
   timeoutMs: number,
   action: IRAction,
   pinnable: ZExpr<"main">[],
+  routeEnds: { from: ZExpr<"main">; to: ZExpr<"main"> }[] = [],
 ): Promise<SolveOut> {
   const t0 = performance.now();
   const deadline = t0 + timeoutMs;
@@ -456,14 +472,43 @@ async function solveExact(
   };
   const over = (): SolveOut | undefined =>
     rounds > MAX_REFINE ? { result: "unknown", reason: `route refinement did not converge in ${MAX_REFINE} rounds` } : performance.now() > deadline ? { result: "unknown", reason: `timeout (${timeoutMs} ms)` } : undefined;
+  /** preference (assumption literals, radius 1, 2, 3) for a route's `to` near its pinned `from` */
+  let near: B[] = [];
   const check = async (solver: Solver<"main">): Promise<"sat" | "unsat" | "unknown"> => {
-    solver.set("timeout", remaining());
-    const tc = performance.now();
-    const r = await guardedCheck(ctx, solver, remaining(), [lit]);
-    debug(`check ${r} in ${Math.round(performance.now() - tc)} ms`);
-    return r;
+    for (;;) {
+      solver.set("timeout", remaining());
+      const tc = performance.now();
+      const r = await guardedCheck(ctx, solver, remaining(), near.length ? [lit, near[0]] : [lit]);
+      debug(`check ${r} in ${Math.round(performance.now() - tc)} ms${near.length ? ` (near ${4 - near.length})` : ""}`);
+      // unsat under a preference only drops the preference
+      if (r === "unsat" && near.length) near = near.slice(1);
+      else return r;
+    }
+  };
+  /** pins the `to` of routes whose `from` is pinned softly near it: a short path needs few refinement rounds */
+  const nearPrefs = (solver: Solver<"main">, m: Model<"main">): B[] => {
+    const g = routeGraph(enc.ir.board);
+    for (const { from, to } of routeEnds) {
+      const code = enc.enumIndexOf("Space", m.eval(from, true));
+      const start = code === undefined ? -1 : g.ids.indexOf(enc.baseMembers(enc.space)[code]);
+      if (start < 0) continue;
+      const dist = new Map<number, number>([[start, 0]]);
+      const queue = [start];
+      for (let h = 0; h < queue.length; h++) {
+        const u = queue[h];
+        for (const v of [...g.land[u], ...g.pass[u], ...g.port[u], ...g.sea[u]]) if (!dist.has(v)) (dist.set(v, dist.get(u)! + 1), queue.push(v));
+      }
+      return [1, 2, 3].map((radius) => {
+        const p = ctx.Bool.const(`near:${radius}`);
+        const ball = [...dist].filter(([, d]) => d <= radius).map(([i]) => to.eq(enc.enumVal("Space", enc.enumCode(enc.space, g.ids[i]))) as B);
+        solver.add(ctx.Implies(p, enc.or(ball)));
+        return p;
+      });
+    }
+    return [];
   };
   let fallback: SolveOut | undefined;
+  let firstModelNear: Model<"main"> | undefined;
   try {
     for (;;) {
       // 1. free routes, no pins
@@ -478,8 +523,9 @@ async function solveExact(
           const m = solver.model();
           try {
             pins = pinnable.map((p) => p.eq(m.eval(p, true)) as B);
+            firstModelNear = routeEnds.length ? m : undefined;
           } finally {
-            m.release();
+            if (!firstModelNear) m.release();
           }
         } finally {
           solver.release();
@@ -489,6 +535,11 @@ async function solveExact(
       let pinnedUnsat = false;
       for (let canon = 0; canon <= MAX_CANON_ROUNDS && !pinnedUnsat; canon++) {
         const solver = fresh(pins);
+        if (firstModelNear) {
+          near = nearPrefs(solver, firstModelNear);
+          firstModelNear.release();
+          firstModelNear = undefined;
+        } else near = [];
         try {
           for (;;) {
             const stop = over();
@@ -516,8 +567,14 @@ async function solveExact(
           solver.release();
         }
         if (pinnedUnsat || canon === MAX_CANON_ROUNDS) break;
-        // 3. a canonical model under the same pins and lemmas; exact → done, else refine and repeat
-        const cs = fresh(pins);
+        // 3. a canonical model of the state under the same pins, lemmas and action: exact → done,
+        // else refine and repeat
+        const fm = fallback!.model!;
+        const actionPins = [...leaves].filter((l) => l.startsWith("action.")).sort().map((l) => {
+          const e = enc.leaves.get(l)!.e as ZExpr<"main">;
+          return e.eq(fm.eval(e, true)) as B;
+        });
+        const cs = fresh([...pins, ...actionPins]);
         try {
           const r = await solveCanonical(ctx, enc, cs, leaves, remaining(), new Map([["diff", lit]]));
           if (r.result !== "sat") break; // (the preferences timed out): keep the plain model

@@ -21,6 +21,8 @@
  * - the model says "path" but the search's reachable set R misses `to`: a **cut lemma**
  *   `from = s₀ ∧ to ∉ spaces(R) ∧ ⋀_{m ∈ R, m → n ∉ R} ¬step(m, n) ⇒ ¬reach` (with those exits
  *   closed, nothing outside R is reachable), or `from = s₀ ∧ ¬start(s₀) ⇒ ¬reach`.
+ * - with either, a **tree lemma**: `from = s₀ ∧ to ∈ spaces(R) ∧ start ∧ ⋀ conditions of the search
+ *   tree's steps ⇒ reach` (the solver may then move `to` within R without another round).
  * A model for which `refine` returns no lemma is exact: every route Bool equals the validator's
  * search on that state. Unsat is exact too, because every lemma holds in every state.
  *
@@ -392,6 +394,16 @@ export class ExactRouteEncoder extends Encoder {
         const spaces = [...new Set(order.map((n) => n.i))].sort((x, y) => x - y);
         const toOutside = this.and(spaces.map((i) => this.not(this.spaceIs(inst.to, i))));
         lemma = ctx.Implies(this.and([fromIs, toOutside, ...closed]), this.not(inst.b));
+      }
+      // tree lemma: under the conditions of the search tree, every space it reached is reachable —
+      // so the solver may move `to` to a reachable space without another round
+      if (order.length > 1) {
+        const tree: (Term | null)[] = [...startTerms];
+        for (const n of order.slice(1)) tree.push(...stepTerms(parent.get(key(n))!, n));
+        const spaces = [...new Set(order.map((n) => n.i))].sort((x, y) => x - y);
+        const toInside = this.or(spaces.map((i) => this.spaceIs(inst.to, i)));
+        lemmas.push(ctx.Implies(this.and([fromIs, toInside, ...tree.filter((p): p is Term => p !== null).map((p) => p.e)]), inst.b));
+        parts.push(...tree);
       }
       for (const p of parts) if (p) for (const l of p.leaves) asserted.add(l);
       if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`    route ${inst.route.name}#${id}: model says ${claimed}, search ${actual} (${actual ? "path" : startOk ? `cut of ${order.length} nodes` : "no start"}; from ${g.ids[s0]} to ${g.ids[t]}; ${parts.length} conditions)\n`);
