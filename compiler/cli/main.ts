@@ -13,6 +13,7 @@ const proveCommand = async (...a: Parameters<typeof import("./prove.js").proveCo
 const testCommand = async (...a: Parameters<typeof import("./test.js").testCommand>) => (await import("./test.js")).testCommand(...a);
 const checkCommand = async (...a: Parameters<typeof import("./check.js").checkCommand>) => (await import("./check.js")).checkCommand(...a);
 const explainCommand = async (...a: Parameters<typeof import("./explain.js").explainCommand>) => (await import("./explain.js")).explainCommand(...a);
+const diffCommand = async (...a: Parameters<typeof import("./diff.js").diffCommand>) => (await import("./diff.js")).diffCommand(...a);
 const allCommand = async (...a: Parameters<typeof import("./all.js").allCommand>) => (await import("./all.js")).allCommand(...a);
 
 const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
@@ -89,6 +90,19 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(formatOption())
     .action(async (o: { edition?: string; state?: string; action?: string; format: Format }) => {
       code = await checkCommand(o);
+    });
+  program
+    .command("diff")
+    .description("compare the verdicts of two editions on every shared action with Z3; writes the differing states to proofs/diff/<A>__<B>/")
+    .argument("<a>", "bundled edition name or edition folder")
+    .argument("<b>", "bundled edition name or edition folder")
+    .option("--timeout <ms>", "solver time for one state search, in milliseconds (default 120000)")
+    .option("--max-states <n>", "states looked for per action, aspect and direction (default 3)")
+    .option("--out <dir>", "where to write the states and report.json")
+    .option("--fail-on-diff", "exit 1 when an action differs or is unknown (for CI)")
+    .addOption(formatOption())
+    .action(async (a: string, b: string, o: { timeout?: string; maxStates?: string; out?: string; failOnDiff?: boolean; format: Format }) => {
+      code = await diffCommand([a, b], o);
     });
   program
     .command("all")

@@ -1,0 +1,635 @@
+/**
+ * Edition diff: for every action two editions both declare, either a proof that the verdicts
+ * are the same on every legal state of their shared vocabulary, or concrete states where they
+ * differ (DESIGN.md "edition diff", severity info: a report, not a failure).
+ *
+ * A verdict has two aspects, compared separately (CONTRACTS.md "Verdict semantics"):
+ * - allowed: no forbid rule of the action fires and no oblige rule of another action of the same
+ *   actor fires (the violated-rule *set* may differ between the editions without a difference);
+ * - obliged: some oblige rule of the action fires.
+ * For an aspect X the query is inv(A) ∧ inv(B) ∧ dom ∧ (X_A ≠ X_B); unsat = identical, unknown
+ * (timeout) = unknown, never identical. Routes are encoded exactly (`route-exact.ts`), so every
+ * model is a state the generated validators must agree with; the CLI replays each one.
+ *
+ * Several states per aspect: after each model the next solve excludes its signature (which rules
+ * of either edition fire, and the actor), so the states found differ in why or for whom the
+ * verdicts differ; at most `maxStates` per aspect. Models are canonical (`solveCanonical`): few
+ * facts away from the defaults.
+ *
+ * Both editions are encoded with one encoder, so a state is one set of Z3 constants; this needs
+ * the same state type, enums and board (`vocabularyProblems`). Never imports codegen.
+ */
+import type { Bool, Expr as ZExpr, Model, Solver } from "z3-solver";
+import type { Board, Expr, IRAction, IREdition, IRRule, Type } from "../ir/types.js";
+import { children } from "../ir/walk.js";
+import type { Env } from "./encode.js";
+import { decode } from "./decode.js";
+import { solveCanonical } from "./canon.js";
+import { ExactRouteEncoder, routeGraph, type ExactUnit } from "./route-exact.js";
+import { duringCheck, getZ3, runExclusive, type Z3Ctx } from "./z3.js";
+
+type B = Bool<"main">;
+
+export interface DiffOptions {
+  /** solver time of one state search, route refinement included (default 120 000 ms) */
+  timeoutMs?: number;
+  /** bound of list-typed action parameters (default 4, as `prove`) */
+  listBound?: number;
+  /** states looked for per action and aspect (default 3) */
+  maxStates?: number;
+}
+
+export const DEFAULT_DIFF_TIMEOUT_MS = 120_000;
+export const DEFAULT_DIFF_STATES = 3;
+
+export type Aspect = "allowed" | "obliged";
+export type AspectVerdict = "identical" | "differs" | "unknown";
+
+/** What the prover says one edition does with a candidate state + action. */
+export interface PredictedVerdict {
+  allowed: boolean;
+  obliged: boolean;
+  /** ids of the rules that fire: forbid rules of the action, oblige rules of other actions of its actor, oblige rules of the action */
+  rules: string[];
+}
+
+/** A state + action where the prover finds the two editions' verdicts differ in `aspect`. */
+export interface DiffCandidate {
+  aspect: Aspect;
+  /** complete state JSON, valid against the (shared) schema */
+  state: Record<string, unknown>;
+  /** flat action JSON */
+  action: Record<string, unknown>;
+  a: PredictedVerdict;
+  b: PredictedVerdict;
+}
+
+export interface ActionDiff {
+  action: string;
+  /** differs: some candidate; unknown: no candidate and some aspect unknown; identical: both aspects proved identical */
+  verdict: AspectVerdict;
+  aspects: Record<Aspect, AspectVerdict>;
+  /** why an aspect is unknown (timeout, unsupported construct) */
+  reason?: string;
+  candidates: DiffCandidate[];
+  /** wall time (strip for determinism) */
+  ms: number;
+}
+
+export interface EditionDiff {
+  a: string;
+  b: string;
+  actions: ActionDiff[];
+  /** actions declared by only one edition, or with other parameters */
+  notCompared: { action: string; reason: string }[];
+  bounds: { listBound: number; timeoutMs: number; maxStates: number };
+}
+
+/** The editions cannot be compared (they do not share a state vocabulary). */
+export class DiffInputError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("; "));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// vocabulary
+
+/** Differences between two types, as `path: …` messages (enum member order and field order do not matter). */
+function typeProblems(path: string, x: Type, y: Type, na: string, nb: string, out: string[]): void {
+  const desc = (t: Type): string =>
+    t.k === "enum" ? `enum ${t.name}` : t.k === "list" ? `list (maxItems ${t.bound})` : t.k === "int" ? `int${t.min !== undefined || t.max !== undefined ? ` [${t.min ?? "-∞"}, ${t.max ?? "∞"}]` : ""}` : t.k;
+  if (x.k !== y.k) {
+    out.push(`${path}: ${desc(x)} in ${na}, ${desc(y)} in ${nb}`);
+    return;
+  }
+  switch (x.k) {
+    case "int": {
+      const t = y as typeof x;
+      if (x.min !== t.min || x.max !== t.max) out.push(`${path}: ${desc(x)} in ${na}, ${desc(t)} in ${nb}`);
+      return;
+    }
+    case "enum": {
+      const t = y as typeof x;
+      const onlyA = x.members.filter((m) => !t.members.includes(m));
+      const onlyB = t.members.filter((m) => !x.members.includes(m));
+      if (x.base !== t.base) out.push(`${path}: values of enum ${x.base} in ${na}, of enum ${t.base} in ${nb}`);
+      else if (onlyA.length || onlyB.length) out.push(`${path}: ${x.name} members differ (${[...onlyA.map((m) => `\`${m}\` only in ${na}`), ...onlyB.map((m) => `\`${m}\` only in ${nb}`)].slice(0, 6).join(", ")})`);
+      return;
+    }
+    case "list": {
+      const t = y as typeof x;
+      if (x.bound !== t.bound) out.push(`${path}: maxItems ${x.bound} in ${na}, ${t.bound} in ${nb}`);
+      typeProblems(`${path}[i]`, x.elem, t.elem, na, nb, out);
+      return;
+    }
+    case "map": {
+      const t = y as typeof x;
+      typeProblems(`${path} keys`, x.key, t.key, na, nb, out);
+      typeProblems(`${path}[*]`, x.value, t.value, na, nb, out);
+      return;
+    }
+    case "record": {
+      const t = y as typeof x;
+      for (const f of x.fields) {
+        const g = t.fields.find((h) => h.name === f.name);
+        if (!g) out.push(`${path}.${f.name}: only in ${na}`);
+        else typeProblems(`${path}.${f.name}`, f.type, g.type, na, nb, out);
+      }
+      for (const g of t.fields) if (!x.fields.some((f) => f.name === g.name)) out.push(`${path}.${g.name}: only in ${nb}`);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function boardProblems(x: Board, y: Board, na: string, nb: string): string[] {
+  const out: string[] = [];
+  const sp = (b: Board) => new Map(b.spaces.map((s) => [s.id, `${s.type}; home ${[...s.home].sort().join(",") || "-"}`]));
+  const [sa, sb] = [sp(x), sp(y)];
+  for (const [id, d] of sa) {
+    if (!sb.has(id)) out.push(`board space \`${id}\` only in ${na}`);
+    else if (sb.get(id) !== d) out.push(`board space \`${id}\`: ${d} in ${na}, ${sb.get(id)} in ${nb}`);
+  }
+  for (const id of sb.keys()) if (!sa.has(id)) out.push(`board space \`${id}\` only in ${nb}`);
+  const cs = (b: Board) => new Set(b.connections.map((c) => `${[c.from, c.to].sort().join("–")} (${c.type})`));
+  const [ca, cb] = [cs(x), cs(y)];
+  for (const c of ca) if (!cb.has(c)) out.push(`board connection ${c} only in ${na}`);
+  for (const c of cb) if (!ca.has(c)) out.push(`board connection ${c} only in ${nb}`);
+  return out;
+}
+
+/**
+ * Why two editions cannot be diffed: differences in the state type (fields, bounds, enum
+ * members), in enums of the same name, or in the board (spaces, their types and home powers,
+ * connections). Printed names, member order and file layout do not matter. Empty = comparable.
+ * `names` label the editions in messages (default: their edition names).
+ */
+export function vocabularyProblems(a: IREdition, b: IREdition, names: { a: string; b: string } = { a: a.name, b: b.name }): string[] {
+  const out: string[] = [];
+  typeProblems("state", a.state, b.state, names.a, names.b, out);
+  for (const e of a.enums) {
+    const f = b.enums.find((x) => x.name === e.name);
+    if (!f) continue;
+    typeProblems(`enum ${e.name}`, { k: "enum", name: e.name, base: e.base, members: e.members }, { k: "enum", name: f.name, base: f.base, members: f.members }, names.a, names.b, out);
+  }
+  out.push(...boardProblems(a.board, b.board, names.a, names.b));
+  return out;
+}
+
+/** Same parameter names, types and actor flag (order does not matter: action JSON is flat). */
+function paramProblem(x: IRAction, y: IRAction, na: string, nb: string): string | undefined {
+  for (const p of x.params) {
+    const q = y.params.find((r) => r.name === p.name);
+    if (!q) return `parameter \`${p.name}\` only in ${na}`;
+    const probs: string[] = [];
+    typeProblems(p.name, p.type, q.type, na, nb, probs);
+    if (probs.length) return `parameter ${probs[0]}`;
+    if (p.actor !== q.actor) return `parameter \`${p.name}\` is the actor in ${p.actor ? na : nb} only`;
+  }
+  for (const q of y.params) if (!x.params.some((p) => p.name === q.name)) return `parameter \`${q.name}\` only in ${nb}`;
+  return undefined;
+}
+
+/** The actions both editions declare with the same parameters, and the others with the reason. */
+export function sharedActions(a: IREdition, b: IREdition, names: { a: string; b: string } = { a: a.name, b: b.name }): { shared: string[]; notCompared: { action: string; reason: string }[] } {
+  const shared: string[] = [];
+  const notCompared: { action: string; reason: string }[] = [];
+  for (const x of a.actions) {
+    const y = b.actions.find((z) => z.name === x.name);
+    if (!y) notCompared.push({ action: x.name, reason: `only in ${names.a}` });
+    else {
+      const p = paramProblem(x, y, names.a, names.b);
+      if (p) notCompared.push({ action: x.name, reason: p });
+      else shared.push(x.name);
+    }
+  }
+  for (const y of b.actions) if (!a.actions.some((x) => x.name === y.name)) notCompared.push({ action: y.name, reason: `only in ${names.b}` });
+  return { shared: shared.sort(), notCompared: notCompared.sort((p, q) => (p.action < q.action ? -1 : p.action > q.action ? 1 : 0)) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// the diff
+
+/**
+ * Compares the verdicts of two editions on every shared action.
+ * @throws DiffInputError when the editions do not share a state vocabulary (`vocabularyProblems`)
+ *   or when their invariants together admit no state.
+ */
+export async function diffEditions(a: IREdition, b: IREdition, opts: DiffOptions & { names?: { a: string; b: string } } = {}): Promise<EditionDiff> {
+  const names = opts.names ?? { a: a.name, b: b.name };
+  const problems = vocabularyProblems(a, b, names);
+  if (problems.length) throw new DiffInputError(problems);
+  const ctx = await getZ3();
+  return runExclusive(() => diffWith(ctx, a, b, names, opts));
+}
+
+interface Side {
+  ir: IREdition;
+  unit: (f: () => B) => ExactUnit;
+}
+
+const actorOf = (ir: IREdition, action: string) => ir.actions.find((a) => a.name === action)?.params.find((p) => p.actor)?.name;
+
+/** The rules whose firing decides each aspect of `action` in `ir` (as the generated `check`). */
+function decisive(ir: IREdition, action: string): { forbid: IRRule[]; oblige: IRRule[] } {
+  const hasActor = actorOf(ir, action) !== undefined;
+  const forbid = ir.rules.filter(
+    (r) => (r.action === action && r.kind === "forbid") || (hasActor && r.kind === "oblige" && r.action !== action && actorOf(ir, r.action) !== undefined),
+  );
+  const oblige = ir.rules.filter((r) => r.action === action && r.kind === "oblige");
+  const byId = (x: IRRule, y: IRRule) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+  return { forbid: forbid.sort(byId), oblige: oblige.sort(byId) };
+}
+
+async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: string; b: string }, opts: DiffOptions): Promise<EditionDiff> {
+  const timeoutMs = Math.max(1, Math.floor(opts.timeoutMs ?? DEFAULT_DIFF_TIMEOUT_MS));
+  const listBound = opts.listBound ?? 4;
+  const maxStates = Math.max(1, opts.maxStates ?? DEFAULT_DIFF_STATES);
+  // one encoder for both: enums of both (same-named ones are equal), string literals of both
+  const merged: IREdition = {
+    ...a,
+    enums: [...a.enums, ...b.enums.filter((e) => !a.enums.some((x) => x.name === e.name))],
+    rules: [...a.rules, ...b.rules],
+    exemptions: [...a.exemptions, ...b.exemptions],
+    invariants: [...a.invariants, ...b.invariants],
+    routes: [...a.routes, ...b.routes],
+  };
+  const enc = new ExactRouteEncoder(ctx, merged, listBound);
+  const side = (ir: IREdition): Side => ({ ir, unit: (f) => enc.withRoutes(ir.routes, () => enc.unit(f)) });
+  const A = side(a);
+  const B_ = side(b);
+  const invariants = [A, B_].flatMap((s) => s.ir.invariants.map((i) => s.unit(() => enc.bool(i.expr, new Map()))));
+
+  // the invariants of both must leave some state
+  {
+    // (routes in invariants are free here: unsat without them is unsat with them)
+    const inv = await plainCheck(ctx, enc, invariants, timeoutMs);
+    if (inv === "unsat") throw new DiffInputError([`the invariants of ${names.a} and ${names.b} together admit no state`]);
+  }
+
+  const { shared, notCompared } = sharedActions(a, b, names);
+  const actions: ActionDiff[] = [];
+  for (const name of shared) {
+    const t0 = performance.now();
+    const res: ActionDiff = { action: name, verdict: "identical", aspects: { allowed: "identical", obliged: "identical" }, candidates: [], ms: 0 };
+    const reasons: string[] = [];
+    try {
+      const act = a.actions.find((x) => x.name === name)!;
+      let env!: Env;
+      const params = enc.unit(() => {
+        env = enc.actionEnv(act);
+        return ctx.Bool.val(true);
+      });
+      const envFor = (s: Side, rule: IRRule): Env => {
+        if (rule.action === name) return env;
+        const own = actorOf(s.ir, rule.action)!;
+        return new Map([[own, env.get(actorOf(s.ir, name)!)!]]);
+      };
+      const fires = (s: Side, r: IRRule): ExactUnit =>
+        s.unit(() => {
+          const e = envFor(s, r);
+          const lifts = s.ir.exemptions.filter((x) => x.rules.includes(r.id) || x.groups.some((g) => r.groups.includes(g)));
+          return enc.and([enc.ruleCore(r, e), ...lifts.map((x) => enc.not(enc.bool(x.when, e)))]);
+        });
+      const sides = [A, B_].map((s) => {
+        const d = decisive(s.ir, name);
+        return { s, forbid: d.forbid.map((r) => ({ id: r.id, u: fires(s, r) })), oblige: d.oblige.map((r) => ({ id: r.id, u: fires(s, r) })) };
+      });
+      // parameters of a large enum type used as a map key (`state.spaces[origin]`) are pinned per model
+      const keys = new Set<string>();
+      for (const x of sides) for (const r of [...x.forbid, ...x.oblige]) {
+        const rule = x.s.ir.rules.find((q) => q.id === r.id)!;
+        if (rule.action === name) mapKeyVars(rule.when, keys);
+      }
+      for (const s of [A, B_]) for (const e of s.ir.exemptions) mapKeyVars(e.when, keys);
+      const pinnable = act.params.flatMap((p) => {
+        const v = env.get(p.name);
+        return p.type.k === "enum" && p.type.members.length > PIN_ABOVE && keys.has(p.name) && v?.k === "e" ? [v.e] : [];
+      });
+      // routes from a pinned parameter to another parameter: the latter is preferred near the former
+      const ends = new Map<string, string>();
+      for (const x of sides) for (const r of [...x.forbid, ...x.oblige]) routeEndVars(x.s.ir.rules.find((q) => q.id === r.id)!.when, ends);
+      const routeEnds = [...ends].flatMap(([f, t]) => {
+        const fv = env.get(f);
+        const tv = env.get(t);
+        return fv?.k === "e" && tv?.k === "e" && pinnable.includes(fv.e) && !pinnable.includes(tv.e) ? [{ from: fv.e, to: tv.e }] : [];
+      });
+      const actorParam = act.params.find((p) => p.actor)?.name;
+      const actor = actorParam ? env.get(actorParam) : undefined;
+      const units = [...invariants, params, ...sides.flatMap((x) => [...x.forbid, ...x.oblige].map((f) => f.u))];
+      for (const aspect of ["allowed", "obliged"] as const) {
+        const decisiveOf = (x: (typeof sides)[number]) => (aspect === "allowed" ? x.forbid : x.oblige);
+        // Two directions: `hi` says yes (allows / obliges), `lo` says no. A rule of `lo` whose
+        // firing term is also one of `hi`'s cannot fire when `hi` says yes, so only `lo`'s own
+        // rules can make the difference (an exact simplification; none left → no such state).
+        for (const [hi, lo] of [[0, 1], [1, 0]] as const) {
+          const own = (aspect === "allowed" ? sides[lo].forbid : sides[hi].oblige).filter(
+            (r) => !(aspect === "allowed" ? sides[hi].forbid : sides[lo].oblige).some((q) => q.u.e.eqIdentity(r.u.e)),
+          );
+          if (!own.length) continue;
+          const query =
+            aspect === "allowed"
+              ? enc.and([...sides[hi].forbid.map((r) => enc.not(r.u.e)), enc.or(own.map((r) => r.u.e))])
+              : enc.and([enc.or(own.map((r) => r.u.e)), ...sides[lo].oblige.map((r) => enc.not(r.u.e))]);
+          if (ctx.isFalse(query)) continue;
+          const blocks: B[] = [];
+          for (let n = 0; n < maxStates; n++) {
+            const out = await solveExact(ctx, enc, units, invariants, query, blocks, timeoutMs, act, pinnable, routeEnds);
+            if (out.result === "unsat") break;
+            if (out.result === "unknown") {
+              if (res.aspects[aspect] !== "differs") res.aspects[aspect] = "unknown";
+              reasons.push(`${aspect} (${hi === 0 ? names.a : names.b} ${aspect === "allowed" ? "allows" : "obliges"}): ${out.reason}`);
+              break;
+            }
+            res.aspects[aspect] = "differs";
+            const m = out.model!;
+            try {
+              const holds = (e: B) => ctx.isTrue(m.eval(e, true));
+              const predict = (x: (typeof sides)[number]): PredictedVerdict => {
+                const f = x.forbid.filter((r) => holds(r.u.e)).map((r) => r.id);
+                const o = x.oblige.filter((r) => holds(r.u.e)).map((r) => r.id);
+                return { allowed: f.length === 0, obliged: o.length > 0, rules: [...f, ...o].sort() };
+              };
+              res.candidates.push({ aspect, state: out.example!.state, action: out.example!.action, a: predict(sides[0]), b: predict(sides[1]) });
+              // the next state must differ in which rules fire (either edition) or in the actor
+              const sig: B[] = sides.flatMap((x) => decisiveOf(x).map((r) => (holds(r.u.e) ? r.u.e : enc.not(r.u.e))));
+              if (actor && (actor.k === "e" || actor.k === "i" || actor.k === "b")) sig.push((actor.e as ZExpr<"main">).eq(m.eval(actor.e as ZExpr<"main">, true)) as B);
+              blocks.push(enc.not(enc.and(sig)));
+            } finally {
+              m.release();
+            }
+          }
+        }
+      }
+    } catch (e) {
+      for (const k of ["allowed", "obliged"] as const) if (res.aspects[k] === "identical") res.aspects[k] = "unknown";
+      reasons.push(`error: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    res.verdict = res.candidates.length ? "differs" : Object.values(res.aspects).includes("unknown") ? "unknown" : "identical";
+    if (reasons.length) res.reason = reasons.join("; ");
+    res.ms = Math.round(performance.now() - t0);
+    actions.push(res);
+  }
+  return { a: names.a, b: names.b, actions, notCompared, bounds: { listBound, timeoutMs, maxStates } };
+}
+
+/** The variables used (directly) as the key of a map lookup in `e`. */
+function mapKeyVars(e: Expr, out: Set<string>): Set<string> {
+  if (e.k === "index" && e.key.k === "var") out.add(e.key.name);
+  for (const c of children(e)) mapKeyVars(c, out);
+  return out;
+}
+
+/** `from` var → `to` var of the routes in `e` whose ends are both variables. */
+function routeEndVars(e: Expr, out: Map<string, string>): Map<string, string> {
+  if (e.k === "reach" && e.from.k === "var" && e.to.k === "var") out.set(e.from.name, e.to.name);
+  for (const c of children(e)) routeEndVars(c, out);
+  return out;
+}
+
+/** The domain facts of the given leaves. */
+function factsOf(enc: ExactRouteEncoder, leaves: Iterable<string>): B[] {
+  return [...leaves].sort().flatMap((l) => enc.leaves.get(l)?.facts ?? []);
+}
+
+interface SolveOut {
+  result: "sat" | "unsat" | "unknown";
+  reason?: string;
+  model?: Model<"main">;
+  example?: { state: Record<string, unknown>; action: Record<string, unknown> };
+}
+
+/** Rounds of route refinement (`ExactRouteEncoder.refine`) one solve may take before it gives up as unknown. */
+const MAX_REFINE = 500;
+/** Canonical solves whose model still needed a route lemma, before the last exact model is taken as it is. */
+const MAX_CANON_ROUNDS = 8;
+/** Action parameters of an enum type with more members than this, used as a map key, are pinned (see `solveExact`). */
+const PIN_ABOVE = 16;
+
+/**
+ * One exact solve of inv ∧ query ∧ blocks (the caller releases the model; `timeoutMs` bounds the
+ * whole solve, running out is `unknown`):
+ * 1. a plain check with the route Bools free (plus the route lemmas found so far): unsat is final;
+ * 2. its action parameters of a large enum type (`Space`: a symbolic space index makes every
+ *    `state.spaces[origin]…` a 148-way if-then-else) are pinned to the model's values, as hard
+ *    constraints that Z3 folds away, and the routes are refined by plain checks until the model's
+ *    routes match the validator's search (`ExactRouteEncoder.refine`); unsat under the pins
+ *    excludes those values and goes back to 1;
+ * 3. a canonical model under the pins (`solveCanonical`: few facts away from the defaults),
+ *    refined the same way.
+ * Every lemma holds in every state, so lemmas found under pins stay valid without them.
+ */
+async function solveExact(
+  ctx: Z3Ctx,
+  enc: ExactRouteEncoder,
+  units: ExactUnit[],
+  invariants: ExactUnit[],
+  query: B,
+  blocks: B[],
+  timeoutMs: number,
+  action: IRAction,
+  pinnable: ZExpr<"main">[],
+  routeEnds: { from: ZExpr<"main">; to: ZExpr<"main"> }[] = [],
+): Promise<SolveOut> {
+  const t0 = performance.now();
+  const deadline = t0 + timeoutMs;
+  const remaining = () => Math.max(1, Math.floor(deadline - performance.now()));
+  const leaves = new Set<string>();
+  const reach = new Set<number>();
+  for (const u of units) {
+    for (const l of u.leaves) leaves.add(l);
+    for (const r of u.reach) reach.add(r);
+  }
+  const lemmas: B[] = [];
+  const excluded: B[] = [];
+  // the formulas whose values the caller reads from the model (the query, every rule's firing)
+  const observed = [query, ...units.map((u) => u.e)];
+  const lit = ctx.Bool.const("diff");
+  const fresh = (pins: B[]): Solver<"main"> => {
+    const solver = new ctx.Solver();
+    solver.set("timeout", remaining());
+    solver.set("smt.relevancy", 0);
+    for (const f of [...factsOf(enc, leaves), ...invariants.map((i) => i.e), ...blocks, ...excluded, ...lemmas, ...pins]) solver.add(f);
+    solver.add(ctx.Implies(lit, query));
+    return solver;
+  };
+  let rounds = 0;
+  /** adds the lemmas of a model (and the domain facts of the leaves they bring) to `solver`; true when the model was exact */
+  const refine = (solver: Solver<"main">, model: Model<"main">): boolean => {
+    const before = new Set(leaves);
+    const ref = enc.refine(model, reach, leaves, observed);
+    if (!ref.lemmas.length) return true;
+    rounds++;
+    lemmas.push(...ref.lemmas);
+    for (const f of factsOf(enc, [...leaves].filter((l) => !before.has(l)))) solver.add(f);
+    for (const l of ref.lemmas) solver.add(l);
+    return false;
+  };
+  const debug = (what: string) => {
+    if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  diff ${action.name}: ${what} after ${Math.round(performance.now() - t0)} ms (${rounds} route lemma rounds, ${leaves.size} leaves)\n`);
+  };
+  const over = (): SolveOut | undefined =>
+    rounds > MAX_REFINE ? { result: "unknown", reason: `route refinement did not converge in ${MAX_REFINE} rounds` } : performance.now() > deadline ? { result: "unknown", reason: `timeout (${timeoutMs} ms)` } : undefined;
+  /** preference (assumption literals, radius 1, 2, 3) for a route's `to` near its pinned `from` */
+  let near: B[] = [];
+  const check = async (solver: Solver<"main">): Promise<"sat" | "unsat" | "unknown"> => {
+    for (;;) {
+      solver.set("timeout", remaining());
+      const tc = performance.now();
+      const r = await guardedCheck(ctx, solver, remaining(), near.length ? [lit, near[0]] : [lit]);
+      debug(`check ${r} in ${Math.round(performance.now() - tc)} ms${near.length ? ` (near ${4 - near.length})` : ""}`);
+      // unsat under a preference only drops the preference
+      if (r === "unsat" && near.length) near = near.slice(1);
+      else return r;
+    }
+  };
+  /** pins the `to` of routes whose `from` is pinned softly near it: a short path needs few refinement rounds */
+  const nearPrefs = (solver: Solver<"main">, m: Model<"main">): B[] => {
+    const g = routeGraph(enc.ir.board);
+    for (const { from, to } of routeEnds) {
+      const code = enc.enumIndexOf("Space", m.eval(from, true));
+      const start = code === undefined ? -1 : g.ids.indexOf(enc.baseMembers(enc.space)[code]);
+      if (start < 0) continue;
+      const dist = new Map<number, number>([[start, 0]]);
+      const queue = [start];
+      for (let h = 0; h < queue.length; h++) {
+        const u = queue[h];
+        for (const v of [...g.land[u], ...g.pass[u], ...g.port[u], ...g.sea[u]]) if (!dist.has(v)) (dist.set(v, dist.get(u)! + 1), queue.push(v));
+      }
+      return [1, 2, 3].map((radius) => {
+        const p = ctx.Bool.const(`near:${radius}`);
+        const ball = [...dist].filter(([, d]) => d <= radius).map(([i]) => to.eq(enc.enumVal("Space", enc.enumCode(enc.space, g.ids[i]))) as B);
+        solver.add(ctx.Implies(p, enc.or(ball)));
+        return p;
+      });
+    }
+    return [];
+  };
+  let fallback: SolveOut | undefined;
+  let firstModelNear: Model<"main"> | undefined;
+  try {
+    for (;;) {
+      // 1. free routes, no pins
+      let pins: B[];
+      {
+        const stop = over();
+        if (stop) return stop;
+        const solver = fresh([]);
+        try {
+          const r = await check(solver);
+          if (r !== "sat") return r === "unsat" ? { result: "unsat" } : { result: "unknown", reason: reasonUnknown(solver) };
+          const m = solver.model();
+          try {
+            pins = pinnable.map((p) => p.eq(m.eval(p, true)) as B);
+            firstModelNear = routeEnds.length ? m : undefined;
+          } finally {
+            if (!firstModelNear) m.release();
+          }
+        } finally {
+          solver.release();
+        }
+      }
+      // 2. refine under the pins
+      let pinnedUnsat = false;
+      for (let canon = 0; canon <= MAX_CANON_ROUNDS && !pinnedUnsat; canon++) {
+        const solver = fresh(pins);
+        if (firstModelNear) {
+          near = nearPrefs(solver, firstModelNear);
+          firstModelNear.release();
+          firstModelNear = undefined;
+        } else near = [];
+        try {
+          for (;;) {
+            const stop = over();
+            if (stop) return fallback ?? stop;
+            const r = await check(solver);
+            if (r === "unknown") return fallback ?? { result: "unknown", reason: reasonUnknown(solver) };
+            if (r === "unsat") {
+              pinnedUnsat = true;
+              break;
+            }
+            const m = solver.model();
+            let exact = false;
+            try {
+              exact = refine(solver, m);
+              if (exact) {
+                fallback?.model?.release();
+                fallback = { result: "sat", model: m, example: decode(enc, m, leaves, action) };
+              }
+            } finally {
+              if (!exact) m.release();
+            }
+            if (exact) break;
+          }
+        } finally {
+          solver.release();
+        }
+        if (pinnedUnsat || canon === MAX_CANON_ROUNDS) break;
+        // 3. a canonical model of the state under the same pins, lemmas and action: exact → done,
+        // else refine and repeat
+        const fm = fallback!.model!;
+        const actionPins = [...leaves].filter((l) => l.startsWith("action.")).sort().map((l) => {
+          const e = enc.leaves.get(l)!.e as ZExpr<"main">;
+          return e.eq(fm.eval(e, true)) as B;
+        });
+        const cs = fresh([...pins, ...actionPins]);
+        try {
+          const r = await solveCanonical(ctx, enc, cs, leaves, remaining(), new Map([["diff", lit]]));
+          if (r.result !== "sat") break; // (the preferences timed out): keep the plain model
+          if (refine(cs, r.model!)) {
+            fallback?.model?.release();
+            debug("sat (canonical)");
+            return { result: "sat", model: r.model, example: decode(enc, r.model!, leaves, action) };
+          }
+          r.model!.release();
+        } finally {
+          cs.release();
+        }
+      }
+      if (!pinnedUnsat) {
+        debug("sat (not canonical)");
+        return fallback!;
+      }
+      // no state with these parameter values: exclude them
+      excluded.push(enc.not(enc.and(pins)));
+      if (!pins.length) return { result: "unsat" };
+    }
+  } catch (e) {
+    fallback?.model?.release();
+    throw e;
+  }
+}
+
+function reasonUnknown(solver: Solver<"main">): string {
+  try {
+    const r = solver.reasonUnknown();
+    return r === "canceled" || r === "timeout" ? `timeout (${r})` : r || "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+/** `solver.check()` with a watchdog: if the solver's own timeout does not fire, interrupt and await. */
+async function guardedCheck(ctx: Z3Ctx, solver: Solver<"main">, timeoutMs: number, assumptions: B[] = []): Promise<"sat" | "unsat" | "unknown"> {
+  const timer = setTimeout(() => ctx.interrupt(), timeoutMs + 2000);
+  try {
+    return await duringCheck(() => solver.check(...assumptions));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A plain satisfiability check of the units' conjunction (no routes refined: only for route-free units). */
+async function plainCheck(ctx: Z3Ctx, enc: ExactRouteEncoder, units: ExactUnit[], timeoutMs: number): Promise<"sat" | "unsat" | "unknown"> {
+  const solver: Solver<"main"> = new ctx.Solver();
+  try {
+    solver.set("timeout", timeoutMs);
+    solver.set("smt.relevancy", 0);
+    for (const f of [...factsOf(enc, units.flatMap((u) => [...u.leaves])), ...units.map((u) => u.e)]) solver.add(f);
+    return await guardedCheck(ctx, solver, timeoutMs);
+  } finally {
+    solver.release();
+  }
+}

@@ -1,0 +1,443 @@
+/**
+ * Exact routes for queries whose models must replay through the generated validators (the
+ * edition diff): `reachable(route(args), from, to)` by lazy refinement against the validator's
+ * breadth-first search.
+ *
+ * The proof obligations of `index.ts` keep routes uninterpreted (`encode.ts`). This encoder
+ * extends that `Encoder` and replaces only the `reach` case: each route call instance (a route,
+ * its argument terms, its `from` and `to` terms) becomes a fresh Bool `reach!<n>.<route>`, free at
+ * first. `refine(model, …)` then runs the search of the generated validator (codegen
+ * `routeFunction`) on the model's state — nodes (space, sea zones used k), steps
+ * - land → land over `normal` connections (and `pass` ones when `passes` holds): `land` at the target;
+ * - land → sea over `port` connections: `port` at the land space, `sea` at the zone, k < max_seas;
+ * - sea → sea over `sea` connections: `sea` at the target, k < max_seas;
+ * - sea → land over `port` connections: `land` and `port` at the land space;
+ * - start (from, 0) when `from` is land satisfying `land`, (from, 1) when it is a sea zone
+ *   satisfying `sea` and max_seas ≥ 1 —
+ * with every clause encoded at a concrete space (`state.spaces[paris].…` are direct leaves).
+ * Where the model's Bool disagrees with the search it returns a lemma, valid in every state:
+ * - the model says "no path" but the search finds one: a **path lemma**
+ *   `from = s₀ ∧ to = t ∧ start(s₀) ∧ ⋀ step conditions of the path ⇒ reach`;
+ * - the model says "path" but the search's reachable set R misses `to`: a **cut lemma**
+ *   `from = s₀ ∧ to ∉ spaces(R) ∧ ⋀_{m ∈ R, m → n ∉ R} ¬step(m, n) ⇒ ¬reach` (with those exits
+ *   closed, nothing outside R is reachable), or `from = s₀ ∧ ¬start(s₀) ⇒ ¬reach`.
+ * - with either, a **tree lemma**: `from = s₀ ∧ to ∈ spaces(R) ∧ start ∧ ⋀ conditions of the search
+ *   tree's steps ⇒ reach` (the solver may then move `to` within R without another round).
+ * A model for which `refine` returns no lemma is exact: every route Bool equals the validator's
+ * search on that state. Unsat is exact too, because every lemma holds in every state.
+ *
+ * (A one-shot least-fixpoint encoding — a Bool and an Int rank per node, r_n ⇔ start ∨ a ranked
+ * predecessor — is exact as well, but on the 148-space Here I Stand board Z3 did not decide even
+ * single-route queries in minutes; the lemmas keep the solver's formula the size of the
+ * uninterpreted one.)
+ *
+ * Lemmas read leaves no unit touched before; `refine` adds them to the caller's leaf set (whose
+ * domain facts must then be asserted), and evaluates a clause whose leaves are not yet asserted
+ * at the decoder's defaults (those are the values `decode` writes for them).
+ */
+import type { Arith, Bool, Model, Expr as ZExpr } from "z3-solver";
+import type { Board, Expr, IRRoute } from "../ir/types.js";
+import { children } from "../ir/walk.js";
+import { Encoder, EncodeError, type Env, type Sym, type Unit } from "./encode.js";
+
+type B = Bool<"main">;
+type I = Arith<"main">;
+type EV = ZExpr<"main">;
+
+/** A unit plus the route call instances it uses (ids for `refine`). */
+export interface ExactUnit extends Unit {
+  reach: Set<number>;
+}
+
+/** The route search graph of a board, as the generated validator walks it. */
+export interface RouteGraph {
+  /** space ids by board order */
+  ids: string[];
+  isSea: boolean[];
+  /** normal connections between two land spaces (both directions) */
+  land: number[][];
+  /** pass connections between two land spaces */
+  pass: number[][];
+  /** port connections between a land space and a sea zone */
+  port: number[][];
+  /** sea connections between two sea zones */
+  sea: number[][];
+  seaCount: number;
+}
+
+/**
+ * The route steps of a board, by board order. Mirrors codegen's `boardTables`: a connection whose
+ * type does not fit its ends (the checker rejects those) is never a step.
+ */
+export function routeGraph(board: Board): RouteGraph {
+  const ids = board.spaces.map((s) => s.id);
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const isSea = board.spaces.map((s) => s.type === "sea");
+  const mk = () => ids.map(() => new Set<number>());
+  const land = mk(), pass = mk(), port = mk(), sea = mk();
+  for (const c of board.connections) {
+    const a = index.get(c.from);
+    const b = index.get(c.to);
+    if (a === undefined || b === undefined) throw new EncodeError(`board connection ${c.from}–${c.to} names an unknown space`);
+    const bothLand = !isSea[a] && !isSea[b];
+    const bothSea = isSea[a] && isSea[b];
+    const add = (t: Set<number>[]) => (t[a].add(b), t[b].add(a));
+    if (c.type === "normal" && bothLand) add(land);
+    else if (c.type === "pass" && bothLand) add(pass);
+    else if (c.type === "port" && !bothLand && !bothSea) add(port);
+    else if (c.type === "sea" && bothSea) add(sea);
+  }
+  const sorted = (t: Set<number>[]) => t.map((s) => [...s].sort((x, y) => x - y));
+  return { ids, isSea, land: sorted(land), pass: sorted(pass), port: sorted(port), sea: sorted(sea), seaCount: isSea.filter(Boolean).length };
+}
+
+/** The largest value an int expression can take, from literals, `if` branches and int bounds (Infinity when unknown). */
+export function upperBound(e: Expr): number {
+  if (e.k === "lit" && typeof e.value === "number") return e.value;
+  if (e.k === "ite") return Math.max(upperBound(e.then), upperBound(e.else));
+  if (e.type.k === "int" && e.type.max !== undefined) return e.type.max;
+  return Infinity;
+}
+
+/** A term with the leaves it reads. */
+interface Term {
+  e: B;
+  leaves: Set<string>;
+}
+
+interface Instance {
+  id: number;
+  route: IRRoute;
+  /** the abstraction: true iff a path exists */
+  b: B;
+  from: Extract<Sym, { k: "e" }>;
+  to: Extract<Sym, { k: "e" }>;
+  land: (i: number) => Term;
+  sea: (i: number) => Term;
+  port: (i: number) => Term;
+  passes: Term;
+  /** the max_seas term (null: unlimited) */
+  maxSeas: { e: I; leaves: Set<string> } | null;
+  /** layers that can exist in any state: min(static bound of max_seas, number of sea zones) */
+  K: number;
+  /** keeps the argument terms alive so their ids stay unique */
+  keep: unknown[];
+}
+
+/** Structural identity of a route: positions dropped, types shortened to kind and base enum. */
+const routeKeys = new WeakMap<IRRoute, string>();
+function routeKey(r: IRRoute): string {
+  let key = routeKeys.get(r);
+  if (key === undefined) {
+    key = JSON.stringify(r, (k, v) => (k === "pos" ? undefined : (k === "type" || k === "varType") && v && typeof v === "object" ? `${v.k}:${v.base ?? ""}` : v));
+    routeKeys.set(r, key);
+  }
+  return key;
+}
+
+/** A node of the search: space (board order) and sea zones used. */
+interface Node {
+  i: number;
+  k: number;
+}
+
+/** What `refine` found: lemmas to assert (empty: the model is exact) and how many instances were wrong. */
+export interface Refinement {
+  lemmas: B[];
+  wrong: number;
+}
+
+/**
+ * `Encoder` with exact routes (see the file comment). Routes are looked up in the table set by
+ * `withRoutes`, so two editions with different routes of one name share an encoder and its leaves.
+ */
+export class ExactRouteEncoder extends Encoder {
+  private routeTable = new Map<string, IRRoute>();
+  private readonly instances = new Map<string, Instance>();
+  private readonly byId: Instance[] = [];
+  private used = new Set<number>();
+  private graph?: RouteGraph;
+  /** clause terms at a space, shared by instances whose arguments the clause reads agree */
+  private readonly clauses = new Map<string, Term>();
+
+  /** Runs `f` with `routes` as the routes that `reachable(…)` refers to. */
+  withRoutes<T>(routes: IRRoute[], f: () => T): T {
+    const save = this.routeTable;
+    this.routeTable = new Map(routes.map((r) => [r.name, r]));
+    try {
+      return f();
+    } finally {
+      this.routeTable = save;
+    }
+  }
+
+  /** `Encoder.unit`, also recording the route instances used. */
+  override unit(f: () => B): ExactUnit {
+    const save = this.used;
+    this.used = new Set();
+    try {
+      const u = super.unit(f);
+      return { ...u, reach: this.used };
+    } finally {
+      for (const id of this.used) save.add(id);
+      this.used = save;
+    }
+  }
+
+  /** Number of route call instances encoded so far. */
+  get instanceCount(): number {
+    return this.byId.length;
+  }
+
+  override expr(e: Expr, env: Env): Sym {
+    if (e.k !== "reach") return super.expr(e, env);
+    const route = this.routeTable.get(e.route);
+    if (!route) throw new EncodeError(`unknown route \`${e.route}\``);
+    if (route.params.length !== e.args.length) throw new EncodeError(`route \`${route.name}\` takes ${route.params.length} arguments`);
+    const args = e.args.map((a) => this.expr(a, env));
+    const from = this.expr(e.from, env);
+    const to = this.expr(e.to, env);
+    if (from.k !== "e" || to.k !== "e") throw new EncodeError("a route's ends must be spaces");
+    const inst = this.instance(route, args, from, to);
+    this.used.add(inst.id);
+    return { k: "b", e: inst.b };
+  }
+
+  private termKey(s: Sym): string {
+    if (s.k === "b" || s.k === "i" || s.k === "e") return String(s.e.id());
+    throw new EncodeError("a route argument is not a scalar");
+  }
+
+  private instance(route: IRRoute, args: Sym[], from: Extract<Sym, { k: "e" }>, to: Extract<Sym, { k: "e" }>): Instance {
+    const rk = routeKey(route);
+    const argKeys = args.map((a) => this.termKey(a));
+    const key = `${rk}|${argKeys.join(",")}|${this.termKey(from)}|${this.termKey(to)}`;
+    const old = this.instances.get(key);
+    if (old) return old;
+    const { ctx } = this;
+    const g = (this.graph ??= routeGraph(this.ir.board));
+    const id = this.byId.length;
+    const env: Env = new Map(route.params.map((p, i) => [p.name, args[i]]));
+    /** encodes `f` as a Term, keeping the touched leaves out of the current unit */
+    const term = <T extends B | I>(f: () => T): { e: T; leaves: Set<string> } => {
+      let e!: T;
+      const u = super.unit(() => {
+        e = f();
+        return ctx.Bool.val(true);
+      });
+      return { e, leaves: u.leaves };
+    };
+    const clause = (kind: string, expr: Expr, v: string) => {
+      const read = varsIn(expr);
+      const argKey = route.params.map((p, i) => (read.has(p.name) && p.name !== v ? argKeys[i] : "-")).join(",");
+      const base = `${rk}|${kind}|${argKey}|`;
+      return (i: number): Term => {
+        let t = this.clauses.get(base + i);
+        if (!t) {
+          const c = this.enumCode(this.space, g.ids[i]);
+          const at: Sym = { k: "e", e: this.enumVal("Space", c), base: "Space", c };
+          t = term(() => this.bool(expr, new Map(env).set(v, at)));
+          this.clauses.set(base + i, t);
+        }
+        return t;
+      };
+    };
+    let K = g.seaCount;
+    let maxSeas: Instance["maxSeas"] = null;
+    if (route.maxSeas) {
+      const m = term(() => {
+        const s = this.expr(route.maxSeas!, env);
+        if (s.k !== "i") throw new EncodeError(`max_seas of route \`${route.name}\` is not an int`);
+        return s.e;
+      });
+      maxSeas = m;
+      K = Math.max(0, Math.min(K, upperBound(route.maxSeas)));
+    }
+    const inst: Instance = {
+      id,
+      route,
+      b: ctx.Bool.const(`reach!${id}.${route.name}`),
+      from,
+      to,
+      land: clause("land", route.land, route.landVar),
+      sea: clause("sea", route.sea, route.seaVar),
+      port: clause("port", route.port, route.portVar),
+      passes: term(() => this.bool(route.passes, env)),
+      maxSeas,
+      K,
+      keep: [...args, from, to],
+    };
+    this.instances.set(key, inst);
+    this.byId.push(inst);
+    return inst;
+  }
+
+  /**
+   * Checks the route Bools of the given instances against the validator's search on the model's
+   * state and returns a lemma for each that disagrees — none when correcting them all would change
+   * none of the `observed` formulas (if given). `asserted` is the set of leaves the
+   * solver constrains (decoded from the model); leaves outside it are read at their defaults, and
+   * the leaves of the returned lemmas are added to it (their domain facts must be asserted too).
+   */
+  refine(model: Model<"main">, ids: Iterable<number>, asserted: Set<string>, observed?: B[]): Refinement {
+    const { ctx } = this;
+    const g = this.graph;
+    const lemmas: B[] = [];
+    let wrong = 0;
+    const corrections: [B, B][] = [];
+    if (!g) return { lemmas, wrong };
+    const evalB = (t: { e: B; leaves: Set<string> }): boolean => ctx.isTrue(model.eval(this.atDefaults(t.e, t.leaves, asserted), true));
+    const evalSpace = (s: Extract<Sym, { k: "e" }>): number => {
+      if (s.c !== undefined) return g.ids.indexOf(this.baseMembers(this.space)[s.c]);
+      const code = this.enumIndexOf("Space", model.eval(s.e, true));
+      if (code === undefined) throw new EncodeError("no space in the model");
+      return g.ids.indexOf(this.baseMembers(this.space)[code]);
+    };
+    for (const id of [...ids].sort((a, b) => a - b)) {
+      const inst = this.byId[id];
+      const claimed = ctx.isTrue(model.eval(inst.b, true));
+      const s0 = evalSpace(inst.from);
+      const t = evalSpace(inst.to);
+      // concrete max_seas (capped like the validator) and passes
+      let maxSeas = g.seaCount;
+      if (inst.maxSeas) {
+        const v = model.eval(this.atDefaults(inst.maxSeas.e, inst.maxSeas.leaves, asserted) as never, true) as unknown as I;
+        maxSeas = Math.min(g.seaCount, Number((v as unknown as { value(): bigint }).value()));
+      }
+      const passes = evalB(inst.passes);
+      const below = (k: number): Term | null => {
+        if (!inst.maxSeas) return null;
+        return { e: inst.maxSeas.e.gt(k), leaves: inst.maxSeas.leaves };
+      };
+      // the step conditions as terms (null = always), and concretely
+      const stepTerms = (m: Node, n: Node): (Term | null)[] => {
+        if (!g.isSea[m.i] && !g.isSea[n.i]) {
+          const viaPass = g.pass[m.i].includes(n.i) && !g.land[m.i].includes(n.i);
+          return viaPass ? [inst.passes, inst.land(n.i)] : [inst.land(n.i)];
+        }
+        if (!g.isSea[m.i]) return [below(m.k), inst.port(m.i), inst.sea(n.i)];
+        if (!g.isSea[n.i]) return [inst.land(n.i), inst.port(n.i)];
+        return [below(m.k), inst.sea(n.i)];
+      };
+      const succ = (m: Node): Node[] => {
+        const out: Node[] = [];
+        if (!g.isSea[m.i]) {
+          for (const j of g.land[m.i]) out.push({ i: j, k: m.k });
+          for (const j of g.pass[m.i]) if (!g.land[m.i].includes(j)) out.push({ i: j, k: m.k });
+          if (m.k + 1 <= inst.K) for (const j of g.port[m.i]) out.push({ i: j, k: m.k + 1 });
+        } else {
+          for (const j of g.port[m.i]) out.push({ i: j, k: m.k });
+          if (m.k + 1 <= inst.K) for (const j of g.sea[m.i]) out.push({ i: j, k: m.k + 1 });
+        }
+        return out;
+      };
+      const stepOk = (m: Node, n: Node): boolean => {
+        if (!g.isSea[m.i] && !g.isSea[n.i]) {
+          const viaLand = g.land[m.i].includes(n.i);
+          return (viaLand || passes) && evalB(inst.land(n.i));
+        }
+        if (!g.isSea[m.i]) return m.k < maxSeas && evalB(inst.port(m.i)) && evalB(inst.sea(n.i));
+        if (!g.isSea[n.i]) return evalB(inst.land(n.i)) && evalB(inst.port(n.i));
+        return m.k < maxSeas && evalB(inst.sea(n.i));
+      };
+      const startTerms: (Term | null)[] = g.isSea[s0] ? [below(0), inst.sea(s0)] : [inst.land(s0)];
+      const startOk = g.isSea[s0] ? maxSeas >= 1 && evalB(inst.sea(s0)) : evalB(inst.land(s0));
+      // breadth-first search over nodes, with parents for the path
+      const key = (n: Node) => n.k * g.ids.length + n.i;
+      const parent = new Map<number, Node | null>();
+      const order: Node[] = [];
+      let found: Node | undefined;
+      if (startOk) {
+        const st: Node = { i: s0, k: g.isSea[s0] ? 1 : 0 };
+        parent.set(key(st), null);
+        order.push(st);
+        for (let h = 0; h < order.length; h++) {
+          const m = order[h];
+          if (m.i === t && !found) found = m;
+          for (const n of succ(m)) {
+            if (parent.has(key(n)) || !stepOk(m, n)) continue;
+            parent.set(key(n), m);
+            order.push(n);
+          }
+        }
+      }
+      const actual = found !== undefined;
+      if (actual === claimed) continue;
+      wrong++;
+      corrections.push([inst.b, ctx.Bool.val(actual)]);
+      const fromIs = this.spaceIs(inst.from, s0);
+      const parts: (Term | null)[] = [];
+      let lemma: B;
+      if (actual) {
+        // path lemma
+        const path: Node[] = [];
+        for (let n: Node | null = found!; n; n = parent.get(key(n)) ?? null) path.unshift(n);
+        parts.push(...startTerms);
+        for (let h = 1; h < path.length; h++) parts.push(...stepTerms(path[h - 1], path[h]));
+        const hyp = this.and([fromIs, this.spaceIs(inst.to, t), ...parts.filter((p): p is Term => p !== null).map((p) => p.e)]);
+        lemma = ctx.Implies(hyp, inst.b);
+      } else if (!startOk) {
+        const hyp = this.and([fromIs, this.not(this.and(startTerms.filter((p): p is Term => p !== null).map((p) => p.e)))]);
+        parts.push(...startTerms);
+        lemma = ctx.Implies(hyp, this.not(inst.b));
+      } else {
+        // cut lemma: every exit of the reached set is closed
+        const inR = new Set(order.map(key));
+        const closed: B[] = [];
+        for (const m of order)
+          for (const n of succ(m)) {
+            if (inR.has(key(n))) continue;
+            const ts = stepTerms(m, n);
+            parts.push(...ts);
+            closed.push(this.not(this.and(ts.filter((p): p is Term => p !== null).map((p) => p.e))));
+          }
+        const spaces = [...new Set(order.map((n) => n.i))].sort((x, y) => x - y);
+        const toOutside = this.and(spaces.map((i) => this.not(this.spaceIs(inst.to, i))));
+        lemma = ctx.Implies(this.and([fromIs, toOutside, ...closed]), this.not(inst.b));
+      }
+      // tree lemma: under the conditions of the search tree, every space it reached is reachable —
+      // so the solver may move `to` to a reachable space without another round
+      if (order.length > 1) {
+        const tree: (Term | null)[] = [...startTerms];
+        for (const n of order.slice(1)) tree.push(...stepTerms(parent.get(key(n))!, n));
+        const spaces = [...new Set(order.map((n) => n.i))].sort((x, y) => x - y);
+        const toInside = this.or(spaces.map((i) => this.spaceIs(inst.to, i)));
+        lemmas.push(ctx.Implies(this.and([fromIs, toInside, ...tree.filter((p): p is Term => p !== null).map((p) => p.e)]), inst.b));
+        parts.push(...tree);
+      }
+      for (const p of parts) if (p) for (const l of p.leaves) asserted.add(l);
+      if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`    route ${inst.route.name}#${id}: model says ${claimed}, search ${actual} (${actual ? "path" : startOk ? `cut of ${order.length} nodes` : "no start"}; from ${g.ids[s0]} to ${g.ids[t]}; ${parts.length} conditions)\n`);
+      lemmas.push(lemma);
+    }
+    // wrong route Bools that change none of the observed formulas (e.g. routes of rules an
+    // exemption lifts) need no lemma: the model is exact for what is asked
+    if (observed && lemmas.length && observed.every((f) => ctx.isTrue(model.eval(f.eq(ctx.substitute(f, ...corrections) as B) as B, true)))) return { lemmas: [], wrong };
+    return { lemmas, wrong };
+  }
+
+  /** `sym = <space i>` */
+  private spaceIs(s: Extract<Sym, { k: "e" }>, i: number): B {
+    const c = this.enumCode(this.space, this.graph!.ids[i]);
+    if (s.c !== undefined) return this.ctx.Bool.val(s.c === c);
+    return s.e.eq(this.enumVal("Space", c)) as B;
+  }
+
+  /** `e` with the leaves that the solver does not constrain replaced by their defaults. */
+  private atDefaults<T extends B | I>(e: T, leaves: Set<string>, asserted: Set<string>): T {
+    const subs: [EV, EV][] = [];
+    for (const l of leaves) {
+      if (asserted.has(l)) continue;
+      const leaf = this.leaves.get(l);
+      const d = leaf && this.defaultOf(leaf);
+      if (leaf && d) subs.push([leaf.e as EV, d as EV]);
+    }
+    return subs.length ? (this.ctx.substitute(e, ...subs) as T) : e;
+  }
+}
+
+/** Every variable name an expression mentions (a superset of its free variables). */
+function varsIn(e: Expr, out = new Set<string>()): Set<string> {
+  if (e.k === "var") out.add(e.name);
+  for (const c of children(e)) varsIn(c, out);
+  return out;
+}
