@@ -28,7 +28,8 @@ function sarifValidator() {
   const schema = JSON.parse(fs.readFileSync(schemaPath, "utf8"));
   // the schema is draft-04: Ajv's draft-04 class (ajv-draft-04, a devDependency)
   const Ajv04 = req("ajv-draft-04") as new (o: object) => { compile(s: object): ((d: unknown) => boolean) & { errors?: unknown[] } };
-  const ajv = new Ajv04({ strict: false, allErrors: true, validateFormats: false });
+  // the schema's patterns are not all valid as Unicode regular expressions (`u` flag)
+  const ajv = new Ajv04({ strict: false, allErrors: true, validateFormats: false, unicodeRegExp: false });
   return ajv.compile(schema);
 }
 
@@ -60,15 +61,15 @@ describe("prove --format sarif", () => {
     expect(run0.results.find((x: { ruleId: string }) => x.ruleId === "stuck_power").level).toBe("warning");
   });
 
-  it("reports an annotated redundancy as a suppressed result and --fail-on info passes", () => {
+  it("reports an annotated redundancy as a suppressed result that no --fail-on level counts", () => {
     const cache = tmp();
     const r = run(["prove", "test/fixed/redundant-rule", "--format", "sarif", "--fail-on", "info", "--cache-dir", cache, "--timeout", "120000"]);
     const log = JSON.parse(r.out);
     expect(sarifValidator()(log)).toBe(true);
-    const res = log.runs[0].results.find((x: { ruleId: string }) => x.ruleId === "redundant_rule");
+    const res = log.runs[0].results.find((x: { properties: { obligation: string } }) => x.properties.obligation === "his.redundant_rule.dow.ottoman_hungary");
     expect(res.level).toBe("none");
     expect(res.suppressions).toEqual([{ kind: "inSource", justification: "restated for the Ottoman on purpose, like the rulebook's own example" }]);
-    // the only other finding is the stuck Action Phase (a warning): --fail-on info fails on it
+    // the other findings of war.rules (dow.alliance_this_phase is redundant too, an info) still fail --fail-on info
     expect(r.code).toBe(1);
     expect(run(["prove", "test/fixed/redundant-rule", "--format", "json", "--cache-dir", cache, "--timeout", "120000"]).code).toBe(0);
   });
@@ -192,7 +193,7 @@ describe("incremental proving", () => {
     expect(solved).toContain("his.always_forbidden.declare_war");
     expect(solved.length).toBeLessThan(third.obligations.length / 2);
     expect(third.summary).toMatchObject({ solved: solved.length, cached: third.obligations.length - solved.length });
-  });
+  }, 1_800_000);
 });
 
 describe("rulewright explain", () => {
