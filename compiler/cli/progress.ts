@@ -32,7 +32,7 @@ export class Progress {
       const width = 24;
       const filled = Math.round((e.done / Math.max(1, e.total)) * width);
       const bar = "█".repeat(filled) + "░".repeat(width - filled);
-      const cols = this.out.columns ?? 100;
+      const cols = this.out.columns || 100;
       const line = `${this.label} ${bar} ${e.done}/${e.total} ${e.type === "start" ? e.id : ""}`;
       this.out.write(`\r\x1b[2K${line.slice(0, Math.max(10, cols - 1))}`);
       this.shown = true;
