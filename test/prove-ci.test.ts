@@ -51,7 +51,7 @@ describe("prove --format sarif", () => {
     const res = run0.results.find((x: { properties: { obligation: string } }) => x.properties.obligation === "his.contradiction.pass.empty_hand~pass.broken_empty_hand");
     expect(res.level).toBe("error");
     expect(res.ruleId).toBe("contradiction");
-    expect(res.locations[0].physicalLocation.artifactLocation.uri).toBe("test/broken/pass-contradiction/pass.rules");
+    expect(res.locations[0].physicalLocation.artifactLocation.uri).toBe("test/broken/modules/pass/pass.rules");
     expect(res.relatedLocations.map((l: { physicalLocation: { artifactLocation: { uri: string } } }) => l.physicalLocation.artifactLocation.uri)).toContain(
       "test/broken/pass-contradiction/broken.rules",
     );
@@ -169,8 +169,12 @@ describe("incremental proving", () => {
     const dir = tmp();
     const ed = path.join(dir, "his");
     fs.mkdirSync(ed);
-    // dsl/his without the §10 rules (the spring deployment obligations are the slow ones)
-    for (const f of ["edition.rules", "war.rules", "pass.rules", "state.schema.json", "board.json"]) fs.copyFileSync(path.join("dsl/his", f), path.join(ed, f));
+    // dsl/his without the §10 rules (the spring deployment obligations are the slow ones), with the
+    // pass module beside it as dsl/modules is beside dsl/his
+    for (const f of ["edition.rules", "war.rules", "state.schema.json", "board.json"]) fs.copyFileSync(path.join("dsl/his", f), path.join(ed, f));
+    fs.writeFileSync(path.join(ed, "modules.rules"), "import pass\n");
+    fs.mkdirSync(path.join(dir, "modules", "pass"), { recursive: true });
+    fs.copyFileSync("dsl/modules/pass/pass.rules", path.join(dir, "modules", "pass", "pass.rules"));
     const cache = path.join(dir, "cache");
     const prove = () => {
       const r = run(["prove", ed, "--format", "json", "--cache-dir", cache, "--out", path.join(dir, "out"), "--quiet", "--timeout", "120000"]);
@@ -205,7 +209,7 @@ describe("rulewright explain", () => {
     const r = run(["explain", "pass.home_card", "--edition", "test/broken/swallowing-exemption"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("pass.home_card — rule (forbid `pass`), his §11");
-    expect(r.out).toMatch(/at test\/broken\/swallowing-exemption\/pass\.rules:\d+:6/);
+    expect(r.out).toMatch(/at test\/broken\/modules\/pass\/pass\.rules:\d+:6/);
     expect(r.out).toContain("│   forbid pass when some c in state.hands[power]: c.home");
     expect(r.out).toMatch(/lifted by:\n\s+pass\.broken_home_card_waiver/);
     expect(r.out).toMatch(/other rules of `pass`:[\s\S]*pass\.empty_hand\s+oblige/);
@@ -215,7 +219,12 @@ describe("rulewright explain", () => {
   }, LONG);
 
   it("names the defs and routes a rule uses, and rejects an unknown id with a suggestion", () => {
-    const r = run(["explain", "deploy.no_pass", "--format", "json", "--no-prove"]);
+    // a rule of a shared module is in every edition that imports it: the edition must be chosen
+    const ambiguous = run(["explain", "deploy.no_pass", "--no-prove"]);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.err).toContain("is in several editions");
+    expect(ambiguous.err).toContain("--edition");
+    const r = run(["explain", "deploy.no_pass", "--edition", "his", "--format", "json", "--no-prove"]);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j.related.routes).toEqual(["deploy_path"]);
@@ -224,7 +233,7 @@ describe("rulewright explain", () => {
     const bad = run(["explain", "pass.home_crad"]);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain("did you mean `pass.home_card`?");
-    const defs = JSON.parse(run(["explain", "dow.scotland", "--format", "json", "--no-prove"]).out);
+    const defs = JSON.parse(run(["explain", "dow.scotland", "--edition", "his", "--format", "json", "--no-prove"]).out);
     expect(defs.related.defs).toEqual(["allied"]);
   }, LONG);
 });
