@@ -450,7 +450,7 @@ async function solveExact(
     solver.set("timeout", remaining());
     // relevancy off is faster on the unrolled lists of the first check; with pins, the lemmas'
     // large hypotheses are mostly irrelevant and relevancy pays
-    if (!pins.length || process.env.RW_DIFF_REL0) solver.set("smt.relevancy", 0);
+    if (!pins.length) solver.set("smt.relevancy", 0);
     for (const f of [...factsOf(enc, leaves), ...invariants.map((i) => i.e), ...blocks, ...excluded, ...lemmas, ...pins]) solver.add(f);
     solver.add(ctx.Implies(lit, query));
     return solver;

@@ -74,7 +74,7 @@ export function nonDefaultFacts(t: Type, value: Json, prefix = ""): string[] {
   return out;
 }
 
-/** Every one-step simplification of `value`: a non-default scalar set to its default, or one list element removed. */
+/** Every one-step simplification of `value`: a non-default scalar set to its default (an int also next to it), or one list element removed. */
 function* simplifications(t: Type, value: Json): Generator<Json> {
   switch (t.k) {
     case "record": {
@@ -96,6 +96,8 @@ function* simplifications(t: Type, value: Json): Generator<Json> {
     default: {
       const d = scalarDefault(t);
       if (value !== d) yield d;
+      // an int far from its default: also the value next to the default (17 → 1)
+      if (t.k === "int" && typeof value === "number" && typeof d === "number" && Math.abs(value - d) > 1) yield d + Math.sign(value - d);
     }
   }
 }
