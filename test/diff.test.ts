@@ -227,7 +227,9 @@ describe("state facts and shrinking", () => {
     const s = { phase: "action", segment: "declarations_of_war", turn: 3, hands: { ottoman: [], hapsburg: [{ home: true, mandatory: false, cp: 2 }], england: [], france: [] }, admin: { ottoman: 1, hapsburg: 2, england: 1, france: 1 }, at_war: [], x: 0, y: 5, z: 0, name: "" };
     expect(nonDefaultFacts(t, s)).toEqual(["phase = action", "turn = 3", "hands[hapsburg][0] = { home: true, mandatory: false, cp: 2 }", "admin[hapsburg] = 2", "y = 5"]);
     const small = shrink(t, s, (v) => (v as typeof s).y > 0);
-    expect(nonDefaultFacts(t, small)).toEqual(["y = 5"]);
+    expect(nonDefaultFacts(t, small)).toEqual(["y = 1"]);
+    const two = shrink(t, s, (v) => (v as typeof s).y > 0 && (v as typeof s).hands.hapsburg.length > 0);
+    expect(nonDefaultFacts(t, two)).toEqual(["hands[hapsburg][0] = { home: false, mandatory: false, cp: 1 }", "y = 1"]);
   });
 });
 

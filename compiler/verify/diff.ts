@@ -13,8 +13,9 @@
  *
  * Several states per aspect: after each model the next solve excludes its signature (which rules
  * of either edition fire, and the actor), so the states found differ in why or for whom the
- * verdicts differ; at most `maxStates` per aspect. Models are canonical (`solveCanonical`): few
- * facts away from the defaults.
+ * verdicts differ; at most `maxStates` per aspect. The CLI shrinks each state with the validators
+ * to the facts that matter (no canonical model here: its preference checks cost more than the
+ * whole search on Here I Stand).
  *
  * Both editions are encoded with one encoder, so a state is one set of Z3 constants; this needs
  * the same state type, enums and board (`vocabularyProblems`). Never imports codegen.
@@ -24,7 +25,6 @@ import type { Board, Expr, IRAction, IREdition, IRRule, Type } from "../ir/types
 import { children } from "../ir/walk.js";
 import type { Env } from "./encode.js";
 import { decode } from "./decode.js";
-import { solveCanonical } from "./canon.js";
 import { ExactRouteEncoder, routeGraph, type ExactUnit } from "./route-exact.js";
 import { duringCheck, getZ3, runExclusive, type Z3Ctx } from "./z3.js";
 
@@ -403,8 +403,6 @@ interface SolveOut {
 
 /** Rounds of route refinement (`ExactRouteEncoder.refine`) one solve may take before it gives up as unknown. */
 const MAX_REFINE = 500;
-/** Canonical solves whose model still needed a route lemma, before the last exact model is taken as it is. */
-const MAX_CANON_ROUNDS = 8;
 /** Action parameters of an enum type with more members than this, used as a map key, are pinned (see `solveExact`). */
 const PIN_ABOVE = 16;
 
@@ -417,8 +415,8 @@ const PIN_ABOVE = 16;
  *    constraints that Z3 folds away, and the routes are refined by plain checks until the model's
  *    routes match the validator's search (`ExactRouteEncoder.refine`); unsat under the pins
  *    excludes those values and goes back to 1;
- * 3. a canonical model under the pins (`solveCanonical`: few facts away from the defaults),
- *    refined the same way.
+ *    (with the other end of a route from a pinned space preferred within 1, 2, 3 steps of it);
+ *    the first exact model is the answer (the CLI shrinks it with the validators).
  * Every lemma holds in every state, so lemmas found under pins stay valid without them.
  */
 async function solveExact(
@@ -450,7 +448,9 @@ async function solveExact(
   const fresh = (pins: B[]): Solver<"main"> => {
     const solver = new ctx.Solver();
     solver.set("timeout", remaining());
-    solver.set("smt.relevancy", 0);
+    // relevancy off is faster on the unrolled lists of the first check; with pins, the lemmas'
+    // large hypotheses are mostly irrelevant and relevancy pays
+    if (!pins.length) solver.set("smt.relevancy", 0);
     for (const f of [...factsOf(enc, leaves), ...invariants.map((i) => i.e), ...blocks, ...excluded, ...lemmas, ...pins]) solver.add(f);
     solver.add(ctx.Implies(lit, query));
     return solver;
@@ -507,7 +507,6 @@ async function solveExact(
     }
     return [];
   };
-  let fallback: SolveOut | undefined;
   let firstModelNear: Model<"main"> | undefined;
   try {
     for (;;) {
@@ -531,74 +530,41 @@ async function solveExact(
           solver.release();
         }
       }
-      // 2. refine under the pins
-      let pinnedUnsat = false;
-      for (let canon = 0; canon <= MAX_CANON_ROUNDS && !pinnedUnsat; canon++) {
-        const solver = fresh(pins);
-        if (firstModelNear) {
-          near = nearPrefs(solver, firstModelNear);
-          firstModelNear.release();
-          firstModelNear = undefined;
-        } else near = [];
-        try {
-          for (;;) {
-            const stop = over();
-            if (stop) return fallback ?? stop;
-            const r = await check(solver);
-            if (r === "unknown") return fallback ?? { result: "unknown", reason: reasonUnknown(solver) };
-            if (r === "unsat") {
-              pinnedUnsat = true;
-              break;
+      // 2. refine under the pins until the model's routes are exact
+      const solver = fresh(pins);
+      if (firstModelNear) {
+        near = nearPrefs(solver, firstModelNear);
+        firstModelNear.release();
+        firstModelNear = undefined;
+      } else near = [];
+      try {
+        for (;;) {
+          const stop = over();
+          if (stop) return stop;
+          const r = await check(solver);
+          if (r === "unknown") return { result: "unknown", reason: reasonUnknown(solver) };
+          if (r === "unsat") break;
+          const m = solver.model();
+          let exact = false;
+          try {
+            exact = refine(solver, m);
+            if (exact) {
+              debug("sat");
+              return { result: "sat", model: m, example: decode(enc, m, leaves, action) };
             }
-            const m = solver.model();
-            let exact = false;
-            try {
-              exact = refine(solver, m);
-              if (exact) {
-                fallback?.model?.release();
-                fallback = { result: "sat", model: m, example: decode(enc, m, leaves, action) };
-              }
-            } finally {
-              if (!exact) m.release();
-            }
-            if (exact) break;
+          } finally {
+            if (!exact) m.release();
           }
-        } finally {
-          solver.release();
         }
-        if (pinnedUnsat || canon === MAX_CANON_ROUNDS) break;
-        // 3. a canonical model of the state under the same pins, lemmas and action: exact → done,
-        // else refine and repeat
-        const fm = fallback!.model!;
-        const actionPins = [...leaves].filter((l) => l.startsWith("action.")).sort().map((l) => {
-          const e = enc.leaves.get(l)!.e as ZExpr<"main">;
-          return e.eq(fm.eval(e, true)) as B;
-        });
-        const cs = fresh([...pins, ...actionPins]);
-        try {
-          const r = await solveCanonical(ctx, enc, cs, leaves, remaining(), new Map([["diff", lit]]));
-          if (r.result !== "sat") break; // (the preferences timed out): keep the plain model
-          if (refine(cs, r.model!)) {
-            fallback?.model?.release();
-            debug("sat (canonical)");
-            return { result: "sat", model: r.model, example: decode(enc, r.model!, leaves, action) };
-          }
-          r.model!.release();
-        } finally {
-          cs.release();
-        }
-      }
-      if (!pinnedUnsat) {
-        debug("sat (not canonical)");
-        return fallback!;
+      } finally {
+        solver.release();
       }
       // no state with these parameter values: exclude them
-      excluded.push(enc.not(enc.and(pins)));
       if (!pins.length) return { result: "unsat" };
+      excluded.push(enc.not(enc.and(pins)));
     }
-  } catch (e) {
-    fallback?.model?.release();
-    throw e;
+  } finally {
+    firstModelNear?.release();
   }
 }
 

@@ -74,7 +74,7 @@ export function nonDefaultFacts(t: Type, value: Json, prefix = ""): string[] {
   return out;
 }
 
-/** Every one-step simplification of `value`: a non-default scalar set to its default, or one list element removed. */
+/** Every one-step simplification of `value`: a non-default scalar set to its default (an int also next to it), or one list element removed. */
 function* simplifications(t: Type, value: Json): Generator<Json> {
   switch (t.k) {
     case "record": {
@@ -96,6 +96,8 @@ function* simplifications(t: Type, value: Json): Generator<Json> {
     default: {
       const d = scalarDefault(t);
       if (value !== d) yield d;
+      // an int far from its default: also the value next to the default (17 → 1)
+      if (t.k === "int" && typeof value === "number" && typeof d === "number" && Math.abs(value - d) > 1) yield d + Math.sign(value - d);
     }
   }
 }
@@ -103,21 +105,32 @@ function* simplifications(t: Type, value: Json): Generator<Json> {
 /**
  * Greedy shrinking: repeatedly applies the first simplification that `keep` accepts, until none
  * does. The result is 1-minimal: resetting any one remaining fact (or removing any one list
- * element) makes `keep` false. `keep(value)` must hold on entry; it is called O(facts²) times.
+ * element) makes `keep` false. `keep(value)` must hold on entry; it is called O(facts) times per
+ * pass.
  * `maxSteps` bounds the number of accepted simplifications.
  */
 export function shrink(t: Type, value: Json, keep: (v: Json) => boolean, maxSteps = 10_000): Json {
   let cur = value;
-  for (let step = 0; step < maxSteps; step++) {
-    let next: Json | undefined;
+  // passes over the simplifications in order; after an accepted one the pass goes on from the
+  // same position (the earlier ones are retried by the next pass), so a pass costs O(facts)
+  let skip = 0;
+  for (let step = 0; step < maxSteps; ) {
+    let i = 0;
+    let accepted = false;
     for (const c of simplifications(t, cur)) {
+      if (i++ < skip) continue;
       if (keep(c)) {
-        next = c;
+        cur = c;
+        skip = i - 1;
+        accepted = true;
+        step++;
         break;
       }
     }
-    if (next === undefined) return cur;
-    cur = next;
+    if (!accepted) {
+      if (skip === 0) return cur;
+      skip = 0;
+    }
   }
   return cur;
 }
