@@ -18,7 +18,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe("synthetic rulebooks", () => {
   it("k copies on disjoint actions compile, with oblige rules kept once", () => {
     const real = loadEdition("dsl/his").edition!;
-    const w = writeSynthetic({ from: "dsl/his", files: ["war.rules", "pass.rules", "deploy.rules"], copies: 3, out: path.join(tmp, "s3") });
+    const w = writeSynthetic({ from: "dsl/his", files: ["war.rules", "../modules/pass/pass.rules", "deploy.rules", "../modules/spring_deployment/deploy.rules"], copies: 3, out: path.join(tmp, "s3") });
     const res = loadEdition(w.dir, { repoRoot: process.cwd() });
     expect(res.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const ir = res.edition!;
@@ -47,7 +47,7 @@ describe("synthetic rulebooks", () => {
   });
 
   it("the reduced prover configuration drops the invariants and caps the lists", () => {
-    const w = writeSynthetic({ from: "dsl/his", files: ["war.rules", "pass.rules"], copies: 2, out: path.join(tmp, "r2"), maxItems: 4, dropInvariants: true });
+    const w = writeSynthetic({ from: "dsl/his", files: ["war.rules", "../modules/pass/pass.rules"], copies: 2, out: path.join(tmp, "r2"), maxItems: 4, dropInvariants: true });
     const ir = loadEdition(w.dir, { repoRoot: process.cwd() }).edition!;
     expect(ir.invariants).toEqual([]);
     expect(ir.rules.length).toBe(w.rules);

@@ -123,7 +123,7 @@ export function runScaling(o: ScalingOptions): ScalingResult {
     const rss = prove.map((p) => p.maxRssKb).filter((x): x is number => x !== null);
 
     const from = "dsl/his";
-    const files = ["war.rules", "pass.rules"];
+    const files = ["war.rules", "../modules/pass/pass.rules"];
     const maxItems = 4;
     const dropInvariants = true;
     const points: SyntheticPoint[] = [];
