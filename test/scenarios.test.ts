@@ -1,12 +1,14 @@
 /**
  * The designer's scenarios (test/scenarios/**) through the generated validators, plus the
  * coverage demanded of a rulebook encoding: every rule of every bundled edition is shown both
- * firing and not firing by at least one scenario about its action.
+ * firing and not firing by at least one scenario about its action, and every row of every
+ * result table gives the value of at least one table scenario.
  */
 import { describe, expect, it } from "vitest";
 import { loadEdition } from "../compiler/check/index.js";
 import { findScenarioFiles, readScenarioFile, judge } from "../compiler/scenarios/index.js";
 import { loadValidators, stateProblems, actionProblems } from "../compiler/cli/common.js";
+import { runTable } from "../compiler/cli/test.js";
 
 const files = findScenarioFiles(["test/scenarios"]);
 
@@ -17,10 +19,10 @@ describe("scenarios", () => {
 
   for (const file of files) {
     it(`${file}: every scenario passes`, async () => {
-      const { scenarios, problems } = readScenarioFile(file, (e) => `test/fixtures/${e}`);
+      const { scenarios, tableScenarios, problems } = readScenarioFile(file, (e) => `test/fixtures/${e}`);
       expect(problems).toEqual([]);
-      expect(scenarios.length).toBeGreaterThan(0);
-      const res = loadEdition(`dsl/${scenarios[0].edition}`);
+      expect(scenarios.length + tableScenarios.length).toBeGreaterThan(0);
+      const res = loadEdition(`dsl/${(scenarios[0] ?? tableScenarios[0]).edition}`);
       expect(res.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
       const edition = res.edition!;
       const mod = await loadValidators({ dir: `dsl/${edition.name}`, bundled: true }, edition);
@@ -32,6 +34,10 @@ describe("scenarios", () => {
           continue;
         }
         const r = judge(s.expect, mod.check(s.state, s.action));
+        if (!r.pass) failures.push(`${s.name}: ${r.detail}`);
+      }
+      for (const s of tableScenarios) {
+        const r = runTable(s, edition, mod);
         if (!r.pass) failures.push(`${s.name}: ${r.detail}`);
       }
       expect(failures).toEqual([]);
@@ -68,6 +74,28 @@ describe("rule coverage by scenarios", () => {
       for (const ex of edition.exemptions) {
         const lifted = edition.rules.filter((r) => r.groups.some((g) => ex.groups.includes(g)) || ex.rules.includes(r.id));
         expect(lifted.length, `${ex.id} lifts something`).toBeGreaterThan(0);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("shows every row of every result table giving a scenario's value", async () => {
+    const byEdition = new Map<string, { table: string; inputs: Record<string, unknown> }[]>();
+    for (const file of files) {
+      for (const s of readScenarioFile(file, (e) => `test/fixtures/${e}`).tableScenarios) {
+        byEdition.set(s.edition, [...(byEdition.get(s.edition) ?? []), { table: s.table, inputs: s.inputs }]);
+      }
+    }
+    const missing: string[] = [];
+    for (const name of new Set([...byEdition.keys(), ...files.flatMap((f) => readScenarioFile(f, (e) => `test/fixtures/${e}`).scenarios.map((s) => s.edition))])) {
+      const edition = loadEdition(`dsl/${name}`).edition!;
+      if (!edition.tables?.length) continue;
+      const mod = await loadValidators({ dir: `dsl/${name}`, bundled: true }, edition);
+      for (const t of edition.tables) {
+        const hit = new Set((byEdition.get(name) ?? []).filter((s) => s.table === t.name).map((s) => mod.lookupRow(t.name, s.inputs)));
+        t.rows.forEach((r, i) => {
+          if (!hit.has(i)) missing.push(`${name}: table ${t.name}, row at ${r.pos.file}:${r.pos.line} gives no scenario's value`);
+        });
       }
     }
     expect(missing).toEqual([]);

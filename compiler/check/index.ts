@@ -17,6 +17,7 @@ import { checkBoard } from "./board.js";
 import { enumType, typeName, type DeclOf, type EnumInfo, type Env, type Located, type ParamInfo } from "./env.js";
 import { BOARD_DOMAIN_FNS, BOARD_FNS, ExprChecker, type Ctx } from "./expr.js";
 import { schemaToState } from "./schema.js";
+import { checkTables, declareTables } from "./tables.js";
 import { LINE1, Reporter, didYouMean, jsonErrorSpan, jsonPositions, posOf, spanAt } from "./util.js";
 
 export { renderDiagnostic } from "../diagnostics/render.js";
@@ -56,6 +57,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
 
   // 1. parse
   const decls: Located<Decl>[] = [];
+  const texts = new Map<string, string>();
   let syntaxErrors = false;
   for (const n of names) {
     const abs = path.join(absDir, n);
@@ -69,6 +71,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
       continue;
     }
     inputs.push({ file, sha256: textHash(buf) });
+    texts.set(file, buf.toString("utf8"));
     const { ast, diagnostics } = parseRules(buf.toString("utf8"), file);
     r.diagnostics.push(...diagnostics);
     if (diagnostics.some((d) => d.severity === "error")) syntaxErrors = true;
@@ -295,6 +298,10 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     }
   }
 
+  // tables share the namespace of defs, routes and board builtins
+  declareTables(of("table"), env, (n) =>
+    callables.has(n) ? `${callables.get(n)!.decl.k === "def" ? "a def" : "a route"}` : n in BOARD_FNS || (BOARD_DOMAIN_FNS as string[]).includes(n) ? "a board builtin" : undefined, rep);
+
   // 7. schema → state
   const schemaJson = schemaDecl && readJson(schemaDecl);
   if (schemaJson) {
@@ -324,7 +331,9 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     return true;
   };
   const cites = editionDecl?.decl.cites ?? "";
-  const citation = (section: string): Citation => ({ source: cites, section, text: `${cites} §${section}` });
+  /** `his §9.6`, or `his §"Voyages of Exploration"` for a named section */
+  const citation = (section: { value: string; named?: boolean }): Citation =>
+    ({ source: cites, section: section.value, text: section.named ? `${cites} §"${section.value}"` : `${cites} §${section.value}` });
 
   // routes
   const irRoutes: IRRoute[] = [];
@@ -424,7 +433,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     const when = ex.expect(d.when, paramCtx(file, act.params), BOOL, "a rule's `when` condition");
     if (!when || scope === undefined || !fresh) continue;
     irRules.push({
-      id: d.id.name, kind: d.kind, action: d.action.name, title: d.title, citation: citation(d.section.value), scope, groups, when, pos: posOf(file, d.id.span),
+      id: d.id.name, kind: d.kind, action: d.action.name, title: d.title, citation: citation(d.section), scope, groups, when, pos: posOf(file, d.id.span),
     });
   }
 
@@ -473,7 +482,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     const ctx: Ctx = { ...paramCtx(file, common), missingParam: missing };
     const when = ex.expect(d.when, ctx, BOOL, "an exemption's `when` condition");
     if (!when || !ok || !fresh) continue;
-    irExemptions.push({ id: d.id.name, title: d.title, citation: citation(d.section.value), groups, rules: ruleIds, when, pos: posOf(file, d.id.span) });
+    irExemptions.push({ id: d.id.name, title: d.title, citation: citation(d.section), groups, rules: ruleIds, when, pos: posOf(file, d.id.span) });
   }
 
   // invariants
@@ -483,6 +492,9 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     const e = ex.expect(d.expr, { file, scope: new Map(), inUse: new Set() }, BOOL, "an invariant");
     if (e && fresh) irInvariants.push({ id: d.id.name, title: d.title, expr: e, pos: posOf(file, d.id.span) });
   }
+
+  // tables
+  const irTables = checkTables(env, ex, rep, citation, (f) => texts.get(f) ?? "");
 
   if (r.errorCount || !editionDecl || !env.state || !env.board || !schemaJson) return undefined;
 
@@ -500,6 +512,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     exemptions: irExemptions,
     invariants: irInvariants,
     routes: irRoutes,
+    tables: irTables,
     state: env.state,
     schema: schemaJson.json as Record<string, unknown>,
     board: env.board,

@@ -8,7 +8,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { proveEdition, safeName } from "../verify/index.js";
+import { describeTableExample, proveEdition, safeName } from "../verify/index.js";
 import { bundledEditions, compile, errorCount, resolveEdition, UsageError, color, type Format } from "./common.js";
 
 type Report = Awaited<ReturnType<typeof proveEdition>>;
@@ -97,7 +97,9 @@ export function printProveSummary(r: ProveResult): void {
   for (const o of obs.filter((o) => o.verdict !== "proved")) {
     const sev = o.severity === "error" ? color.red(o.severity) : o.severity === "warning" ? color.yellow(o.severity) : o.severity;
     out(`  ${o.verdict === "unknown" ? color.yellow("unknown") : color.red("refuted")} ${sev} ${o.id}`);
-    out(`    rules: ${o.rules.join(", ")}`);
+    if (o.table !== undefined) out(`    table: ${o.table}`);
+    else out(`    rules: ${o.rules.join(", ")}`);
+    if (o.example) out(`    ${describeTableExample(o.kind, o.example)}`);
     if (o.core?.length) out(`    unsat core: ${o.core.join(", ")}`);
     if ((o as { reason?: string }).reason) out(`    reason: ${(o as { reason?: string }).reason}`);
     const f = r.files?.get(o.id);

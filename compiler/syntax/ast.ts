@@ -22,7 +22,9 @@ export interface Param {
 }
 
 export interface Section {
-  value: string; // "9.6" (without §)
+  value: string; // "9.6" (without §), or the name of a named section (unquoted)
+  /** true for a named section `§"Voyages of Exploration"` */
+  named?: boolean;
   span: Span;
 }
 
@@ -64,7 +66,60 @@ export type Decl =
       when: Expr;
       span: Span;
     }
-  | { k: "invariant"; id: Name; title: string; expr: Expr; span: Span };
+  | { k: "invariant"; id: Name; title: string; expr: Expr; span: Span }
+  | TableDecl;
+
+// ---------------------------------------------------------------- tables
+
+/** `roll: int in 2..12`: a table parameter; `range` only on `int`. */
+export interface TableParam {
+  name: Name;
+  type: TypeRef;
+  range?: { min: number; max: number; span: Span };
+  span: Span;
+}
+
+/** `member` or `Enum.member` as written in a row. */
+export interface MemberRef {
+  enum?: Name;
+  name: Name;
+  span: Span;
+}
+
+/** One pattern of a row, matched against one key. */
+export type TablePattern =
+  | { k: "any"; span: Span } // `_`
+  | { k: "int"; min?: number; max?: number; span: Span } // `7`, `5..6`, `<= 4`, `>= 10`
+  | { k: "bool"; value: boolean; span: Span }
+  | { k: "members"; members: MemberRef[]; span: Span }; // `explore`, `{england, france}`
+
+/** A row's constant value. */
+export type TableValue =
+  | { k: "int"; value: number; span: Span }
+  | { k: "bool"; value: boolean; span: Span }
+  | { k: "member"; member: MemberRef; span: Span }
+  | { k: "record"; fields: { name: Name; value: TableValue }[]; span: Span };
+
+export interface TableRow {
+  patterns: TablePattern[];
+  guard?: Expr;
+  value: TableValue;
+  span: Span;
+}
+
+export interface TableDecl {
+  k: "table";
+  name: Name;
+  section: Section;
+  title: string;
+  params: TableParam[];
+  /** a scalar type, or a record of scalar fields */
+  result: { k: "type"; type: TypeRef; span: Span } | { k: "record"; fields: { name: Name; type: TypeRef }[]; span: Span };
+  /** `key e1, e2`; absent: the parameters, in order */
+  keys?: Expr[];
+  rows: TableRow[];
+  span: Span;
+}
 
 export type BinOp =
   | "and" | "or" | "implies"

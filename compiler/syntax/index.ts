@@ -30,6 +30,7 @@ const DECL_SHAPES: Record<string, string> = {
   rule: 'a rule reads `rule <id> §<section> "<title>" (group)* [during phase.segment] forbid|oblige <action> when <condition>`',
   exempt: 'an exemption reads `exempt <id> §<section> "<title>" lifts (*), <rule id> when <condition>`',
   invariant: 'an invariant reads `invariant <id> "<title>": <condition>`',
+  table: 'a table reads `table <name> §<section> "<title>" (roll: int in 2..12, bonus: int): Result key roll + bonus { <= 4: a  5..6: b  >= 7: c }`',
 };
 
 function pointAfter(t: IToken): Span {
@@ -73,7 +74,7 @@ export function parseRules(text: string, file: string): { ast: AstFile; diagnost
   if (junk.length) {
     const first = junk[0]!;
     diag("RW1005", `expected a declaration, found \`${first.image}\``, joinTok(first, junk[junk.length - 1]!),
-      "a file is a list of declarations: edition, schema, board, enum, action, def, route, rule, exempt, invariant");
+      "a file is a list of declarations: edition, schema, board, enum, action, def, route, rule, exempt, invariant, table");
     junk = [];
   }
 

@@ -23,6 +23,7 @@ export const KEYWORDS = [
   "invariant", "some", "every", "in", "not", "and", "or", "implies", "if", "then", "else", "true",
   "false", "state", "count", "sum", "max", "min", "sum_highest", "reachable", "where", "bool",
   "int", "string", "list",
+  "table",
 ] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 
@@ -42,6 +43,7 @@ for (const k of KEYWORDS) {
 /** The keywords that start a declaration: the parser re-synchronizes on them. */
 export const DECL_KEYWORDS: Keyword[] = [
   "edition", "schema", "board", "enum", "action", "def", "route", "rule", "exempt", "invariant",
+  "table",
 ];
 
 export const Section = createToken({
@@ -49,6 +51,13 @@ export const Section = createToken({
   pattern: /§[0-9]+(?:\.[0-9]+)*/,
   start_chars_hint: ["§"],
   label: "a section like `§9.6`",
+});
+/** A named section, for sources without numbers: `§"Spring Deployment Procedure, step 6"`. */
+export const NamedSection = createToken({
+  name: "NamedSection",
+  pattern: /§"(?:[^"\\\n\r]|\\["\\])*"/,
+  start_chars_hint: ["§"],
+  label: 'a named section like `§"Action Phase"`',
 });
 export const IntLit = createToken({ name: "IntLit", pattern: /[0-9]+/, label: "an integer" });
 export const StringLit = createToken({
@@ -67,7 +76,9 @@ export const Gt = createToken({ name: "Gt", pattern: />/, label: "'>'" });
 export const Eq = createToken({ name: "Eq", pattern: /=/, label: "'='" });
 export const Colon = createToken({ name: "Colon", pattern: /:/, label: "':'" });
 export const Comma = createToken({ name: "Comma", pattern: /,/, label: "','" });
-export const Dot = createToken({ name: "Dot", pattern: /\./, label: "'.'" });
+/** `..` of an integer range (`5..6`, `int in 2..12`): the longer alternative of `.`. */
+export const DotDot = createToken({ name: "DotDot", pattern: /\.\./, label: "'..'" });
+export const Dot = createToken({ name: "Dot", pattern: /\./, label: "'.'", longer_alt: DotDot });
 export const LParen = createToken({ name: "LParen", pattern: /\(/, label: "'('" });
 export const RParen = createToken({ name: "RParen", pattern: /\)/, label: "')'" });
 export const LBrace = createToken({ name: "LBrace", pattern: /\{/, label: "'{'" });
@@ -88,6 +99,7 @@ export const allTokens: TokenType[] = [
   Ident, Section, IntLit, StringLit, BadString,
   Le, Ge, Neq, Lt, Gt, Eq, Colon, Comma, Dot, LParen, RParen, LBrace, RBrace, LBracket, RBracket,
   Plus, Minus, Star,
+  NamedSection, DotDot,
 ];
 
 export const RulesLexer = new Lexer(allTokens, { positionTracking: "full", ensureOptimizations: false });

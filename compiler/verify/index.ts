@@ -14,8 +14,10 @@ import { canonicalSmt2 } from "./smt2.js";
 import { Encoder, type Env, type Unit } from "./encode.js";
 import { actorOf, obligationsFor, safeName, type Obligation } from "./obligations.js";
 import { duringCheck, getZ3, runExclusive, type Z3Ctx } from "./z3.js";
+import { proveTables, type TableExample } from "./tables.js";
 
 export { obligationsFor, safeName, type Obligation } from "./obligations.js";
+export { describeTableExample, tableObligations, type TableExample } from "./tables.js";
 
 export interface Example {
   /** a complete state, valid against the edition's JSON Schema */
@@ -35,6 +37,9 @@ export interface ObligationResult extends Obligation {
   witness?: Example;
   /** unsat core (rule, exemption and invariant ids) whenever the check was unsat */
   core?: string[];
+  /** refuted table_gap / table_overlap: the offending inputs, their keys and the matching rows */
+  table?: string;
+  example?: TableExample;
   /** why the verdict is unknown (timeout, unsupported construct, …) */
   reason?: string;
   /** file name of the SMT-LIB benchmark, relative to outDir */
@@ -219,6 +224,10 @@ async function proveWith(ctx: Z3Ctx, ir: IREdition, opts: ProveOptions): Promise
       fs.writeFileSync(path.join(opts.outDir, smt2), text || `; ${ob.id}: not encoded (${res.reason ?? "?"})\n`);
     }
   }
+
+  // result tables: gap and overlap (compiler/verify/tables.ts)
+  results.push(...(await proveTables(ctx, enc, ir, { timeoutMs, outDir: opts.outDir })));
+  results.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   const count = (f: (o: ObligationResult) => boolean) => results.filter(f).length;
   const report: ProofReport = {

@@ -7,10 +7,11 @@
  *   (every forbid rule of the action and every oblige rule of another action of the same actor
  *   are the rules that can make it illegal, see CONTRACTS.md "Verdict semantics");
  * - dead_rule (warning): one per rule — refuted when the rule can never fire.
+ * - table_gap, table_overlap (error): two per result table, see tables.ts (`tableObligations`).
  */
 import type { IREdition } from "../ir/types.js";
 
-export type ObligationKind = "contradiction" | "always_forbidden" | "dead_rule";
+export type ObligationKind = "contradiction" | "always_forbidden" | "dead_rule" | "table_gap" | "table_overlap";
 export type Severity = "error" | "warning" | "info";
 
 export interface Obligation {
@@ -20,14 +21,18 @@ export interface Obligation {
   severity: Severity;
   edition: string;
   action: string;
-  /** contradiction: [oblige, forbid]; dead_rule: [rule]; always_forbidden: every rule that can forbid it */
+  /** contradiction: [oblige, forbid]; dead_rule: [rule]; always_forbidden: every rule that can forbid it; tables: none */
   rules: string[];
+  /** table_gap / table_overlap: the table (their `action` is "") */
+  table?: string;
 }
 
 export const SEVERITY: Record<ObligationKind, Severity> = {
   contradiction: "error",
   always_forbidden: "error",
   dead_rule: "warning",
+  table_gap: "error",
+  table_overlap: "error",
 };
 
 /** A file-system safe form of an obligation id (also used by the CLI). */

@@ -8,6 +8,8 @@ export type { Action, DeclareWarAction, PassAction, SpringDeployAction } from ".
 export { brokenInvariants, check, checkDeclareWar, checkPass, checkSpringDeploy, obligedActions } from "./validators.js";
 export { ACTIONS, EXEMPTIONS, INVARIANTS, RULES } from "./rules.js";
 export * as board from "./board.js";
+export type { TableInfo } from "./tables.js";
+export { TABLES, lookup, lookupRow } from "./tables.js";
 
 /** One rule a verdict reports: a forbid rule that fires, or another action's obligation. */
 export interface Violation {
