@@ -22,6 +22,8 @@ const CASES: Case[] = [
   { dir: "dsl/his", bundled: true, mustRefute: [] },
   { dir: "test/broken/pass-contradiction", bundled: false, mustRefute: ["contradiction.pass.empty_hand~pass.broken_empty_hand"] },
   { dir: "test/broken/dead-rule", bundled: false, mustRefute: ["dead_rule.dow.broken_never"] },
+  { dir: "test/broken/table-gap", bundled: false, mustRefute: ["table_gap.conquest"] },
+  { dir: "test/broken/table-overlap", bundled: false, mustRefute: ["table_overlap.exploration"] },
 ];
 
 for (const c of CASES) {

@@ -307,6 +307,34 @@ describe("table proof obligations", () => {
   });
 });
 
+describe("the broken Here I Stand table fixtures (test/broken/table-*)", () => {
+  it("refute the conquest table's gap with the exact roll: 8, no modifiers", async () => {
+    const ir = loadEdition("test/broken/table-gap").edition!;
+    const r = await proveEdition(ir, { timeoutMs: 20_000 });
+    const o = r.obligations.find((x) => x.id === "his.table_gap.conquest")!;
+    expect(o.verdict).toBe("refuted");
+    expect(o.example).toEqual({
+      inputs: { roll: 8, conquistador: 0, smallpox: false },
+      keys: [{ label: "roll + conquistador + (if smallpox then 2 else 0)", value: 8 }],
+      rows: [],
+    });
+    expect(r.obligations.filter((x) => x.verdict !== "proved").map((x) => x.id)).toEqual(["his.table_gap.conquest"]);
+  });
+
+  it("refute the exploration table's overlap with the exact roll: 7, no modifiers, and both rows", async () => {
+    const ir = loadEdition("test/broken/table-overlap").edition!;
+    const r = await proveEdition(ir, { timeoutMs: 20_000 });
+    const o = r.obligations.find((x) => x.id === "his.table_overlap.exploration")!;
+    expect(o.verdict).toBe("refuted");
+    expect(o.example).toEqual({
+      inputs: { roll: 7, explorer: 0, mercators_map: false },
+      keys: [{ label: "roll + explorer + (if mercators_map then 2 else 0)", value: 7 }],
+      rows: [12, 13].map((line) => ({ file: "test/broken/table-overlap/broken.rules", line })),
+    });
+    expect(r.obligations.filter((x) => x.verdict !== "proved").map((x) => x.id)).toEqual(["his.table_overlap.exploration"]);
+  });
+});
+
 describe("table scenarios", () => {
   it("run through `rulewright test`: values compared exactly, bad inputs reported", async () => {
     const { dir } = edition({ "tables.rules": TABLES });
