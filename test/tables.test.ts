@@ -140,21 +140,21 @@ describe("table checking and lowering", () => {
   });
 
   it("rejects a range on a non-int parameter, and empty ranges", () => {
-    expect(onlyError(`table t §1 "x" (a: bool in 1..2): int { _: 1 }`, "RW2101").message).toBe("only an `int` parameter takes a range, not `bool`");
-    expect(onlyError(`table t §1 "x" (a: int in 5..2): int { _: 1 }`, "RW2101").help).toBe("write the smaller end first: `2..5`");
-    expect(onlyError(`table t §1 "x" (a: int): int { 6..5: 1 }`, "RW2101").message).toBe("empty range `6..5`");
+    expect(onlyError(`table t §1 "x" (a: bool in 1..2): int { _: 1 }`, "RW2201").message).toBe("only an `int` parameter takes a range, not `bool`");
+    expect(onlyError(`table t §1 "x" (a: int in 5..2): int { _: 1 }`, "RW2201").help).toBe("write the smaller end first: `2..5`");
+    expect(onlyError(`table t §1 "x" (a: int): int { 6..5: 1 }`, "RW2201").message).toBe("empty range `6..5`");
   });
 
   it("rejects rows with the wrong number of patterns, once per table", () => {
-    const d = onlyError(`table t §1 "x" (a: int, b: bool): int { 1: 1  2: 2 }`, "RW2101");
+    const d = onlyError(`table t §1 "x" (a: int, b: bool): int { 1: 1  2: 2 }`, "RW2201");
     expect(d.message).toBe("this row has 1 pattern, but the table has 2 keys (`a`, `b`)");
     expect(d.help).toContain("without `key`, the keys are the parameters in order");
   });
 
   it("rejects keys and conditions that read the state", () => {
-    const d = onlyError(`table t §1 "x" (a: int): int key a + state.turn { _: 1 }`, "RW2102");
+    const d = onlyError(`table t §1 "x" (a: int): int key a + state.turn { _: 1 }`, "RW2202");
     expect(d.message).toBe("a key of table `t` reads `state`");
-    expect(onlyError(`table t §1 "x" (a: int): int key a { _ when state.turn > 2: 1 }`, "RW2102").message).toBe("a row's `when` condition of table `t` reads `state`");
+    expect(onlyError(`table t §1 "x" (a: int): int key a { _ when state.turn > 2: 1 }`, "RW2202").message).toBe("a row's `when` condition of table `t` reads `state`");
   });
 
   it("rejects patterns and values that do not fit the key or the result", () => {

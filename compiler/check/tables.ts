@@ -52,12 +52,12 @@ export function declareTables(decls: Located<TableDecl>[], env: Env, taken: (nam
       }
       if (p.range) {
         if (t.k !== "int") {
-          rep("RW2101", `only an \`int\` parameter takes a range, not \`${typeName(t)}\``, { file: d.file, span: p.range.span }, "remove `in …`, or make the parameter an `int`");
+          rep("RW2201", `only an \`int\` parameter takes a range, not \`${typeName(t)}\``, { file: d.file, span: p.range.span }, "remove `in …`, or make the parameter an `int`");
           ok = false;
           continue;
         }
         if (p.range.min > p.range.max) {
-          rep("RW2101", `empty range \`${p.range.min}..${p.range.max}\``, { file: d.file, span: p.range.span }, `write the smaller end first: \`${p.range.max}..${p.range.min}\``);
+          rep("RW2201", `empty range \`${p.range.min}..${p.range.max}\``, { file: d.file, span: p.range.span }, `write the smaller end first: \`${p.range.max}..${p.range.min}\``);
           ok = false;
           continue;
         }
@@ -98,7 +98,7 @@ function scalarType(t: TypeRef, env: Env, file: string, rep: Rep, what: string):
     rep("RW2003", `unknown type \`${t.name.name}\``, { file, span: t.name.span }, didYouMean(t.name.name, [...env.enums.keys(), "bool", "int"], "a table's parameters and results are `bool`, `int` or an enum"));
     return undefined;
   }
-  rep("RW2101", `${what} must be \`bool\`, \`int\` or an enum, not \`${t.k === "list" ? "list<…>" : t.k}\``, { file, span: t.span }, "tables map scalars to scalars");
+  rep("RW2201", `${what} must be \`bool\`, \`int\` or an enum, not \`${t.k === "list" ? "list<…>" : t.k}\``, { file, span: t.span }, "tables map scalars to scalars");
   return undefined;
 }
 
@@ -139,7 +139,7 @@ function lowerTable(
     if (!e) return undefined;
     const impure = impurity(e);
     if (impure) {
-      rep("RW2102", `${what} of table \`${name}\` ${impure}`, { file, span }, "a table is a function of its parameters only: pass what it needs as a parameter");
+      rep("RW2202", `${what} of table \`${name}\` ${impure}`, { file, span }, "a table is a function of its parameters only: pass what it needs as a parameter");
       return undefined;
     }
     return e;
@@ -178,7 +178,7 @@ function lowerTable(
     if (r.patterns.length !== keys.length) {
       // reported once per table: every other row usually has the same shape
       if (!countReported) {
-        rep("RW2101", `this row has ${r.patterns.length} pattern${r.patterns.length === 1 ? "" : "s"}, but the table has ${keys.length} key${keys.length === 1 ? "" : "s"} (${keyLabels.map((l) => "`" + l + "`").join(", ")})`,
+        rep("RW2201", `this row has ${r.patterns.length} pattern${r.patterns.length === 1 ? "" : "s"}, but the table has ${keys.length} key${keys.length === 1 ? "" : "s"} (${keyLabels.map((l) => "`" + l + "`").join(", ")})`,
           { file, span: r.span }, d.keys ? "write one pattern per key, separated by commas; `_` matches anything" : "without `key`, the keys are the parameters in order: write one pattern per parameter, or name the keys with `key <expr>, …`");
       }
       countReported = true;
@@ -203,7 +203,7 @@ function lowerTable(
   }
   if (!ok) return undefined;
   if (!rows.length) {
-    rep("RW2101", `table \`${name}\` has no rows`, { file, span: d.name.span }, "add rows `<pattern>: <value>` between the braces");
+    rep("RW2201", `table \`${name}\` has no rows`, { file, span: d.name.span }, "add rows `<pattern>: <value>` between the braces");
     return undefined;
   }
   return { name, title: d.title, citation: citation(d.section), params, keys, keyLabels, result, rows, pos: posOf(file, d.name.span) };
@@ -245,7 +245,7 @@ function pattern(p: AstPattern, keyType: Type, label: string, env: Env, file: st
         return undefined;
       }
       if (p.min !== undefined && p.max !== undefined && p.min > p.max) {
-        rep("RW2101", `empty range \`${p.min}..${p.max}\``, { file, span: p.span }, `write the smaller end first: \`${p.max}..${p.min}\``);
+        rep("RW2201", `empty range \`${p.min}..${p.max}\``, { file, span: p.span }, `write the smaller end first: \`${p.max}..${p.min}\``);
         return undefined;
       }
       return { k: "range", ...(p.min !== undefined ? { min: p.min } : {}), ...(p.max !== undefined ? { max: p.max } : {}) };

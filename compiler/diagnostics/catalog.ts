@@ -41,9 +41,9 @@ export const CATALOG = {
   RW2019: { severity: "error", summary: "`enum Space` declared in a rule file (Space comes from the board)" },
   RW2020: { severity: "error", summary: "a name used in the wrong role (a route, domain or enum used as a value, …)" },
   RW2021: { severity: "warning", summary: "exemption lifts no rule" },
-  // tables (RW21xx, RW31xx)
-  RW2101: { severity: "error", summary: "bad table declaration (parameter or result type, empty range, pattern count, no rows)" },
-  RW2102: { severity: "error", summary: "a table's key or row condition reads the state, a route or a table" },
+  // tables (RW22xx, RW31xx)
+  RW2201: { severity: "error", summary: "bad table declaration (parameter or result type, empty range, pattern count, no rows)" },
+  RW2202: { severity: "error", summary: "a table's key or row condition reads the state, a route or a table" },
 
   // types
   RW3001: { severity: "error", summary: "type mismatch" },
