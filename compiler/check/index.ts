@@ -57,7 +57,6 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
 
   // 1. parse
   const decls: Located<Decl>[] = [];
-  const texts = new Map<string, string>();
   let syntaxErrors = false;
   for (const n of names) {
     const abs = path.join(absDir, n);
@@ -71,7 +70,6 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
       continue;
     }
     inputs.push({ file, sha256: textHash(buf) });
-    texts.set(file, buf.toString("utf8"));
     const { ast, diagnostics } = parseRules(buf.toString("utf8"), file);
     r.diagnostics.push(...diagnostics);
     if (diagnostics.some((d) => d.severity === "error")) syntaxErrors = true;
@@ -494,7 +492,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
   }
 
   // tables
-  const irTables = checkTables(env, ex, rep, citation, (f) => texts.get(f) ?? "");
+  const irTables = checkTables(env, ex, rep, cites, repoRoot);
 
   if (r.errorCount || !editionDecl || !env.state || !env.board || !schemaJson) return undefined;
 

@@ -4,6 +4,8 @@
  * Table calls inside rules are checked by `ExprChecker` (expr.ts) against the signatures
  * registered here (`env.tables`).
  */
+import fs from "node:fs";
+import path from "node:path";
 import type { Span } from "../diagnostics/types.js";
 import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type { Citation, EnumType, Expr, IRTable, IRTableRow, TablePattern, TableScalar, TableValue, Type } from "../ir/types.js";
@@ -104,9 +106,25 @@ function scalarType(t: TypeRef, env: Env, file: string, rep: Rep, what: string):
 
 /**
  * Checks the keys, rows, guards and values of every declared table and lowers them to IR,
- * sorted by name. `text(file)` gives a rule file's text (for the key labels).
+ * sorted by name. `cites` is the edition's citation key; rule files are read again from
+ * `repoRoot` for the key labels (the source text of a key expression).
  */
-export function checkTables(env: Env, ex: ExprChecker, rep: Rep, citation: (section: { value: string; named?: boolean }) => Citation, text: (file: string) => string): IRTable[] {
+export function checkTables(env: Env, ex: ExprChecker, rep: Rep, cites: string, repoRoot: string): IRTable[] {
+  const citation = (section: { value: string; named?: boolean }): Citation =>
+    ({ source: cites, section: section.value, text: section.named ? `${cites} §"${section.value}"` : `${cites} §${section.value}` });
+  const texts = new Map<string, string>();
+  const text = (file: string): string => {
+    let t = texts.get(file);
+    if (t === undefined) {
+      try {
+        t = fs.readFileSync(path.resolve(repoRoot, file), "utf8");
+      } catch {
+        t = "";
+      }
+      texts.set(file, t);
+    }
+    return t;
+  };
   const out: IRTable[] = [];
   for (const [name, info] of [...(env.tables ?? new Map<string, TableInfo>())].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!info.params || !info.result) continue;
