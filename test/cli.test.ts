@@ -37,7 +37,7 @@ describe("rulewright check", () => {
     expect(ids).toEqual(["deploy.sea_cap", "deploy.star_all"]);
     const cap = v.violations.find((x: { rule: string }) => x.rule === "deploy.sea_cap");
     expect(cap.citation).toBe("his §10");
-    expect(cap.file).toBe("dsl/his/deploy.rules");
+    expect(cap.file).toBe("dsl/modules/spring_deployment/deploy.rules");
     expect(cap.line).toBeGreaterThan(0);
   });
 
@@ -93,9 +93,11 @@ describe("rulewright build", () => {
   it("--check exits 0 on the committed tree and 1 after a rule file is edited without a rebuild", () => {
     const dir = tmpdir();
     fs.cpSync(path.join(REPO, "dsl/his"), path.join(dir, "dsl/his"), { recursive: true });
+    fs.cpSync(path.join(REPO, "dsl/modules"), path.join(dir, "dsl/modules"), { recursive: true });
     fs.cpSync(path.join(REPO, "generated/his"), path.join(dir, "generated/his"), { recursive: true });
     expect(run(["build", "--check"], dir).code).toBe(0);
-    const file = path.join(dir, "dsl/his/pass.rules");
+    // a module's file is an input of every edition that imports it
+    const file = path.join(dir, "dsl/modules/pass/pass.rules");
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("more cards than its ruler's", "more cards than the ruler's"));
     const stale = run(["build", "--check"], dir);
     expect(stale.code).toBe(1);
@@ -108,14 +110,15 @@ describe("rulewright build", () => {
   it("reports every syntax error of a malformed rule file with file:line:column and a caret, exit 2", () => {
     const dir = tmpdir();
     fs.cpSync(path.join(REPO, "dsl/his"), path.join(dir, "dsl/his"), { recursive: true });
-    const file = path.join(dir, "dsl/his/pass.rules");
+    fs.cpSync(path.join(REPO, "dsl/modules"), path.join(dir, "dsl/modules"), { recursive: true });
+    const file = path.join(dir, "dsl/modules/pass/pass.rules");
     const text = fs.readFileSync(file, "utf8")
       .replace("forbid pass when some c in state.hands[power]: c.home", "forbid pass some c in state.hands[power]: c.home")
       .replace("forbid pass when count(state.hands[power]) > state.rulers[power].admin_rating", "forbid pass when count(state.hands[power]) > > 1");
     fs.writeFileSync(file, text);
     const r = run(["build", "--check"], dir);
     expect(r.code).toBe(2);
-    const locs = r.err.match(/dsl\/his\/pass\.rules:\d+:\d+/g) ?? [];
+    const locs = r.err.match(/dsl\/modules\/pass\/pass\.rules:\d+:\d+/g) ?? [];
     expect(new Set(locs).size).toBeGreaterThanOrEqual(2);
     expect(r.err).toContain("^");
     expect(r.err).toMatch(/help:/);
@@ -124,6 +127,7 @@ describe("rulewright build", () => {
   it("reports a misspelled state field with a did-you-mean", () => {
     const dir = tmpdir();
     fs.cpSync(path.join(REPO, "dsl/his"), path.join(dir, "dsl/his"), { recursive: true });
+    fs.cpSync(path.join(REPO, "dsl/modules"), path.join(dir, "dsl/modules"), { recursive: true });
     const file = path.join(dir, "dsl/his/war.rules");
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("not state.schmalkaldic_league_played", "not state.schmalkaldic_leage_played"));
     const r = run(["build", "--check"], dir);

@@ -1,7 +1,8 @@
 /**
  * The differential test (DESIGN.md "Pipeline"): every counterexample and every replayable
- * witness the prover finds — on the shipped Here I Stand rules and on the broken fixtures — is
- * replayed through the generated validator, which must give the verdict the solver predicted.
+ * witness the prover finds — on the shipped Here I Stand rules, the 500th Anniversary variant,
+ * Virgin Queen, and on the broken fixtures — is replayed through the generated validator, which
+ * must give the verdict the solver predicted.
  */
 import { describe, expect, it, beforeAll } from "vitest";
 import { loadEdition } from "../compiler/check/index.js";
@@ -16,14 +17,45 @@ interface Case {
   bundled: boolean;
   /** obligations that must be refuted (id suffix match) */
   mustRefute: string[];
+  /** time for compiling and proving the whole edition (default: the configured hook timeout) */
+  proveTimeoutMs?: number;
+  /** what else the case's report must show */
+  expectations?: { name: string; check: (report: Report) => void };
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * Virgin Queen's pass rules read the home-card condition on the hand; the broken fixture reads it
+ * literally ("not yet played"). The counterexample must be the case the sources make possible:
+ * an activated major power (it never receives a home card) taking its impulse with an empty hand.
+ */
+function activatedPowerWithEmptyHand(report: Report): void {
+  const o = report.obligations.find((x) => x.id.endsWith("contradiction.pass.empty_hand~pass.home_card_not_played"))!;
+  const state = o.counterexample!.state as Json;
+  const power = (o.counterexample!.action as Json).power as string;
+  expect(state.phase).toBe("action_phase");
+  expect(state.active_power).toBe(power);
+  expect((state.activated as Json[]).map((a) => a.power)).toContain(power);
+  expect((state.hands as Record<string, unknown[]>)[power]).toEqual([]);
+  expect((state.home_card_played as Record<string, boolean>)[power]).toBe(false);
 }
 
 const CASES: Case[] = [
   { dir: "dsl/his", bundled: true, mustRefute: [] },
+  { dir: "dsl/his-500", bundled: true, mustRefute: [] },
   { dir: "test/broken/pass-contradiction", bundled: false, mustRefute: ["contradiction.pass.empty_hand~pass.broken_empty_hand"] },
   { dir: "test/broken/dead-rule", bundled: false, mustRefute: ["dead_rule.dow.broken_never"] },
   { dir: "test/broken/table-gap", bundled: false, mustRefute: ["table_gap.conquest"] },
   { dir: "test/broken/table-overlap", bundled: false, mustRefute: ["table_overlap.exploration"] },
+  { dir: "dsl/vq", bundled: true, mustRefute: [], proveTimeoutMs: 900_000 },
+  {
+    dir: "test/broken/vq-home-card-literal",
+    bundled: false,
+    mustRefute: ["contradiction.pass.empty_hand~pass.home_card_not_played"],
+    proveTimeoutMs: 600_000,
+    expectations: { name: "the counterexample is an activated major power with an empty hand", check: activatedPowerWithEmptyHand },
+  },
 ];
 
 for (const c of CASES) {
@@ -37,7 +69,12 @@ for (const c of CASES) {
       edition = res.edition!;
       mod = await loadValidators({ dir: c.dir, bundled: c.bundled }, edition);
       report = await proveEdition(edition, { timeoutMs: 20_000 });
-    });
+    }, c.proveTimeoutMs);
+
+    if (c.expectations) {
+      const { name, check } = c.expectations;
+      it(name, () => check(report));
+    }
 
     it("has no unknown verdicts", () => {
       expect(report.obligations.filter((o) => o.verdict === "unknown").map((o) => o.id)).toEqual([]);

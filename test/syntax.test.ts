@@ -61,7 +61,7 @@ describe("parseRules", () => {
     const peace = ast.decls.find((d) => d.k === "rule" && d.id.name === "dow.peace_this_phase");
     expect(peace).toMatchObject({ during: { phase: { name: "diplomacy" }, segment: { name: "declarations_of_war" } } });
     const noPass = ast.decls.find((d) => d.k === "rule" && d.id.name === "deploy.no_pass");
-    expect(noPass).toMatchObject({ groups: [{ name: "*" }], section: { value: "10" } });
+    expect(noPass).toMatchObject({ groups: [{ name: "*" }], citations: [{ value: "10", named: false }] });
     expect(sx(ruleWhen(ast.decls, "deploy.no_pass"))).toBe("(not (reach deploy_path(power true) origin destination))");
     const ex = ast.decls.find((d) => d.k === "exempt")!;
     expect(ex.k === "exempt" && ex.targets).toMatchObject([{ k: "group", group: { name: "*" } }]);

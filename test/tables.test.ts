@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEdition } from "../compiler/check/index.js";
 import { generateEdition } from "../compiler/codegen/index.js";
 import type { Diagnostic } from "../compiler/diagnostics/types.js";
-import type { IREdition } from "../compiler/ir/types.js";
+import { editionFolder, type IREdition } from "../compiler/ir/types.js";
 import { parseRules } from "../compiler/syntax/index.js";
 import { describeTableExample, proveEdition, type ProofReport } from "../compiler/verify/index.js";
 import { runScenarios } from "../compiler/cli/test.js";
@@ -84,9 +84,9 @@ describe("table syntax", () => {
     const { ast, diagnostics } = parseRules(TABLES, "x.rules");
     expect(diagnostics).toEqual([]);
     const t = ast.decls.find((d) => d.k === "table" && d.name.name === "raid");
-    expect(t).toMatchObject({ k: "table", section: { value: "3" }, title: "the raider die", keys: [{ k: "name", name: "die" }] });
+    expect(t).toMatchObject({ k: "table", citations: [{ value: "3", named: false }], title: "the raider die", keys: [{ k: "name", name: "die" }] });
     const explore = ast.decls.find((d) => d.k === "table" && d.name.name === "explore")!;
-    expect(explore).toMatchObject({ section: { value: "Voyages of Exploration", named: true }, params: [{ range: { min: 2, max: 12 } }, {}, {}] });
+    expect(explore).toMatchObject({ citations: [{ value: "Voyages of Exploration", named: true }], params: [{ range: { min: 2, max: 12 } }, {}, {}] });
     if (explore.k !== "table") throw new Error();
     expect(explore.rows.map((r) => r.patterns[0])).toMatchObject([{ k: "int", max: 4 }, { k: "int", min: 5, max: 6 }, { k: "int", min: 7, max: 9 }, { k: "int", min: 10 }]);
   });
@@ -108,7 +108,7 @@ describe("table checking and lowering", () => {
     const ir = result.edition!;
     expect(ir.tables!.map((t) => t.name)).toEqual(["card_cost", "explore", "raid"]);
     const explore = ir.tables!.find((t) => t.name === "explore")!;
-    expect(explore.citation).toEqual({ source: "mini", section: "Voyages of Exploration", text: 'mini §"Voyages of Exploration"' });
+    expect(explore.citation).toEqual({ source: "mini", section: "Voyages of Exploration", text: 'mini §"Voyages of Exploration"', named: true });
     expect(explore.params).toEqual([
       { name: "roll", type: { k: "int", min: 2, max: 12 } },
       { name: "explorer", type: { k: "int" } },
@@ -208,7 +208,7 @@ describe("generated lookups", () => {
       fs.writeFileSync(path.join(dir, f.path), f.content);
     }
     fs.writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
-    gen = await import(pathToFileURL(path.join(dir, `generated/${ir.name}/index.ts`)).href);
+    gen = await import(pathToFileURL(path.join(dir, `generated/${editionFolder(ir)}/index.ts`)).href);
   });
 
   it("is a tables.ts that typechecks with the rest of the edition", () => {

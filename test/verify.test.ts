@@ -223,6 +223,26 @@ describe("proveEdition", () => {
     expect(ob(r, "t.dead_rule.fine").verdict).toBe("proved");
   });
 
+  it("never reads a parameter through a leaf of another action's same-named parameter of another type", async () => {
+    // pass.target is a MajorPower, declare_war.target a Power: one shared leaf `action.target`
+    // would carry the first one's type (a MajorPower fact that hides scotland from declare_war).
+    const base = H.edition({ rules: [] });
+    const passTarget = { name: "target", type: MajorPower, actor: false };
+    const ir: IREdition = {
+      ...base,
+      actions: base.actions.map((a) => (a.name === "pass" ? { ...a, params: [...a.params, passTarget] } : a)),
+      rules: [
+        rule("pass.t", "forbid", "pass", cmp("=", H.v("target", MajorPower), member(MajorPower, "england"))),
+        rule("dow.t", "forbid", "declare_war", cmp("=", H.target, member(H.Power, "scotland"))),
+      ],
+    };
+    const r = await proveEdition(ir, { timeoutMs: 10_000 });
+    const verdicts = ["t.dead_rule.pass.t", "t.dead_rule.dow.t"].map((id) => ob(r, id));
+    // whichever is encoded second sees the clash: unknown with a reason, never a wrong proof
+    expect(verdicts.some((o) => o.verdict === "unknown" && /`action.target` is used with two types/.test(o.reason ?? ""))).toBe(true);
+    for (const o of verdicts) expect(o.verdict).not.toBe("refuted");
+  });
+
   it("writes deterministic report.json and .smt2 files", async () => {
     const ir = H.edition({
       rules: [...H.consistentRules, rule("pass.no_empty", "forbid", "pass", cmp("=", len(handOf(power)), lit(0)), { scope: actionScope })],

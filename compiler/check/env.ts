@@ -20,9 +20,22 @@ export interface EnumInfo {
 
 export type DeclOf<K extends Decl["k"]> = Extract<Decl, { k: K }>;
 
+/** Which edition level a declaration belongs to (see compiler/check/editions.ts). */
+export interface Origin {
+  /** the folder name of the edition that declares it or imports its module */
+  edition: string;
+  /** the module whose file declares it */
+  module?: string;
+  /** that edition's `cites` key (module citations are picked by it) */
+  cites: string;
+  /** the edition extends nothing (its declarations are `defined`, a variant's `added`) */
+  root: boolean;
+}
+
 export interface Located<D> {
   decl: D;
   file: string;
+  origin?: Origin;
 }
 
 export interface ParamInfo {

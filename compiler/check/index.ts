@@ -9,12 +9,12 @@ import path from "node:path";
 import type { Diagnostic, Span } from "../diagnostics/types.js";
 import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type {
-  Citation, EnumType, Expr, IRAction, IREdition, IREnum, IRExemption, IRInvariant, IRParam, IRRoute, IRRule, IRScope, Type,
+  Citation, EnumType, Expr, IRAction, IREdition, IREnum, IRExemption, IRInvariant, IRParam, IRRoute, IRRule, IRScope, Provenance, Type,
 } from "../ir/types.js";
-import { parseRules } from "../syntax/index.js";
-import type { Decl, Param, TypeRef } from "../syntax/ast.js";
+import type { Citation as CitationRef, Decl, Param, TypeRef } from "../syntax/ast.js";
+import { assemble } from "./editions.js";
 import { checkBoard } from "./board.js";
-import { enumType, typeName, type DeclOf, type EnumInfo, type Env, type Located, type ParamInfo } from "./env.js";
+import { enumType, typeName, type DeclOf, type EnumInfo, type Env, type Located, type Origin, type ParamInfo } from "./env.js";
 import { BOARD_DOMAIN_FNS, BOARD_FNS, ExprChecker, type Ctx } from "./expr.js";
 import { schemaToState } from "./schema.js";
 import { checkTables, declareTables } from "./tables.js";
@@ -43,64 +43,40 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
   const rel = (abs: string) => path.relative(repoRoot, abs).split(path.sep).join("/") || ".";
   const inputs: { file: string; sha256: string }[] = [];
 
-  let names: string[];
-  try {
-    names = fs.readdirSync(absDir).filter((n) => n.endsWith(".rules")).sort();
-  } catch {
-    r.report("RW4001", `cannot read edition folder \`${rel(absDir)}\``, rel(absDir), LINE1, "give the path of a folder like `dsl/his`");
-    return undefined;
-  }
-  if (!names.length) {
-    r.report("RW4001", `no \`.rules\` files in \`${rel(absDir)}\``, rel(absDir), LINE1, "an edition folder holds `*.rules` files, the schema and the board");
-    return undefined;
-  }
-
-  // 1. parse
-  const decls: Located<Decl>[] = [];
-  let syntaxErrors = false;
-  for (const n of names) {
-    const abs = path.join(absDir, n);
-    const file = rel(abs);
-    let buf: Buffer;
-    try {
-      buf = fs.readFileSync(abs);
-    } catch {
-      r.report("RW4001", `cannot read \`${file}\``, file, LINE1, "check the file's permissions");
-      syntaxErrors = true;
-      continue;
-    }
-    inputs.push({ file, sha256: textHash(buf) });
-    const { ast, diagnostics } = parseRules(buf.toString("utf8"), file);
-    r.diagnostics.push(...diagnostics);
-    if (diagnostics.some((d) => d.severity === "error")) syntaxErrors = true;
-    for (const d of ast.decls) decls.push({ decl: d, file });
-  }
-  if (syntaxErrors) return undefined;
+  // 1. parse the edition, its ancestors (`extends`) and the modules they import
+  const asm = assemble(absDir, { repoRoot, r, inputs, textHash });
+  if (!asm) return undefined;
+  const leaf = asm.levels[asm.levels.length - 1]!;
+  const checkedFrom = r.diagnostics.length;
+  const decls = asm.decls;
 
   const of = <K extends Decl["k"]>(k: K) => decls.filter((d) => d.decl.k === k) as Located<DeclOf<K>>[];
   const rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: string, related?: Diagnostic["related"]) =>
     r.report(code, msg, at.file, at.span, help, related);
-  const firstFile = rel(path.join(absDir, names[0]!));
 
-  // 2. edition / schema / board declarations: exactly one each
-  const single = <K extends "edition" | "schema" | "board">(k: K, shape: string): Located<DeclOf<K>> | undefined => {
-    const ds = of(k);
-    if (!ds.length) {
-      rep("RW2015", `no \`${k}\` declaration in \`${rel(absDir)}\``, { file: firstFile, span: LINE1 }, `add \`${shape}\` (by convention in edition.rules)`);
-      return undefined;
+  // 2. edition / schema / board declarations: one edition per folder (assemble checks it); one
+  // schema and one board, from the nearest edition of the chain that declares them
+  const editionDecl = leaf.edition!;
+  const single = <K extends "schema" | "board">(k: K, shape: string): Located<DeclOf<K>> | undefined => {
+    for (const level of [...asm.levels].reverse()) {
+      const ds = of(k).filter((d) => d.origin?.edition === level.folder);
+      if (!ds.length) continue;
+      for (const d of ds.slice(1)) {
+        rep("RW2015", `second \`${k}\` declaration`, { file: d.file, span: (d.decl as Decl).span }, `an edition has exactly one \`${k}\` declaration; remove this one`,
+          [{ message: "the first one", pos: posOf(ds[0]!.file, (ds[0]!.decl as Decl).span) }]);
+      }
+      return ds[0];
     }
-    for (const d of ds.slice(1)) {
-      rep("RW2015", `second \`${k}\` declaration`, { file: d.file, span: (d.decl as Decl).span }, `an edition has exactly one \`${k}\` declaration; remove this one`,
-        [{ message: "the first one", pos: posOf(ds[0]!.file, (ds[0]!.decl as Decl).span) }]);
-    }
-    return ds[0];
+    rep("RW2015", `no \`${k}\` declaration in \`${rel(absDir)}\``, { file: leaf.firstFile, span: LINE1 },
+      `add \`${shape}\` (by convention in edition.rules)${asm.levels.length > 1 ? "; a variant inherits its parent's" : ""}`);
+    return undefined;
   };
-  const editionDecl = single("edition", 'edition name "Title" cites "key"');
   const schemaDecl = single("schema", 'schema "state.schema.json"');
   const boardDecl = single("board", 'board "board.json"');
+  const folderOf = (d: Located<unknown>) => asm.levels.find((l) => l.folder === d.origin?.edition)?.abs ?? absDir;
 
   const readJson = (d: Located<DeclOf<"schema" | "board">>): { json: unknown; file: string; positions: Map<string, Span> } | undefined => {
-    const abs = path.resolve(absDir, d.decl.path);
+    const abs = path.resolve(folderOf(d), d.decl.path);
     const file = rel(abs);
     let text: string;
     try {
@@ -108,7 +84,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
       inputs.push({ file, sha256: textHash(buf) });
       text = buf.toString("utf8");
     } catch {
-      rep("RW4001", `cannot read ${d.decl.k} file \`${file}\``, { file: d.file, span: d.decl.pathSpan }, `the path is relative to the edition folder \`${rel(absDir)}\``);
+      rep("RW4001", `cannot read ${d.decl.k} file \`${file}\``, { file: d.file, span: d.decl.pathSpan }, `the path is relative to the edition folder \`${rel(folderOf(d))}\``);
       return undefined;
     }
     try {
@@ -328,10 +304,35 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     ids.set(id.name, { file, span: id.span, what });
     return true;
   };
-  const cites = editionDecl?.decl.cites ?? "";
-  /** `his §9.6`, or `his §"Voyages of Exploration"` for a named section */
-  const citation = (section: { value: string; named?: boolean }): Citation =>
-    ({ source: cites, section: section.value, text: section.named ? `${cites} §"${section.value}"` : `${cites} §${section.value}` });
+  const cites = editionDecl.decl.cites;
+  /**
+   * The citation a rule or exemption shows in this edition: an unkeyed one cites the key of the
+   * edition whose file declares it; otherwise the one keyed with that edition's `cites` key (for a
+   * module, the key of the edition that imports it). Reports RW2109/RW2105.
+   */
+  const citation = (cs: CitationRef[], id: { name: string; span: Span }, file: string, origin: Origin | undefined, what: string): Citation | undefined => {
+    const key = origin?.cites ?? cites;
+    if (origin?.module) {
+      for (const c of cs.filter((x) => !x.key)) {
+        rep("RW2109", `a citation in module \`${origin.module}\` needs a game key`, { file, span: c.span },
+          `write the game before the section, e.g. \`${key} ${c.named ? `§"${c.value}"` : `§${c.value}`}\`; a module is shared by editions of several games`);
+      }
+    }
+    const c = cs.find((x) => x.key?.name === key) ?? (origin?.module ? undefined : cs.find((x) => !x.key));
+    if (c) {
+      const text = c.named ? `${key} §"${c.value}"` : `${key} §${c.value}`;
+      return { source: key, section: c.value, text, ...(c.named ? { named: true as const } : {}) };
+    }
+    if (origin?.module && cs.some((x) => !x.key)) return undefined; // RW2109 said it
+    const keys = cs.map((x) => x.key?.name).filter((k): k is string => !!k);
+    const importer = origin && origin.edition !== leaf.folder ? `edition \`${origin.edition}\`` : `this edition`;
+    rep("RW2105", origin?.module
+      ? `${what} \`${id.name}\` of module \`${origin.module}\` has no citation for \`${key}\`, the \`cites\` key of ${importer} that imports it`
+      : `${what} \`${id.name}\` has no citation for \`${key}\`, the edition's \`cites\` key`,
+      { file, span: cs[0]?.span ?? id.span },
+      `add \`${key} §<section>\` to its citations (it cites ${keys.map((k) => `\`${k}\``).join(", ") || "nothing"})`);
+    return undefined;
+  };
 
   // routes
   const irRoutes: IRRoute[] = [];
@@ -407,8 +408,9 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
   // rules
   const irRules: IRRule[] = [];
   const ruleInfo = new Map<string, { action?: string; groups: string[]; file: string; span: Span }>();
-  for (const { decl: d, file } of of("rule")) {
+  for (const { loc: { decl: d, file, origin }, provenance } of asm.rules) {
     const fresh = claimId(d.id, file, "a rule");
+    const cite = citation(d.citations, d.id, file, origin, "rule");
     const groups = [...new Set(d.groups.map((g) => g.name))];
     const act = env.actions.get(d.action.name);
     if (fresh) ruleInfo.set(d.id.name, { ...(act ? { action: d.action.name } : {}), groups, file, span: d.id.span });
@@ -429,28 +431,32 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     }
     const scope = scopeOf(d, file);
     const when = ex.expect(d.when, paramCtx(file, act.params), BOOL, "a rule's `when` condition");
-    if (!when || scope === undefined || !fresh) continue;
+    if (!when || scope === undefined || !fresh || !cite) continue;
     irRules.push({
-      id: d.id.name, kind: d.kind, action: d.action.name, title: d.title, citation: citation(d.section), scope, groups, when, pos: posOf(file, d.id.span),
+      id: d.id.name, kind: d.kind, action: d.action.name, title: d.title, citation: cite, scope, groups, when, pos: posOf(file, d.id.span), provenance,
     });
   }
 
   // exemptions
   const irExemptions: IRExemption[] = [];
-  for (const { decl: d, file } of of("exempt")) {
+  for (const { decl: d, file, origin } of of("exempt")) {
     const fresh = claimId(d.id, file, "an exemption");
+    const cite = citation(d.citations, d.id, file, origin, "exemption");
     const groups: string[] = [];
     const ruleIds: string[] = [];
     let ok = true;
+    // an inherited exemption keeps working when a variant removes rules it lifts
+    const inherited = origin !== undefined && origin.edition !== leaf.folder;
     for (const t of d.targets) {
       if (t.k === "group") {
-        if (![...ruleInfo.values()].some((ri) => ri.groups.includes(t.group.name))) {
+        if (![...ruleInfo.values()].some((ri) => ri.groups.includes(t.group.name)) && !(inherited && asm.removed.length)) {
           rep("RW2008", `no rule is in group \`(${t.group.name})\``, { file, span: t.group.span },
             didYouMean(t.group.name, [...new Set([...ruleInfo.values()].flatMap((ri) => ri.groups))], "put rules in the group by writing it after their title"));
           ok = false;
         }
         if (!groups.includes(t.group.name)) groups.push(t.group.name);
       } else {
+        if (asm.removed.some((x) => x.id === t.id.name) && !ruleInfo.has(t.id.name)) continue;
         if (!ruleInfo.has(t.id.name)) {
           rep("RW2008", `unknown rule id \`${t.id.name}\``, { file, span: t.id.span }, didYouMean(t.id.name, ruleInfo.keys(), "name the id of a `rule`"));
           ok = false;
@@ -479,8 +485,8 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     }
     const ctx: Ctx = { ...paramCtx(file, common), missingParam: missing };
     const when = ex.expect(d.when, ctx, BOOL, "an exemption's `when` condition");
-    if (!when || !ok || !fresh) continue;
-    irExemptions.push({ id: d.id.name, title: d.title, citation: citation(d.section), groups, rules: ruleIds, when, pos: posOf(file, d.id.span) });
+    if (!when || !ok || !fresh || !cite) continue;
+    irExemptions.push({ id: d.id.name, title: d.title, citation: cite, groups, rules: ruleIds, when, pos: posOf(file, d.id.span), provenance: provenanceOf(origin) });
   }
 
   // invariants
@@ -491,10 +497,16 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     if (e && fresh) irInvariants.push({ id: d.id.name, title: d.title, expr: e, pos: posOf(file, d.id.span) });
   }
 
-  // tables
-  const irTables = checkTables(env, ex, rep, cites, repoRoot);
+  // tables (a variant's and a module's come through the assembly like defs)
+  const irTables = checkTables(env, ex, rep, (t) => citation(t.decl.citations, t.decl.name, t.file, t.origin, "table"), repoRoot);
 
-  if (r.errorCount || !editionDecl || !env.state || !env.board || !schemaJson) return undefined;
+  // a problem found in a module's file is a problem of the module in this edition's vocabulary
+  for (const d of r.diagnostics.slice(checkedFrom)) {
+    const m = asm.moduleOfFile.get(d.file);
+    if (m && !d.code.startsWith("RW21")) d.message += ` (in module \`${m}\`, checked for edition \`${leaf.folder}\`)`;
+  }
+
+  if (r.errorCount || !env.state || !env.board || !schemaJson) return undefined;
 
   // 9. IR
   const irEnums: IREnum[] = [...env.enums.values()].map((e) => ({ name: e.name, base: e.base, members: [...e.members], pos: posOf(e.file, e.span) }));
@@ -502,11 +514,15 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
   inputs.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return {
     name: editionDecl.decl.name.name,
+    folder: leaf.folder,
     title: editionDecl.decl.title,
     cites,
+    ...(asm.levels.length > 1 ? { parent: asm.levels[asm.levels.length - 2]!.folder } : {}),
+    modules: [...asm.modules.keys()].sort(),
     enums: irEnums,
     actions: irActions,
     rules: irRules,
+    removed: asm.removed.map((x) => ({ ...x })),
     exemptions: irExemptions,
     invariants: irInvariants,
     routes: irRoutes,
@@ -517,6 +533,12 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     inputs,
     inputHash: sha256(inputs.map((i) => `${i.file}\0${i.sha256}\n`).join("")),
   };
+}
+
+function provenanceOf(origin: Origin | undefined): Provenance {
+  // INVARIANT: assemble() gives every declaration an origin
+  if (!origin) return { edition: "", change: "defined" };
+  return { edition: origin.edition, change: origin.root ? "defined" : "added", ...(origin.module ? { module: origin.module } : {}) };
 }
 
 function irParam(p: ParamInfo): IRParam {

@@ -85,7 +85,7 @@ export function declareTables(decls: Located<TableDecl>[], env: Env, taken: (nam
       }
       result = ok ? { k: "record", fields } : undefined;
     }
-    tables.set(n, { decl: d.decl, file: d.file, ...(ok && result ? { params, result } : {}) });
+    tables.set(n, { decl: d.decl, file: d.file, ...(d.origin ? { origin: d.origin } : {}), ...(ok && result ? { params, result } : {}) });
   }
 }
 
@@ -106,12 +106,12 @@ function scalarType(t: TypeRef, env: Env, file: string, rep: Rep, what: string):
 
 /**
  * Checks the keys, rows, guards and values of every declared table and lowers them to IR,
- * sorted by name. `cites` is the edition's citation key; rule files are read again from
- * `repoRoot` for the key labels (the source text of a key expression).
+ * sorted by name. `citation` picks a table's citation in this edition the way rules are cited
+ * (index.ts: the edition's `cites` key, a module's keyed citation); it reports and returns
+ * undefined when there is none. Rule files are read again from `repoRoot` for the key labels
+ * (the source text of a key expression).
  */
-export function checkTables(env: Env, ex: ExprChecker, rep: Rep, cites: string, repoRoot: string): IRTable[] {
-  const citation = (section: { value: string; named?: boolean }): Citation =>
-    ({ source: cites, section: section.value, text: section.named ? `${cites} §"${section.value}"` : `${cites} §${section.value}` });
+export function checkTables(env: Env, ex: ExprChecker, rep: Rep, citation: (t: TableInfo) => Citation | undefined, repoRoot: string): IRTable[] {
   const texts = new Map<string, string>();
   const text = (file: string): string => {
     let t = texts.get(file);
@@ -128,8 +128,11 @@ export function checkTables(env: Env, ex: ExprChecker, rep: Rep, cites: string, 
   const out: IRTable[] = [];
   for (const [name, info] of [...(env.tables ?? new Map<string, TableInfo>())].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!info.params || !info.result) continue;
-    const t = lowerTable(name, info, env, ex, rep, citation, text);
-    if (t) out.push(t);
+    const cite = citation(info);
+    const t = lowerTable(name, info, env, ex, rep, text);
+    if (!t || !cite) continue;
+    const { name: n, title, ...rest } = t;
+    out.push({ name: n, title, citation: cite, ...rest }); // the IR's field order
   }
   return out;
 }
@@ -140,9 +143,8 @@ function lowerTable(
   env: Env,
   ex: ExprChecker,
   rep: Rep,
-  citation: (section: { value: string; named?: boolean }) => Citation,
   text: (file: string) => string,
-): IRTable | undefined {
+): Omit<IRTable, "citation"> | undefined {
   const d = info.decl;
   const file = info.file;
   const params = info.params!;
@@ -224,7 +226,7 @@ function lowerTable(
     rep("RW2201", `table \`${name}\` has no rows`, { file, span: d.name.span }, "add rows `<pattern>: <value>` between the braces");
     return undefined;
   }
-  return { name, title: d.title, citation: citation(d.section), params, keys, keyLabels, result, rows, pos: posOf(file, d.name.span) };
+  return { name, title: d.title, params, keys, keyLabels, result, rows, pos: posOf(file, d.name.span) };
 }
 
 /** What makes an expression more than a function of the table's parameters, or undefined. */

@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { generateEdition } from "../codegen/index.js";
+import { editionFolder } from "../ir/types.js";
 import { bundledEditions, compile, errorCount, resolveEdition, staleFiles, UsageError, color, type Format } from "./common.js";
 
 export interface BuildResult {
@@ -30,9 +31,9 @@ export async function buildOne(arg: string, opts: { check: boolean; format: Form
   const files = await generateEdition(res.edition);
   const stale = staleFiles(files);
   if (opts.check) {
-    return { edition: res.edition.name, status: stale.length ? "stale" : "up-to-date", files: files.map((f) => f.path), stale, errors: 0, diagnostics: res.diagnostics, ms: performance.now() - t0 };
+    return { edition: editionFolder(res.edition), status: stale.length ? "stale" : "up-to-date", files: files.map((f) => f.path), stale, errors: 0, diagnostics: res.diagnostics, ms: performance.now() - t0 };
   }
-  const dir = path.join("generated", res.edition.name);
+  const dir = path.join("generated", editionFolder(res.edition));
   fs.mkdirSync(dir, { recursive: true });
   const keep = new Set(files.map((f) => path.normalize(f.path)));
   for (const n of fs.readdirSync(dir)) {
@@ -43,7 +44,7 @@ export async function buildOne(arg: string, opts: { check: boolean; format: Form
     fs.mkdirSync(path.dirname(f.path), { recursive: true });
     if (!fs.existsSync(f.path) || fs.readFileSync(f.path, "utf8") !== f.content) fs.writeFileSync(f.path, f.content);
   }
-  return { edition: res.edition.name, status: stale.length ? "written" : "up-to-date", files: files.map((f) => f.path), stale, errors: 0, diagnostics: res.diagnostics, ms: performance.now() - t0 };
+  return { edition: editionFolder(res.edition), status: stale.length ? "written" : "up-to-date", files: files.map((f) => f.path), stale, errors: 0, diagnostics: res.diagnostics, ms: performance.now() - t0 };
 }
 
 export async function buildCommand(editions: string[], opts: { check?: boolean; format: Format }): Promise<number> {

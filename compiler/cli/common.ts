@@ -14,9 +14,10 @@ import { pathToFileURL } from "node:url";
 import pc from "picocolors";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { loadEdition } from "../check/index.js";
+import { declaresEdition } from "../syntax/index.js";
 import { renderDiagnostic } from "../diagnostics/render.js";
 import type { Diagnostic } from "../diagnostics/types.js";
-import type { IREdition } from "../ir/types.js";
+import { editionFolder, type IREdition } from "../ir/types.js";
 
 export type Format = "text" | "json";
 
@@ -35,13 +36,25 @@ export const DSL_DIR = "dsl";
 export const GENERATED_DIR = "generated";
 export const PROOFS_DIR = "proofs";
 
-/** Names of the bundled editions: folders under `dsl/` holding at least one `.rules` file, sorted. */
+/**
+ * Names of the bundled editions, sorted: folders under `dsl/` with a rule file that declares an
+ * `edition` (variants included; `dsl/modules/` holds modules, not editions).
+ */
 export function bundledEditions(root = process.cwd()): string[] {
   const dsl = path.join(root, DSL_DIR);
   if (!fs.existsSync(dsl)) return [];
+  const isEdition = (dir: string) =>
+    fs.readdirSync(dir).some((f) => {
+      if (!f.endsWith(".rules")) return false;
+      try {
+        return declaresEdition(fs.readFileSync(path.join(dir, f), "utf8"));
+      } catch {
+        return false;
+      }
+    });
   return fs
     .readdirSync(dsl, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && fs.readdirSync(path.join(dsl, d.name)).some((f) => f.endsWith(".rules")))
+    .filter((d) => d.isDirectory() && isEdition(path.join(dsl, d.name)))
     .map((d) => d.name)
     .sort();
 }
@@ -136,15 +149,15 @@ export interface ValidatorModule {
 export async function loadValidators(ref: EditionRef, edition: IREdition): Promise<ValidatorModule> {
   let dir: string;
   if (ref.bundled) {
-    dir = path.resolve(GENERATED_DIR, edition.name);
+    dir = path.resolve(GENERATED_DIR, editionFolder(edition));
     const index = path.join(dir, "index.ts");
     const header = fs.existsSync(index) ? fs.readFileSync(index, "utf8").slice(0, 2000) : "";
     const hash = /inputs sha256: ([0-9a-f]{64})/.exec(header)?.[1];
     if (hash !== edition.inputHash) {
       throw new UsageError(
-        `generated/${edition.name} is ${hash ? "stale: it was generated from other rule files" : "missing"}`,
+        `generated/${editionFolder(edition)} is ${hash ? "stale: it was generated from other rule files" : "missing"}`,
         2,
-        `run \`npx rulewright build ${edition.name}\``,
+        `run \`npx rulewright build ${editionFolder(edition)}\``,
       );
     }
   } else {
@@ -152,12 +165,12 @@ export async function loadValidators(ref: EditionRef, edition: IREdition): Promi
     const files = await generateEdition(edition);
     const key = crypto.createHash("sha256").update(files.map((f) => f.path + "\0" + f.content).join("\0")).digest("hex").slice(0, 16);
     // outside node_modules: tsx compiles TypeScript only outside it
-    dir = path.join(os.tmpdir(), "rulewright-cache", `${edition.name}-${key}`);
+    dir = path.join(os.tmpdir(), "rulewright-cache", `${editionFolder(edition)}-${key}`);
     fs.mkdirSync(dir, { recursive: true });
     // the generated modules are ESM, like the project they are normally committed into
     fs.writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
     for (const f of files) {
-      const target = path.join(dir, path.relative(path.join(GENERATED_DIR, edition.name), f.path));
+      const target = path.join(dir, path.relative(path.join(GENERATED_DIR, editionFolder(edition)), f.path));
       fs.mkdirSync(path.dirname(target), { recursive: true });
       if (!fs.existsSync(target) || fs.readFileSync(target, "utf8") !== f.content) fs.writeFileSync(target, f.content);
     }
@@ -168,7 +181,7 @@ export async function loadValidators(ref: EditionRef, edition: IREdition): Promi
     throw new UsageError(
       `the generated validators in \`${path.relative(process.cwd(), dir)}\` do not load: ${(e as Error).message.split("\n")[0]}`,
       2,
-      ref.bundled ? `run \`npx rulewright build ${edition.name}\` (never edit generated/ by hand)` : undefined,
+      ref.bundled ? `run \`npx rulewright build ${editionFolder(edition)}\` (never edit generated/ by hand)` : undefined,
     );
   }
 }

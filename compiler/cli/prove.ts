@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describeTableExample, proveEdition, safeName } from "../verify/index.js";
+import { editionFolder } from "../ir/types.js";
 import { bundledEditions, compile, errorCount, resolveEdition, UsageError, color, type Format } from "./common.js";
 
 type Report = Awaited<ReturnType<typeof proveEdition>>;
@@ -37,11 +38,11 @@ export async function proveOne(arg: string, opts: { format: Format; timeoutMs?: 
   const res = compile(ref, opts.format);
   const name = path.basename(ref.dir);
   if (!res.edition) return { edition: name, dir: ref.dir, outDir: "", errors: errorCount(res.diagnostics), failed: true, ms: performance.now() - t0 };
-  const outDir = opts.out ?? proofsDirFor(ref, ref.bundled ? res.edition.name : name);
+  const outDir = opts.out ?? proofsDirFor(ref, name);
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
   const progress = opts.format === "text" && process.stderr.isTTY;
-  if (progress) process.stderr.write(`proving ${res.edition.name}…\n`);
+  if (progress) process.stderr.write(`proving ${editionFolder(res.edition)}…\n`);
   const report = await proveEdition(res.edition, { timeoutMs: opts.timeoutMs, outDir });
   // counterexamples and witnesses as files that `rulewright check` replays; the report points at them
   const files = new Map<string, { state: string; action: string }>();
@@ -57,7 +58,7 @@ export async function proveOne(arg: string, opts: { format: Format; timeoutMs?: 
   }
   fs.writeFileSync(path.join(outDir, "report.json"), JSON.stringify(compactReport(report, files), null, 2) + "\n");
   const failed = report.obligations.some((o) => o.severity === "error" && o.verdict !== "proved");
-  return { edition: res.edition.name, dir: ref.dir, outDir, report, files, errors: 0, failed, ms: performance.now() - t0 };
+  return { edition: editionFolder(res.edition), dir: ref.dir, outDir, report, files, errors: 0, failed, ms: performance.now() - t0 };
 }
 
 /**

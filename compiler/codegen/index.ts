@@ -3,7 +3,7 @@
  * "Code generation entry" and "Generated API", and compiler/codegen/README.md).
  */
 import { IndentationText, NewLineKind, Project, QuoteKind, type StatementStructures } from "ts-morph";
-import type { IREdition } from "../ir/types.js";
+import { editionFolder, type IREdition } from "../ir/types.js";
 import { boardStatements } from "./board.js";
 import { indexStatements } from "./index-file.js";
 import { rulesStatements } from "./rules.js";
@@ -42,7 +42,7 @@ function newProject(): Project {
  * @throws CodegenError when the IR holds something the generator cannot express.
  */
 export async function generateEdition(ir: IREdition): Promise<GeneratedFile[]> {
-  const dir = `generated/${ir.name}`;
+  const dir = `generated/${editionFolder(ir)}`;
   // Build every file's statements first, then print each with one createSourceFile.
   const files: [string, (string | StatementStructures)[]][] = [
     ["board.ts", boardStatements(ir)],

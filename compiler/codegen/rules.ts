@@ -1,8 +1,10 @@
 /**
- * generated/<edition>/rules.ts: the catalogue (RULES, EXEMPTIONS, INVARIANTS, ACTIONS) as frozen
- * constant data, sorted by id (actions by name).
+ * generated/<edition>/rules.ts: the catalogue (RULES, EXEMPTIONS, REMOVED_RULES, INVARIANTS,
+ * ACTIONS) as frozen constant data, sorted by id (actions by name). Rules and exemptions carry
+ * their provenance: the defining file, the module (or null) and the edition that added or
+ * overrode them (`change`).
  */
-import type { IREdition } from "../ir/types.js";
+import { editionFolder, type IREdition, type Provenance } from "../ir/types.js";
 import { header } from "./header.js";
 import { dslType, objectLiteral } from "./validators.js";
 
@@ -19,9 +21,14 @@ function withArrays(o: Record<string, unknown>, arrays: Record<string, string[]>
   return `${base.slice(0, -2)}, ${extra.join(", ")} }`;
 }
 
+/** The provenance columns of a catalogue row (hand-built IR without provenance: this edition defined it). */
+function origin(ir: IREdition, p: Provenance | undefined): Record<string, unknown> {
+  return { module: p?.module ?? null, edition: p?.edition ?? editionFolder(ir), change: p?.change ?? "defined" };
+}
+
 export function rulesStatements(ir: IREdition): string[] {
   const s: string[] = [header(ir, `The rule catalogue of ${ir.title}.`)];
-  s.push(`import type { ActionInfo, ExemptionInfo, InvariantInfo, RuleInfo } from "./index.js";`);
+  s.push(`import type { ActionInfo, ExemptionInfo, InvariantInfo, RemovedRuleInfo, RuleInfo } from "./index.js";`);
   s.push(
     list(
       "RULES",
@@ -31,7 +38,7 @@ export function rulesStatements(ir: IREdition): string[] {
         .sort((a, b) => cmp(a.id, b.id))
         .map((r) =>
           withArrays(
-            { id: r.id, kind: r.kind, action: r.action, citation: r.citation.text, title: r.title, file: r.pos.file, line: r.pos.line, column: r.pos.column },
+            { id: r.id, kind: r.kind, action: r.action, citation: r.citation.text, title: r.title, file: r.pos.file, line: r.pos.line, column: r.pos.column, ...origin(ir, r.provenance) },
             { groups: r.groups },
           ),
         ),
@@ -44,7 +51,17 @@ export function rulesStatements(ir: IREdition): string[] {
       "Every exemption, sorted by id: the groups and rule ids it lifts.",
       [...ir.exemptions]
         .sort((a, b) => cmp(a.id, b.id))
-        .map((e) => withArrays({ id: e.id, citation: e.citation.text, title: e.title, file: e.pos.file, line: e.pos.line, column: e.pos.column }, { groups: e.groups, rules: e.rules })),
+        .map((e) => withArrays({ id: e.id, citation: e.citation.text, title: e.title, file: e.pos.file, line: e.pos.line, column: e.pos.column, ...origin(ir, e.provenance) }, { groups: e.groups, rules: e.rules })),
+    ),
+  );
+  s.push(
+    list(
+      "REMOVED_RULES",
+      "readonly RemovedRuleInfo[]",
+      "Rules of a parent edition that this variant (or an ancestor variant) removed, sorted by id.",
+      [...(ir.removed ?? [])]
+        .sort((a, b) => cmp(a.id, b.id))
+        .map((x) => objectLiteral({ id: x.id, reason: x.reason, edition: x.edition, file: x.pos.file, line: x.pos.line, removedFile: x.removedPos.file, removedLine: x.removedPos.line })),
     ),
   );
   s.push(

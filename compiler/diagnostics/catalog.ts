@@ -18,6 +18,8 @@ export const CATALOG = {
   RW1004: { severity: "error", summary: "expected one of several constructs (an expression, a type, …)" },
   RW1005: { severity: "error", summary: "input outside of a declaration" },
   RW1006: { severity: "error", summary: "rule id contains spaces" },
+  RW1101: { severity: "error", summary: "`§` not followed by a section number or a quoted section name" },
+  RW1102: { severity: "error", summary: "two citations for one game key" },
 
   // names and declarations
   RW2001: { severity: "error", summary: "unknown state or record field" },
@@ -44,6 +46,19 @@ export const CATALOG = {
   // tables (RW22xx, RW31xx)
   RW2201: { severity: "error", summary: "bad table declaration (parameter or result type, empty range, pattern count, no rows)" },
   RW2202: { severity: "error", summary: "a table's key or row condition reads the state, a route or a table" },
+
+  // modules and variant editions (dsl/README.md, "Modules and variant editions")
+  RW2101: { severity: "error", summary: "unknown module (no folder dsl/modules/<name>/ with a `module` declaration)" },
+  RW2102: { severity: "error", summary: "unknown parent edition in `extends`" },
+  RW2103: { severity: "error", summary: "cycle in `extends`" },
+  RW2104: { severity: "error", summary: "`override rule` or `remove rule` of an id the parent edition does not have" },
+  RW2105: { severity: "error", summary: "rule or exemption without a citation for the edition's `cites` key" },
+  RW2106: { severity: "error", summary: "rule id defined again by a variant or a second module (a variant writes `override rule`)" },
+  RW2107: { severity: "error", summary: "declaration not allowed here (in a module, or `override`/`remove` outside a variant)" },
+  RW2108: { severity: "error", summary: "missing, repeated or misnamed `module` declaration" },
+  RW2109: { severity: "error", summary: "citation without a game key in a module" },
+  RW2110: { severity: "warning", summary: "module imported twice" },
+  RW2111: { severity: "error", summary: "one rule overridden or removed twice by the same edition" },
 
   // types
   RW3001: { severity: "error", summary: "type mismatch" },

@@ -126,12 +126,45 @@ export type Expr = (
 // ---------------------------------------------------------------------------------------------
 
 export interface Citation {
-  /** the edition's citation key, e.g. "his" */
+  /** the game key cited, e.g. "his" (the edition's `cites` key) */
   source: string;
-  /** e.g. "9.6" (printed as §9.6) */
+  /** e.g. "9.6" (printed as §9.6), or a section's name ("Action Phase") when `named` */
   section: string;
-  /** "his §9.6" */
+  /** "his §9.6", or `vq §"Action Phase"` for a named section */
   text: string;
+  /** present (true) for a named section `§"…"` (sources without section numbers) */
+  named?: true;
+}
+
+/**
+ * Where a rule or exemption comes from (dsl/README.md, "Modules and variant editions").
+ * The defining file is `pos.file` of the rule.
+ */
+export interface Provenance {
+  /** the module (dsl/modules/<module>/) whose file declares it, if any */
+  module?: string;
+  /**
+   * The edition (its folder name under dsl/) whose rule files declare it or which imports the
+   * module that does: for a rule a variant added or overrode, the variant; for an inherited
+   * rule, the ancestor edition that introduced it.
+   */
+  edition: string;
+  /** `defined` by an edition that extends nothing; `added` or `overridden` by a variant */
+  change: "defined" | "added" | "overridden";
+  /** for `overridden`: the position of the parent's rule it replaces */
+  replaces?: SourcePos;
+}
+
+/** A rule a variant dropped with `remove rule <id> "<reason>"`. */
+export interface IRRemoval {
+  id: string;
+  reason: string;
+  /** the variant (folder name) that removed it */
+  edition: string;
+  /** the `remove rule` declaration */
+  pos: SourcePos;
+  /** where the removed rule was declared */
+  removedPos: SourcePos;
 }
 
 export interface IREnum {
@@ -197,6 +230,11 @@ export interface IRRule {
   /** the condition, over `state` and the action's params (by name) */
   when: Expr;
   pos: SourcePos;
+  /**
+   * the module and edition it comes from (the file is pos.file). The checker always sets it;
+   * absent only in hand-built IR (tests), read as `{ edition: <the edition's folder>, change: "defined" }`.
+   */
+  provenance?: Provenance;
 }
 
 export interface IRExemption {
@@ -213,6 +251,8 @@ export interface IRExemption {
    */
   when: Expr;
   pos: SourcePos;
+  /** the module and edition it comes from (`change` is never `overridden`); set by the checker, as for rules */
+  provenance?: Provenance;
 }
 
 export interface IRInvariant {
@@ -293,12 +333,25 @@ export interface BoardConnection {
 }
 
 export interface IREdition {
-  name: string; // "his"
+  name: string; // "his" — as declared by `edition <name>`
+  /**
+   * The edition's folder name under dsl/ ("his", "his-500"): the CLI's edition name and the
+   * folder of generated/<folder>/ and proofs/<folder>/. Set by the checker; absent only in
+   * hand-built IR (tests), where the folder is `name`. Read it with `editionFolder(ir)`.
+   */
+  folder?: string;
   title: string; // "Here I Stand"
   cites: string; // "his"
+  /** `extends "<folder>"`: the parent edition's folder name (a variant); absent otherwise */
+  parent?: string;
+  /** every module imported by the edition or an ancestor, sorted (set by the checker) */
+  modules?: string[];
   enums: IREnum[];
   actions: IRAction[];
+  /** the rules in force: inherited (minus removals, overrides in place), then added ones */
   rules: IRRule[];
+  /** rules a variant (or an ancestor variant) removed, in removal order (set by the checker) */
+  removed?: IRRemoval[];
   exemptions: IRExemption[];
   invariants: IRInvariant[];
   routes: IRRoute[];
@@ -309,8 +362,16 @@ export interface IREdition {
   /** the JSON Schema as read (after checks) */
   schema: Record<string, unknown>;
   board: Board;
-  /** every input file (rule files, schema, board) with its sha256, sorted by path */
+  /**
+   * every input file (rule files of the edition, of its ancestors and of the modules they
+   * import; the schema; the board) with its sha256, sorted by path
+   */
   inputs: { file: string; sha256: string }[];
   /** sha256 over `inputs` */
   inputHash: string;
+}
+
+/** The folder name of an edition under dsl/ (generated/<folder>/, proofs/<folder>/, CLI names). */
+export function editionFolder(ir: Pick<IREdition, "name" | "folder">): string {
+  return ir.folder ?? ir.name;
 }

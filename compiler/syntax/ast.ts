@@ -21,10 +21,18 @@ export interface Param {
   span: Span;
 }
 
-export interface Section {
-  value: string; // "9.6" (without §), or the name of a named section (unquoted)
-  /** true for a named section `§"Voyages of Exploration"` */
-  named?: boolean;
+/**
+ * One citation of a rule, exemption or table: `§9.6`, `§"Action Phase"` (a named section, for sources
+ * without numbers), optionally after a game key: `vq §"Action Phase"`. Unkeyed citations cite the
+ * edition's own `cites` key; module rules give one keyed citation per game.
+ */
+export interface Citation {
+  /** the game key (`his`, `vq`), when written */
+  key?: Name;
+  /** "9.6" (without §) or the section's name (unquoted) */
+  value: string;
+  /** true for `§"…"` */
+  named: boolean;
   span: Span;
 }
 
@@ -37,30 +45,46 @@ export type RouteClause =
   | { k: "land" | "sea" | "port"; var: Name; expr: Expr; span: Span }
   | { k: "max_seas" | "passes"; expr: Expr; span: Span };
 
+export interface RuleDecl {
+  k: "rule";
+  id: Name;
+  citations: Citation[];
+  title: string;
+  groups: Group[];
+  during?: { phase: Name; segment?: Name; span: Span };
+  kind: "forbid" | "oblige";
+  action: Name;
+  when: Expr;
+  span: Span;
+}
+
 export type Decl =
-  | { k: "edition"; name: Name; title: string; cites: string; span: Span }
+  | {
+      k: "edition";
+      name: Name;
+      title: string;
+      cites: string;
+      /** `extends "<folder>"`: the parent edition's folder name under dsl/ */
+      parent?: { path: string; span: Span };
+      span: Span;
+    }
+  | { k: "module"; name: Name; title: string; span: Span }
+  | { k: "import"; name: Name; span: Span }
+  /** `override rule …`: the rule replaces the parent edition's rule of the same id */
+  | { k: "override"; rule: RuleDecl; span: Span }
+  /** `remove rule <id> "<reason>"` */
+  | { k: "remove"; id: Name; reason: string; span: Span }
   | { k: "schema"; path: string; pathSpan: Span; span: Span }
   | { k: "board"; path: string; pathSpan: Span; span: Span }
   | { k: "enum"; name: Name; base?: Name; members: Name[]; span: Span }
   | { k: "action"; name: Name; params: Param[]; span: Span }
   | { k: "def"; name: Name; params: Param[]; ret: TypeRef; body: Expr; span: Span }
   | { k: "route"; name: Name; params: Param[]; clauses: RouteClause[]; span: Span }
-  | {
-      k: "rule";
-      id: Name;
-      section: Section;
-      title: string;
-      groups: Group[];
-      during?: { phase: Name; segment?: Name; span: Span };
-      kind: "forbid" | "oblige";
-      action: Name;
-      when: Expr;
-      span: Span;
-    }
+  | RuleDecl
   | {
       k: "exempt";
       id: Name;
-      section: Section;
+      citations: Citation[];
       title: string;
       targets: ({ k: "group"; group: Group } | { k: "rule"; id: Name })[];
       when: Expr;
@@ -110,7 +134,8 @@ export interface TableRow {
 export interface TableDecl {
   k: "table";
   name: Name;
-  section: Section;
+  /** as for rules: unkeyed, or one keyed citation per game (a module's tables) */
+  citations: Citation[];
   title: string;
   params: TableParam[];
   /** a scalar type, or a record of scalar fields */

@@ -4,7 +4,7 @@
  */
 import type { CstNode, CstElement, IToken } from "chevrotain";
 import type { Span } from "../diagnostics/types.js";
-import type { AggOp, BinOp, Decl, Expr, Group, Name, Param, RouteClause, Section, TypeRef } from "./ast.js";
+import type { AggOp, BinOp, Citation, Decl, Expr, Group, Name, Param, RouteClause, RuleDecl, TypeRef } from "./ast.js";
 import type { MemberRef, TableDecl, TablePattern, TableValue } from "./ast.js";
 
 type Children = Record<string, CstElement[] | undefined>;
@@ -66,8 +66,25 @@ export function declToAst(cst: CstNode, problems: AstProblem[]): Decl {
   const d = node(cst, Object.keys(cst.children)[0]!);
   const span = nodeSpan(d);
   switch (d.name) {
-    case "editionDecl":
-      return { k: "edition", name: name(tok(d, "name")), title: unquote(tok(d, "title").image), cites: unquote(tok(d, "cites").image), span };
+    case "editionDecl": {
+      const parent = optTok(d, "parent");
+      return {
+        k: "edition",
+        name: name(tok(d, "name")),
+        title: unquote(tok(d, "title").image),
+        cites: unquote(tok(d, "cites").image),
+        ...(parent ? { parent: { path: unquote(parent.image), span: tokSpan(parent) } } : {}),
+        span,
+      };
+    }
+    case "moduleDecl":
+      return { k: "module", name: name(tok(d, "name")), title: unquote(tok(d, "title").image), span };
+    case "importDecl":
+      return { k: "import", name: name(tok(d, "name")), span };
+    case "overrideDecl":
+      return { k: "override", rule: ruleDecl(node(d, "ruleDecl"), problems), span };
+    case "removeDecl":
+      return { k: "remove", id: ruleId(node(d, "ruleId"), problems), reason: unquote(tok(d, "reason").image), span };
     case "schemaDecl":
     case "boardDecl": {
       const p = tok(d, "path");
@@ -96,30 +113,13 @@ export function declToAst(cst: CstNode, problems: AstProblem[]): Decl {
         clauses: nodes(d, "routeClause").map(routeClause),
         span,
       };
-    case "ruleDecl": {
-      const phase = optTok(d, "phase");
-      const seg = optTok(d, "segment");
-      const during = phase
-        ? { phase: name(phase), ...(seg ? { segment: name(seg) } : {}), span: joinSpan(tokSpan(tok(d, "Kw_during")), tokSpan(seg ?? phase)) }
-        : undefined;
-      return {
-        k: "rule",
-        id: ruleId(node(d, "ruleId"), problems),
-        section: section(node(d, "section")),
-        title: unquote(tok(d, "title").image),
-        groups: nodes(d, "group").map(group),
-        ...(during ? { during } : {}),
-        kind: tok(d, "kind").image as "forbid" | "oblige",
-        action: name(tok(d, "action")),
-        when: expr(node(d, "expr")),
-        span,
-      };
-    }
+    case "ruleDecl":
+      return ruleDecl(d, problems);
     case "exemptDecl":
       return {
         k: "exempt",
         id: ruleId(node(d, "ruleId"), problems),
-        section: section(node(d, "section")),
+        citations: citations(node(d, "citations"), problems),
         title: unquote(tok(d, "title").image),
         targets: nodes(d, "target").map((t) =>
           ch(t).group ? { k: "group" as const, group: group(node(t, "group")) } : { k: "rule" as const, id: ruleId(node(t, "ruleId"), problems) },
@@ -135,6 +135,53 @@ export function declToAst(cst: CstNode, problems: AstProblem[]): Decl {
   throw new Error(`unexpected CST node ${d.name}`);
 }
 
+function ruleDecl(d: CstNode, problems: AstProblem[]): RuleDecl {
+  const phase = optTok(d, "phase");
+  const seg = optTok(d, "segment");
+  const during = phase
+    ? { phase: name(phase), ...(seg ? { segment: name(seg) } : {}), span: joinSpan(tokSpan(tok(d, "Kw_during")), tokSpan(seg ?? phase)) }
+    : undefined;
+  return {
+    k: "rule",
+    id: ruleId(node(d, "ruleId"), problems),
+    citations: citations(node(d, "citations"), problems),
+    title: unquote(tok(d, "title").image),
+    groups: nodes(d, "group").map(group),
+    ...(during ? { during } : {}),
+    kind: tok(d, "kind").image as "forbid" | "oblige",
+    action: name(tok(d, "action")),
+    when: expr(node(d, "expr")),
+    span: nodeSpan(d),
+  };
+}
+
+/** The citations of a rule or exemption; a game key cited twice is reported (RW1102). */
+function citations(n: CstNode, problems: AstProblem[]): Citation[] {
+  const out = nodes(n, "citation").map(citation);
+  const seen = new Map<string, Citation>();
+  for (const c of out) {
+    const k = c.key?.name ?? "";
+    const prev = seen.get(k);
+    if (prev) {
+      problems.push({
+        code: "RW1102",
+        message: c.key ? `two citations for \`${k}\`` : "two citations without a game key",
+        span: c.span,
+        help: c.key ? `cite \`${k}\` once` : "an unkeyed citation cites the edition's own key; give one, or key each citation like `his §11, vq §\"Action Phase\"`",
+      });
+    } else seen.set(k, c);
+  }
+  return out;
+}
+
+function citation(n: CstNode): Citation {
+  const key = optTok(n, "key");
+  const num = optTok(n, "Section");
+  const named = optTok(n, "NamedSection");
+  const value = num ? num.image.slice(1) : unquote(named!.image.slice(1));
+  return { ...(key ? { key: name(key) } : {}), value, named: !num, span: nodeSpan(n) };
+}
+
 function ruleId(n: CstNode, problems: AstProblem[]): Name {
   const ts = tokensOf(n).sort((a, b) => a.startOffset - b.startOffset);
   const span = joinSpan(tokSpan(ts[0]!), tokSpan(ts[ts.length - 1]!));
@@ -146,13 +193,6 @@ function ruleId(n: CstNode, problems: AstProblem[]): Name {
     }
   }
   return { name: ts.map((t) => t.image).join(""), span };
-}
-
-function section(n: CstNode): Section {
-  const named = optTok(n, "NamedSection");
-  if (named) return { value: unquote(named.image.slice(1)), named: true, span: tokSpan(named) };
-  const t = tok(n, "Section");
-  return { value: t.image.slice(1), span: tokSpan(t) };
 }
 
 // ---------------------------------------------------------------- tables
@@ -178,7 +218,7 @@ function tableDecl(d: CstNode, span: Span, problems: AstProblem[]): TableDecl {
   return {
     k: "table",
     name: name(tok(d, "name")),
-    section: section(node(d, "section")),
+    citations: citations(node(d, "citations"), problems),
     title: unquote(tok(d, "title").image),
     params: nodes(d, "tableParam").map((p) => {
       const min = optNode(p, "min");
@@ -198,7 +238,6 @@ function tableDecl(d: CstNode, span: Span, problems: AstProblem[]): TableDecl {
     }),
     span,
   };
-  void problems;
 }
 
 function tablePattern(n: CstNode): TablePattern {

@@ -11,7 +11,7 @@ import type { Diagnostic, Span } from "../diagnostics/types.js";
 import type { AstFile, Decl } from "./ast.js";
 import { declToAst, tokSpan } from "./cst-to-ast.js";
 import { parser } from "./parser.js";
-import { BadString, DECL_KEYWORDS, Dot, KW, RulesLexer } from "./tokens.js";
+import { BadSection, BadString, DECL_KEYWORDS, Dot, KW, RulesLexer } from "./tokens.js";
 
 export type { AstFile, Decl, Expr, Name, Param, TypeRef } from "./ast.js";
 export { KEYWORDS } from "./tokens.js";
@@ -20,17 +20,21 @@ const DECL_TOKEN_TYPES = new Set(DECL_KEYWORDS.map((k) => KW[k]));
 
 /** The shape of each declaration, shown as the help of a syntax error inside it. */
 const DECL_SHAPES: Record<string, string> = {
-  edition: 'an edition reads `edition <name> "<title>" cites "<key>"`',
+  edition: 'an edition reads `edition <name> "<title>" cites "<key>"`, a variant `edition <name> "<title>" cites "<key>" extends "<parent folder>"`',
   schema: 'a schema declaration reads `schema "state.schema.json"`',
   board: 'a board declaration reads `board "board.json"`',
   enum: "an enum reads `enum Name { a, b, c }` or `enum Sub : Base { a, b }`",
   action: "an action reads `action name(actor p: MajorPower, x: Space)`",
   def: "a def reads `def name(a: Power): bool = <expression>`",
   route: "a route reads `route name(p: Power) { land s: <expr> sea z: <expr> port q: <expr> max_seas <expr> passes <expr> }`",
-  rule: 'a rule reads `rule <id> §<section> "<title>" (group)* [during phase.segment] forbid|oblige <action> when <condition>`',
-  exempt: 'an exemption reads `exempt <id> §<section> "<title>" lifts (*), <rule id> when <condition>`',
+  rule: 'a rule reads `rule <id> <citations> "<title>" (group)* [during phase.segment] forbid|oblige <action> when <condition>`; citations are `§9.6`, `§"Named section"`, or per game `his §11, vq §"Action Phase"`',
+  exempt: 'an exemption reads `exempt <id> <citations> "<title>" lifts (*), <rule id> when <condition>`; citations are `§9.6`, `§"Named section"`, or per game `his §10, vq §"…"`',
   invariant: 'an invariant reads `invariant <id> "<title>": <condition>`',
-  table: 'a table reads `table <name> §<section> "<title>" (roll: int in 2..12, bonus: int): Result key roll + bonus { <= 4: a  5..6: b  >= 7: c }`',
+  table: 'a table reads `table <name> <citations> "<title>" (roll: int in 2..12, bonus: int): Result key roll + bonus { <= 4: a  5..6: b  >= 7: c }`',
+  module: 'a module reads `module <name> "<title>"`, in one file of the folder dsl/modules/<name>/',
+  import: "an import reads `import <module name>` (a folder under dsl/modules/)",
+  override: 'an override reads `override rule <id> <citations> "<title>" … forbid|oblige <action> when <condition>` (a whole rule)',
+  remove: 'a removal reads `remove rule <id> "<the reason the variant drops it>"`',
 };
 
 function pointAfter(t: IToken): Span {
@@ -53,9 +57,18 @@ export function parseRules(text: string, file: string): { ast: AstFile; diagnost
       "identifiers are `[A-Za-z_][A-Za-z0-9_]*`; comments start with `//`");
   }
   const tokens: IToken[] = [];
+  // a token right after a dropped bad token: a parse error there only repeats the lexical one
+  const afterDropped = new Set<number>();
+  let dropped = false;
   for (const t of lexed.tokens) {
+    if (dropped) afterDropped.add(t.startOffset);
+    dropped = t.tokenType === BadString || t.tokenType === BadSection;
     if (t.tokenType === BadString) {
       diag("RW1002", "unterminated string", tokSpan(t), 'close the string with `"` on the same line');
+      continue;
+    }
+    if (t.tokenType === BadSection) {
+      diag("RW1101", "`§` must be followed by a section number or a quoted section name", tokSpan(t), 'write `§9.6` or `§"Spring Deployment Procedure"` (no space after `§`)');
       continue;
     }
     tokens.push(t);
@@ -66,7 +79,9 @@ export function parseRules(text: string, file: string): { ast: AstFile; diagnost
   let junk: IToken[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    const startsDecl = DECL_TOKEN_TYPES.has(t.tokenType) && !(i > 0 && tokens[i - 1]!.tokenType === Dot);
+    const prev = i > 0 ? tokens[i - 1]!.tokenType : undefined;
+    // `rule` right after `override`/`remove` continues that declaration
+    const startsDecl = DECL_TOKEN_TYPES.has(t.tokenType) && prev !== Dot && !(t.tokenType === KW.rule && (prev === KW.override || prev === KW.remove));
     if (startsDecl) chunks.push([t]);
     else if (chunks.length) chunks[chunks.length - 1]!.push(t);
     else junk.push(t);
@@ -74,7 +89,7 @@ export function parseRules(text: string, file: string): { ast: AstFile; diagnost
   if (junk.length) {
     const first = junk[0]!;
     diag("RW1005", `expected a declaration, found \`${first.image}\``, joinTok(first, junk[junk.length - 1]!),
-      "a file is a list of declarations: edition, schema, board, enum, action, def, route, rule, exempt, invariant, table");
+      "a file is a list of declarations: edition, schema, board, import, module, enum, action, def, route, rule, exempt, invariant, table, override, remove");
     junk = [];
   }
 
@@ -103,7 +118,7 @@ export function parseRules(text: string, file: string): { ast: AstFile; diagnost
       const atEnd = t.tokenType === EOF || Number.isNaN(t.startOffset) || t.startLine === undefined;
       const span = atEnd ? pointAfter(chunk[chunk.length - 1]!) : tokSpan(t);
       const key = `${span.line}:${span.column}`;
-      if (seen.has(key)) continue;
+      if (seen.has(key) || (!atEnd && afterDropped.has(t.startOffset))) continue;
       seen.add(key);
       const code = e.name === "MismatchedTokenException" ? "RW1003" : e.name === "NotAllInputParsedException" ? "RW1005" : "RW1004";
       const message = e.message.replace("end of declaration", endWord);
@@ -112,6 +127,15 @@ export function parseRules(text: string, file: string): { ast: AstFile; diagnost
     }
   }
   return { ast: { file, decls }, diagnostics };
+}
+
+/**
+ * Whether a rule file's text declares an edition (an `edition` keyword starting a declaration):
+ * how the CLI tells edition folders under dsl/ from module folders. Lexes only; never throws.
+ */
+export function declaresEdition(text: string): boolean {
+  const ts = RulesLexer.tokenize(text).tokens;
+  return ts.some((t, i) => t.tokenType === KW.edition && (i === 0 || ts[i - 1]!.tokenType !== Dot));
 }
 
 function showTok(t: IToken): string {

@@ -7,10 +7,10 @@
  */
 import { CstParser, EOF, type IParserErrorMessageProvider, type TokenType, type IToken } from "chevrotain";
 import {
-  allTokens, AnyName, Ident, KW, Section, IntLit, StringLit, Le, Ge, Neq, Lt, Gt, Eq, Colon,
+  allTokens, AnyName, Ident, KW, Section, NamedSection, IntLit, StringLit, Le, Ge, Neq, Lt, Gt, Eq, Colon,
   Comma, Dot, LParen, RParen, LBrace, RBrace, LBracket, RBracket, Plus, Minus, Star,
 } from "./tokens.js";
-import { DotDot, NamedSection } from "./tokens.js";
+import { DotDot } from "./tokens.js";
 
 /** `'when'` → `` `when` `` for messages; other labels (`identifier`) stay as they are. */
 export function showLabel(t: TokenType): string {
@@ -35,6 +35,11 @@ const RULE_CONTEXT: Record<string, string> = {
   ruleDecl: "the rule",
   exemptDecl: "the exemption",
   invariantDecl: "the invariant",
+  moduleDecl: "the module declaration",
+  importDecl: "the import",
+  overrideDecl: "the override",
+  removeDecl: "the removal",
+  citation: "the citation",
   param: "the parameter",
   typeRef: "a type",
   tableDecl: "the table",
@@ -92,6 +97,10 @@ export class RulesParser extends CstParser {
       { ALT: () => this.SUBRULE(this.exemptDecl) },
       { ALT: () => this.SUBRULE(this.invariantDecl) },
       { ALT: () => this.SUBRULE(this.tableDecl) },
+      { ALT: () => this.SUBRULE(this.moduleDecl) },
+      { ALT: () => this.SUBRULE(this.importDecl) },
+      { ALT: () => this.SUBRULE(this.overrideDecl) },
+      { ALT: () => this.SUBRULE(this.removeDecl) },
     ]);
   });
 
@@ -101,6 +110,37 @@ export class RulesParser extends CstParser {
     this.CONSUME(StringLit, { LABEL: "title" });
     this.CONSUME(KW.cites);
     this.CONSUME2(StringLit, { LABEL: "cites" });
+    this.OPTION(() => {
+      this.CONSUME(KW.extends);
+      this.CONSUME3(StringLit, { LABEL: "parent" });
+    });
+  });
+
+  /** `module <name> "<title>"`: the one declaration naming a module folder (dsl/modules/<name>/). */
+  private moduleDecl = this.RULE("moduleDecl", () => {
+    this.CONSUME(KW.module);
+    this.CONSUME(Ident, { LABEL: "name" });
+    this.CONSUME(StringLit, { LABEL: "title" });
+  });
+
+  /** `import <module>`: an edition uses the declarations of a module. */
+  private importDecl = this.RULE("importDecl", () => {
+    this.CONSUME(KW.import);
+    this.CONSUME(Ident, { LABEL: "name" });
+  });
+
+  /** `override rule …`: a variant replaces its parent's rule of that id (the rule grammar follows). */
+  private overrideDecl = this.RULE("overrideDecl", () => {
+    this.CONSUME(KW.override);
+    this.SUBRULE(this.ruleDecl);
+  });
+
+  /** `remove rule <id> "<reason>"`: a variant drops its parent's rule of that id. */
+  private removeDecl = this.RULE("removeDecl", () => {
+    this.CONSUME(KW.remove);
+    this.CONSUME(KW.rule);
+    this.SUBRULE(this.ruleId);
+    this.CONSUME(StringLit, { LABEL: "reason" });
   });
 
   private schemaDecl = this.RULE("schemaDecl", () => {
@@ -236,10 +276,27 @@ export class RulesParser extends CstParser {
     this.CONSUME(RParen);
   });
 
+  /** `§9.6`, `§"Named section"`, optionally after a game key: `vq §"Action Phase"`. */
+  private citation = this.RULE("citation", () => {
+    this.OPTION(() => this.CONSUME(Ident, { LABEL: "key" }));
+    this.OR([
+      { ALT: () => this.CONSUME(Section) },
+      { ALT: () => this.CONSUME(NamedSection) },
+    ]);
+  });
+
+  private citations = this.RULE("citations", () => {
+    this.SUBRULE(this.citation);
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.citation);
+    });
+  });
+
   private ruleDecl = this.RULE("ruleDecl", () => {
     this.CONSUME(KW.rule);
     this.SUBRULE(this.ruleId);
-    this.SUBRULE(this.section);
+    this.SUBRULE(this.citations);
     this.CONSUME(StringLit, { LABEL: "title" });
     this.MANY(() => this.SUBRULE(this.group));
     this.OPTION(() => {
@@ -262,7 +319,7 @@ export class RulesParser extends CstParser {
   private exemptDecl = this.RULE("exemptDecl", () => {
     this.CONSUME(KW.exempt);
     this.SUBRULE(this.ruleId);
-    this.SUBRULE(this.section);
+    this.SUBRULE(this.citations);
     this.CONSUME(StringLit, { LABEL: "title" });
     this.CONSUME(KW.lifts);
     this.SUBRULE(this.target);
@@ -279,20 +336,16 @@ export class RulesParser extends CstParser {
   });
 
   /** `§9.6` or `§"Voyages of Exploration"` (a named section, for sources without numbers). */
-  private section = this.RULE("section", () => {
-    this.OR([{ ALT: () => this.CONSUME(Section) }, { ALT: () => this.CONSUME(NamedSection) }]);
-  });
-
   // ---------------------------------------------------------------- tables (dsl/README.md, "Tables")
 
   /**
-   * `table <name> §<section> "<title>" (<params>): <result> [key <expr>, …] { <rows> }`.
+   * `table <name> <citations> "<title>" (<params>): <result> [key <expr>, …] { <rows> }`.
    * `key` is a contextual word (an identifier elsewhere).
    */
   private tableDecl = this.RULE("tableDecl", () => {
     this.CONSUME(KW.table);
     this.CONSUME(Ident, { LABEL: "name" });
-    this.SUBRULE(this.section);
+    this.SUBRULE(this.citations);
     this.CONSUME(StringLit, { LABEL: "title" });
     this.CONSUME(LParen);
     this.SUBRULE(this.tableParam);

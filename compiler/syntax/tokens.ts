@@ -22,7 +22,7 @@ export const KEYWORDS = [
   "port", "max_seas", "passes", "rule", "forbid", "oblige", "when", "during", "exempt", "lifts",
   "invariant", "some", "every", "in", "not", "and", "or", "implies", "if", "then", "else", "true",
   "false", "state", "count", "sum", "max", "min", "sum_highest", "reachable", "where", "bool",
-  "int", "string", "list",
+  "int", "string", "list", "module", "import", "extends", "override", "remove",
   "table",
 ] as const;
 export type Keyword = (typeof KEYWORDS)[number];
@@ -43,7 +43,7 @@ for (const k of KEYWORDS) {
 /** The keywords that start a declaration: the parser re-synchronizes on them. */
 export const DECL_KEYWORDS: Keyword[] = [
   "edition", "schema", "board", "enum", "action", "def", "route", "rule", "exempt", "invariant",
-  "table",
+  "module", "import", "override", "remove", "table",
 ];
 
 export const Section = createToken({
@@ -59,6 +59,8 @@ export const NamedSection = createToken({
   start_chars_hint: ["§"],
   label: 'a named section like `§"Action Phase"`',
 });
+/** Matched only when Section and NamedSection fail: reported as a malformed section and dropped. */
+export const BadSection = createToken({ name: "BadSection", pattern: /§/, label: "a section" });
 export const IntLit = createToken({ name: "IntLit", pattern: /[0-9]+/, label: "an integer" });
 export const StringLit = createToken({
   name: "StringLit",
@@ -96,10 +98,10 @@ const keywordTokens = [...KEYWORDS].sort((a, b) => b.length - a.length).map((k) 
 export const allTokens: TokenType[] = [
   WhiteSpace, Comment, AnyName,
   ...keywordTokens,
-  Ident, Section, IntLit, StringLit, BadString,
+  Ident, Section, NamedSection, BadSection, IntLit, StringLit, BadString,
   Le, Ge, Neq, Lt, Gt, Eq, Colon, Comma, Dot, LParen, RParen, LBrace, RBrace, LBracket, RBracket,
   Plus, Minus, Star,
-  NamedSection, DotDot,
+  DotDot,
 ];
 
 export const RulesLexer = new Lexer(allTokens, { positionTracking: "full", ensureOptimizations: false });

@@ -159,7 +159,14 @@ export class Encoder {
   leaf(name: string, type: Type): B | I | EV {
     this.touched.add(name);
     const old = this.leaves.get(name);
-    if (old) return old.e;
+    if (old) {
+      // One leaf per name: two actions with a same-named parameter of different types would
+      // otherwise share a leaf of the first type (e.g. a Power read as a MajorPower).
+      if (JSON.stringify(old.type) !== JSON.stringify(type)) {
+        throw new EncodeError(`\`${name}\` is used with two types (\`${JSON.stringify(old.type)}\` and \`${JSON.stringify(type)}\`): give the actions' parameters of that name one type`);
+      }
+      return old.e;
+    }
     const { ctx } = this;
     const facts: B[] = [];
     let e: B | I | EV;
@@ -468,9 +475,17 @@ export class Encoder {
       case "not":
         return this.sb(this.not(this.bool(e.arg, env)));
       case "and":
-        return this.sb(this.and(e.args.map((a) => this.bool(a, env))));
-      case "or":
-        return this.sb(this.or(e.args.map((a) => this.bool(a, env))));
+      case "or": {
+        // Encoded left to right, stopping at an operand that folds to the absorbing constant
+        // (false for `and`, true for `or`): the rest would be dropped by `and`/`or` anyway.
+        const parts: B[] = [];
+        for (const a of e.args) {
+          const b = this.bool(a, env);
+          parts.push(b);
+          if (e.k === "and" ? this.ctx.isFalse(b) : this.ctx.isTrue(b)) break;
+        }
+        return this.sb(e.k === "and" ? this.and(parts) : this.or(parts));
+      }
       case "implies":
         return this.sb(this.implies(this.bool(e.left, env), this.bool(e.right, env)));
       case "cmp": {

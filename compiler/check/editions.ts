@@ -1,0 +1,375 @@
+/**
+ * Assembling an edition from folders (dsl/README.md, "Modules and variant editions"):
+ * the edition folder, the chain of parents it `extends`, and the modules each of them `import`s.
+ * Parses every file once, resolves `extends` and `import`, and applies a variant's
+ * `override rule` / `remove rule` to the inherited rules. The result is the flat list of
+ * declarations the checker (index.ts) resolves and type-checks in the one edition's vocabulary.
+ *
+ * Folder layout: a parent named by `extends "p"` is the sibling folder `p` of the edition's folder;
+ * modules are `modules/<name>/` beside them (for dsl/his: dsl/modules/<name>/).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Diagnostic, Span } from "../diagnostics/types.js";
+import type { DiagnosticCode } from "../diagnostics/catalog.js";
+import type { Provenance, SourcePos } from "../ir/types.js";
+import { parseRules } from "../syntax/index.js";
+import type { Decl, RuleDecl } from "../syntax/ast.js";
+import type { DeclOf, Located, Origin } from "./env.js";
+import { LINE1, didYouMean, posOf, type Reporter } from "./util.js";
+
+/** The name of the folder that holds modules, beside the edition folders. */
+export const MODULES_FOLDER = "modules";
+
+/** One edition folder of the chain (the compiled edition or one of its ancestors). */
+export interface Level {
+  /** folder name ("his-500") */
+  folder: string;
+  abs: string;
+  /** the level's own declarations (not its modules') */
+  decls: Located<Decl>[];
+  edition?: Located<DeclOf<"edition">>;
+  /** the first rule file (for diagnostics about the folder as a whole) */
+  firstFile: string;
+}
+
+export interface LoadedModule {
+  name: string;
+  title: string;
+  /** the edition (folder) whose `import` brought it in first */
+  importedBy: string;
+  /** rule files, relative to the repo root */
+  files: string[];
+}
+
+/** A rule in force after overrides and removals, with where it comes from. */
+export interface PlacedRule {
+  loc: Located<RuleDecl>;
+  provenance: Provenance;
+}
+
+export interface Removal {
+  id: string;
+  reason: string;
+  edition: string;
+  pos: SourcePos;
+  removedPos: SourcePos;
+}
+
+export interface Assembled {
+  /** ancestors first; the compiled edition last */
+  levels: Level[];
+  modules: Map<string, LoadedModule>;
+  /** every declaration but rules, overrides and removals, in level order (modules before the level's own files) */
+  decls: Located<Decl>[];
+  /** the rules in force (then any second rule of an id declared twice in the same files, for RW2010) */
+  rules: PlacedRule[];
+  removed: Removal[];
+  /** module rule files (relative) → module name */
+  moduleOfFile: Map<string, string>;
+}
+
+interface Ctx {
+  repoRoot: string;
+  r: Reporter;
+  inputs: { file: string; sha256: string }[];
+  textHash: (b: Buffer) => string;
+}
+
+/** Names of the `.rules` files of a folder, sorted; undefined when it cannot be read. */
+function ruleFiles(abs: string): string[] | undefined {
+  try {
+    return fs.readdirSync(abs).filter((n) => n.endsWith(".rules")).sort();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sibling folders that are editions (hold a `.rules` file), for did-you-mean. */
+function siblingFolders(parentAbs: string, exclude: string[] = []): string[] {
+  try {
+    return fs
+      .readdirSync(parentAbs, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !exclude.includes(d.name) && (ruleFiles(path.join(parentAbs, d.name)) ?? []).length > 0)
+      .map((d) => d.name);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Reads and parses every rule file of a folder. Returns the declarations and whether there was
+ * a syntax error (or an unreadable file).
+ */
+function parseFolder(abs: string, names: string[], c: Ctx): { decls: Located<Decl>[]; bad: boolean } {
+  const rel = (a: string) => path.relative(c.repoRoot, a).split(path.sep).join("/") || ".";
+  const decls: Located<Decl>[] = [];
+  let bad = false;
+  for (const n of names) {
+    const file = rel(path.join(abs, n));
+    let buf: Buffer;
+    try {
+      buf = fs.readFileSync(path.join(abs, n));
+    } catch {
+      c.r.report("RW4001", `cannot read \`${file}\``, file, LINE1, "check the file's permissions");
+      bad = true;
+      continue;
+    }
+    c.inputs.push({ file, sha256: c.textHash(buf) });
+    const { ast, diagnostics } = parseRules(buf.toString("utf8"), file);
+    c.r.diagnostics.push(...diagnostics);
+    if (diagnostics.some((d) => d.severity === "error")) bad = true;
+    for (const d of ast.decls) decls.push({ decl: d, file });
+  }
+  return { decls, bad };
+}
+
+/**
+ * Loads the edition folder `absDir` with its ancestors and modules. Returns undefined when a
+ * folder cannot be read or a file has syntax errors (checking a partial AST only cascades).
+ */
+export function assemble(absDir: string, c: Ctx): Assembled | undefined {
+  const { r } = c;
+  const rel = (a: string) => path.relative(c.repoRoot, a).split(path.sep).join("/") || ".";
+  const rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: string, related?: Diagnostic["related"]) =>
+    r.report(code, msg, at.file, at.span, help, related);
+
+  // 1. the chain of editions, leaf first while reading
+  const chain: Level[] = [];
+  let bad = false;
+  let abs = absDir;
+  let via: { file: string; span: Span; path: string } | undefined; // the `extends` that led here
+  for (;;) {
+    const names = ruleFiles(abs);
+    if (!names || !names.length) {
+      if (!via) {
+        if (!names) r.report("RW4001", `cannot read edition folder \`${rel(abs)}\``, rel(abs), LINE1, "give the path of a folder like `dsl/his`");
+        else r.report("RW4001", `no \`.rules\` files in \`${rel(abs)}\``, rel(abs), LINE1, "an edition folder holds `*.rules` files, the schema and the board");
+      } else {
+        const known = siblingFolders(path.dirname(abs), [MODULES_FOLDER, ...chain.map((l) => l.folder)]);
+        rep("RW2102", `unknown parent edition \`${via.path}\`: no edition folder \`${rel(abs)}\``, via,
+          didYouMean(via.path, known, known.length ? `editions beside it: ${known.map((k) => `\`${k}\``).join(", ")}` : "name a folder beside this edition's folder"));
+      }
+      return undefined;
+    }
+    const parsed = parseFolder(abs, names, c);
+    bad ||= parsed.bad;
+    const level: Level = { folder: path.basename(abs), abs, decls: parsed.decls, firstFile: rel(path.join(abs, names[0]!)) };
+    chain.push(level);
+    const eds = parsed.decls.filter((d) => d.decl.k === "edition") as Located<DeclOf<"edition">>[];
+    const mods = parsed.decls.filter((d) => d.decl.k === "module") as Located<DeclOf<"module">>[];
+    if (!eds.length) {
+      if (parsed.bad) return undefined; // the edition declaration may be the one that did not parse
+      if (via) {
+        rep("RW2102", `\`${via.path}\` is not an edition: \`${rel(abs)}\` has no \`edition\` declaration`, via,
+          mods.length ? "it is a module: write `import " + mods[0]!.decl.name.name + "` instead" : "extend a folder that declares `edition <name> \"<title>\" cites \"<key>\"`");
+      } else if (mods.length) {
+        rep("RW2107", `\`${rel(abs)}\` is a module, not an edition`, { file: mods[0]!.file, span: mods[0]!.decl.span },
+          `compile an edition that imports it (\`import ${mods[0]!.decl.name.name}\`)`);
+      } else {
+        rep("RW2015", `no \`edition\` declaration in \`${rel(abs)}\``, { file: level.firstFile, span: LINE1 }, 'add `edition name "Title" cites "key"` (by convention in edition.rules)');
+      }
+      return undefined;
+    }
+    for (const d of eds.slice(1)) {
+      rep("RW2015", "second `edition` declaration", { file: d.file, span: d.decl.span }, "an edition has exactly one `edition` declaration; remove this one",
+        [{ message: "the first one", pos: posOf(eds[0]!.file, eds[0]!.decl.span) }]);
+    }
+    level.edition = eds[0]!;
+    for (const m of mods) {
+      rep("RW2107", "a `module` declaration in an edition folder", { file: m.file, span: m.decl.span },
+        `a module lives in its own folder \`${MODULES_FOLDER}/${m.decl.name.name}/\` beside the editions and is imported with \`import ${m.decl.name.name}\``);
+    }
+    const parent = level.edition.decl.parent;
+    if (!parent) break;
+    const at = { file: level.edition.file, span: parent.span, path: parent.path };
+    if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(parent.path) || parent.path === MODULES_FOLDER) {
+      rep("RW2102", `\`extends\` names a folder beside the edition, not \`${parent.path}\``, at, 'write the parent\'s folder name, e.g. `extends "his"`');
+      return undefined;
+    }
+    const next = path.join(path.dirname(abs), parent.path);
+    const seen = chain.findIndex((l) => path.resolve(l.abs) === path.resolve(next));
+    if (seen >= 0) {
+      const cycle = [...chain.slice(seen).map((l) => l.folder), chain[seen]!.folder];
+      rep("RW2103", `cycle in \`extends\`: ${cycle.map((f) => `\`${f}\``).join(" → ")}`, at, "an edition may not extend itself or one of its own variants; remove one `extends`",
+        chain.slice(seen).filter((l) => l !== level).map((l) => ({ message: `\`${l.folder}\` extends \`${l.edition!.decl.parent!.path}\``, pos: posOf(l.edition!.file, l.edition!.decl.parent!.span) })));
+      return undefined;
+    }
+    via = at;
+    abs = next;
+  }
+  const levels = chain.reverse();
+
+  // 2. modules, per level (a module is loaded once; the first importer owns it)
+  const modules = new Map<string, LoadedModule>();
+  const moduleDecls = new Map<string, Located<Decl>[]>();
+  const moduleOfFile = new Map<string, string>();
+  const firstImport = new Map<string, { file: string; span: Span }>();
+  const importsOf = new Map<Level, string[]>();
+  for (const level of levels) {
+    const mine: string[] = [];
+    importsOf.set(level, mine);
+    for (const d of level.decls) {
+      if (d.decl.k !== "import") continue;
+      const name = d.decl.name.name;
+      const prev = firstImport.get(name);
+      if (prev) {
+        rep("RW2110", `module \`${name}\` is already imported${moduleDecls.has(name) && modules.get(name)!.importedBy !== level.folder ? ` by \`${modules.get(name)!.importedBy}\`` : ""}`,
+          { file: d.file, span: d.decl.span }, "remove this `import`", [{ message: "imported here", pos: posOf(prev.file, prev.span) }]);
+        continue;
+      }
+      firstImport.set(name, { file: d.file, span: d.decl.name.span });
+      const modAbs = path.join(path.dirname(level.abs), MODULES_FOLDER, name);
+      const names = ruleFiles(modAbs);
+      if (!names || !names.length) {
+        const known = siblingFolders(path.join(path.dirname(level.abs), MODULES_FOLDER));
+        rep("RW2101", `unknown module \`${name}\`: no rule files in \`${rel(modAbs)}\``, { file: d.file, span: d.decl.name.span },
+          didYouMean(name, known, known.length ? `modules: ${known.sort().map((k) => `\`${k}\``).join(", ")}` : `a module is a folder \`${rel(path.dirname(modAbs))}/<name>/\` of rule files`));
+        continue;
+      }
+      const parsed = parseFolder(modAbs, names, c);
+      bad ||= parsed.bad;
+      const files = names.map((n) => rel(path.join(modAbs, n)));
+      for (const f of files) moduleOfFile.set(f, name);
+      const heads = parsed.decls.filter((x) => x.decl.k === "module") as Located<DeclOf<"module">>[];
+      if (!heads.length && !parsed.bad) {
+        rep("RW2108", `module folder \`${rel(modAbs)}\` has no \`module\` declaration`, { file: files[0]!, span: LINE1 }, `add \`module ${name} "<title>"\` to one of its files`);
+      }
+      for (const h of heads.slice(1)) {
+        rep("RW2108", "second `module` declaration", { file: h.file, span: h.decl.span }, "a module has exactly one `module` declaration; remove this one",
+          [{ message: "the first one", pos: posOf(heads[0]!.file, heads[0]!.decl.span) }]);
+      }
+      if (heads[0] && heads[0].decl.name.name !== name) {
+        rep("RW2108", `module \`${heads[0].decl.name.name}\` is in folder \`${name}\``, { file: heads[0].file, span: heads[0].decl.name.span },
+          `a module's name is its folder's name: write \`module ${name}\` or rename the folder`);
+      }
+      for (const x of parsed.decls) {
+        const k = x.decl.k;
+        if (k === "def" || k === "route" || k === "table" || k === "rule" || k === "exempt" || k === "invariant" || k === "module") continue;
+        const what = k === "override" || k === "remove" ? `\`${k} rule\`` : `\`${k}\``;
+        rep("RW2107", `${what} is not allowed in a module`, { file: x.file, span: x.decl.span },
+          k === "enum" || k === "action" ? `${k}s belong to editions: declare it in the editions that import \`${name}\`; the module uses their names`
+          : k === "import" ? "a module may not import modules: import both from the edition"
+          : k === "override" || k === "remove" ? "a variant edition overrides or removes rules, a module only declares them"
+          : `\`${k}\` belongs to an edition's folder`);
+      }
+      modules.set(name, { name, title: heads[0]?.decl.title ?? name, importedBy: level.folder, files });
+      moduleDecls.set(name, parsed.decls);
+      mine.push(name);
+    }
+  }
+  if (bad) return undefined;
+
+  // 3. declarations with their origin; rules with overrides and removals applied
+  const decls: Located<Decl>[] = [];
+  const inForce = new Map<string, PlacedRule>(); // insertion order = rule order
+  const removed: Removal[] = [];
+  const removedBy = new Map<string, Removal>();
+  const dupes: PlacedRule[] = [];
+  for (const [i, level] of levels.entries()) {
+    const root = i === 0;
+    const cites = level.edition!.decl.cites;
+    const originOf = (module?: string): Origin => ({ edition: level.folder, cites, root, ...(module ? { module } : {}) });
+    const fresh: { loc: Located<RuleDecl>; origin: Origin }[] = [];
+    const take = (d: Located<Decl>, origin: Origin) => {
+      const k = d.decl.k;
+      if (k === "rule") fresh.push({ loc: { decl: d.decl, file: d.file, origin }, origin });
+      else if (k === "enum" || k === "action" || k === "def" || k === "route" || k === "table" || k === "exempt" || k === "invariant" || k === "schema" || k === "board") {
+        decls.push({ ...d, origin });
+      }
+    };
+    for (const m of importsOf.get(level)!) {
+      // what a module may hold (the rest was reported above)
+      for (const d of moduleDecls.get(m)!) if (["def", "route", "table", "rule", "exempt", "invariant"].includes(d.decl.k)) take(d, originOf(m));
+    }
+    for (const d of level.decls) take(d, originOf());
+
+    // overrides and removals name rules of the parent (the rules in force before this level)
+    const inherited = new Set(inForce.keys());
+    const touched = new Map<string, { file: string; span: Span; what: string }>();
+    const touch = (id: { name: string; span: Span }, file: string, what: string): boolean => {
+      const prev = touched.get(id.name);
+      if (prev) {
+        rep("RW2111", `rule \`${id.name}\` is already ${prev.what} by this edition`, { file, span: id.span }, "override or remove a rule once",
+          [{ message: `${prev.what} here`, pos: posOf(prev.file, prev.span) }]);
+        return false;
+      }
+      touched.set(id.name, { file, span: id.span, what });
+      return true;
+    };
+    const unknownTarget = (id: { name: string; span: Span }, file: string, verb: string) => {
+      const gone = removedBy.get(id.name);
+      if (gone) {
+        rep("RW2104", `cannot ${verb} rule \`${id.name}\`: edition \`${gone.edition}\` removed it`, { file, span: id.span }, "a removed rule is gone; add a new rule instead",
+          [{ message: "removed here", pos: gone.pos }]);
+      } else if (root) {
+        rep("RW2107", `\`${verb} rule\` outside a variant edition`, { file, span: id.span },
+          `only an edition that \`extends\` another overrides or removes its rules; write \`rule ${id.name} …\` here`);
+      } else {
+        rep("RW2104", `cannot ${verb} rule \`${id.name}\`: the parent edition \`${levels[i - 1]!.folder}\` has no such rule`, { file, span: id.span },
+          didYouMean(id.name, inherited, `the rules of \`${levels[i - 1]!.folder}\` are listed in generated/${levels[i - 1]!.folder}/rules.ts`));
+      }
+    };
+    for (const d of level.decls) {
+      if (d.decl.k === "override") {
+        const rd = d.decl.rule;
+        if (!inherited.has(rd.id.name)) {
+          unknownTarget(rd.id, d.file, "override");
+          continue;
+        }
+        if (!touch(rd.id, d.file, "overridden")) continue;
+        const old = inForce.get(rd.id.name)!;
+        // Map.set on an existing key keeps its place: the override stands where the rule stood
+        inForce.set(rd.id.name, {
+          loc: { decl: rd, file: d.file, origin: originOf() },
+          provenance: { edition: level.folder, change: "overridden", replaces: posOf(old.loc.file, old.loc.decl.id.span) },
+        });
+      } else if (d.decl.k === "remove") {
+        const id = d.decl.id;
+        if (!inherited.has(id.name)) {
+          unknownTarget(id, d.file, "remove");
+          continue;
+        }
+        if (!touch(id, d.file, "removed")) continue;
+        const old = inForce.get(id.name)!;
+        inForce.delete(id.name);
+        const rm: Removal = { id: id.name, reason: d.decl.reason, edition: level.folder, pos: posOf(d.file, d.decl.span), removedPos: posOf(old.loc.file, old.loc.decl.id.span) };
+        removed.push(rm);
+        removedBy.set(id.name, rm);
+      }
+    }
+
+    // new rules: an id the parent has, or another module of this level has, is a redefinition
+    const here = new Map<string, { file: string; span: Span; module?: string }>();
+    for (const { loc, origin } of fresh) {
+      const id = loc.decl.id;
+      if (inherited.has(id.name)) {
+        const old = inForce.get(id.name) ?? undefined;
+        const where = old ? (old.provenance.module ? `module \`${old.provenance.module}\`` : `edition \`${old.provenance.edition}\``) : `edition \`${levels[i - 1]!.folder}\``;
+        rep("RW2106", `rule \`${id.name}\` is already defined by ${where}`, { file: loc.file, span: id.span },
+          root ? "rename one of them" : `to replace the parent's rule write \`override rule ${id.name} …\`; to drop it, \`remove rule ${id.name} "<reason>"\``,
+          old ? [{ message: "defined here", pos: posOf(old.loc.file, old.loc.decl.id.span) }] : undefined);
+        continue;
+      }
+      const prev = here.get(id.name);
+      if (prev && prev.module !== origin.module) {
+        const src = (m?: string) => (m ? `module \`${m}\`` : `edition \`${level.folder}\``);
+        rep("RW2106", `rule \`${id.name}\` is defined by both ${src(prev.module)} and ${src(origin.module)}`, { file: loc.file, span: id.span },
+          "a rule id is unique across an edition and its modules; rename one, or keep the rule in one place",
+          [{ message: "first defined here", pos: posOf(prev.file, prev.span) }]);
+        continue;
+      }
+      if (prev) {
+        // twice in the same files: the checker's duplicate-id diagnostic (RW2010) reports it
+        dupes.push({ loc, provenance: { edition: level.folder, change: root ? "defined" : "added" } });
+        continue;
+      }
+      here.set(id.name, { file: loc.file, span: id.span, ...(origin.module ? { module: origin.module } : {}) });
+      inForce.set(id.name, {
+        loc,
+        provenance: { edition: level.folder, change: root ? "defined" : "added", ...(origin.module ? { module: origin.module } : {}) },
+      });
+    }
+  }
+  return { levels, modules, decls, rules: [...inForce.values(), ...dupes], removed, moduleOfFile };
+}
