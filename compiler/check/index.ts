@@ -11,8 +11,9 @@ import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type {
   Citation, EnumType, Expr, IRAction, IREdition, IREnum, IRExemption, IRInvariant, IRParam, IRRoute, IRRule, IRScope, Provenance, Type,
 } from "../ir/types.js";
-import type { Citation as CitationRef, Decl, Param, TypeRef } from "../syntax/ast.js";
+import type { Annotation, Citation as CitationRef, Decl, Param, TypeRef } from "../syntax/ast.js";
 import { assemble } from "./editions.js";
+import { ANALYSES, EXEMPTION_ANALYSES, RULE_ANALYSES, SEVERITY_LEVELS, type AnalysisKind, type SeverityLevel, type SeverityOverride } from "../ir/analyses.js";
 import { checkBoard } from "./board.js";
 import { enumType, typeName, type DeclOf, type EnumInfo, type Env, type Located, type Origin, type ParamInfo } from "./env.js";
 import { BOARD_DOMAIN_FNS, BOARD_FNS, ExprChecker, type Ctx } from "./expr.js";
@@ -405,6 +406,47 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     return { phase: d.during.phase.name, ...(d.during.segment ? { segment: d.during.segment.name } : {}) };
   };
 
+  /**
+   * `@severity <analysis> <level> "<note>"` annotations of a rule or exemption (see
+   * compiler/ir/analyses.ts); reports RW2050–RW2052 and returns the overrides (absent when none).
+   */
+  const severitiesOf = (anns: Annotation[], file: string, what: "rule" | "exemption"): SeverityOverride[] | undefined => {
+    const applicable = what === "rule" ? RULE_ANALYSES : EXEMPTION_ANALYSES;
+    const out: SeverityOverride[] = [];
+    for (const a of anns) {
+      if (a.name.name !== "severity") {
+        rep("RW2050", `unknown annotation \`@${a.name.name}\``, { file, span: a.name.span }, didYouMean(a.name.name, ["severity"], "the only annotation is `@severity <analysis> <level> \"why\"`"));
+        continue;
+      }
+      const [kind, level, ...extra] = a.args;
+      if (!kind || !level || extra.length) {
+        rep("RW2051", `\`@severity\` takes an analysis and a level, e.g. \`@severity redundant_rule off "stated twice on purpose"\``, { file, span: a.span },
+          `analyses: ${applicable.join(", ")}; levels: ${SEVERITY_LEVELS.join(", ")}`);
+        continue;
+      }
+      if (!(ANALYSES as readonly string[]).includes(kind.name)) {
+        rep("RW2051", `unknown analysis \`${kind.name}\``, { file, span: kind.span }, didYouMean(kind.name, applicable, `analyses of a ${what}: ${applicable.join(", ")}`));
+        continue;
+      }
+      if (!applicable.includes(kind.name as AnalysisKind)) {
+        rep("RW2051", `\`${kind.name}\` is not about a single ${what}, so a ${what} cannot change its severity`, { file, span: kind.span }, `analyses of a ${what}: ${applicable.join(", ")}`);
+        continue;
+      }
+      if (!(SEVERITY_LEVELS as readonly string[]).includes(level.name)) {
+        rep("RW2051", `unknown severity level \`${level.name}\``, { file, span: level.span }, didYouMean(level.name, SEVERITY_LEVELS, `levels: ${SEVERITY_LEVELS.join(", ")}`));
+        continue;
+      }
+      const prev = out.find((o) => o.kind === kind.name);
+      if (prev) {
+        rep("RW2052", `\`${kind.name}\` is given a severity twice`, { file, span: kind.span }, "keep one `@severity` line per analysis",
+          [{ message: "first given here", pos: prev.pos }]);
+        continue;
+      }
+      out.push({ kind: kind.name as AnalysisKind, level: level.name as SeverityLevel, ...(a.note !== undefined ? { note: a.note } : {}), pos: posOf(file, a.span) });
+    }
+    return out.length ? out : undefined;
+  };
+
   // rules
   const irRules: IRRule[] = [];
   const ruleInfo = new Map<string, { action?: string; groups: string[]; file: string; span: Span }>();
@@ -431,9 +473,11 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     }
     const scope = scopeOf(d, file);
     const when = ex.expect(d.when, paramCtx(file, act.params), BOOL, "a rule's `when` condition");
+    const severities = severitiesOf(d.annotations ?? [], file, "rule");
     if (!when || scope === undefined || !fresh || !cite) continue;
     irRules.push({
       id: d.id.name, kind: d.kind, action: d.action.name, title: d.title, citation: cite, scope, groups, when, pos: posOf(file, d.id.span), provenance,
+      ...(severities ? { severities } : {}),
     });
   }
 
@@ -485,8 +529,9 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     }
     const ctx: Ctx = { ...paramCtx(file, common), missingParam: missing };
     const when = ex.expect(d.when, ctx, BOOL, "an exemption's `when` condition");
+    const severities = severitiesOf(d.annotations ?? [], file, "exemption");
     if (!when || !ok || !fresh || !cite) continue;
-    irExemptions.push({ id: d.id.name, title: d.title, citation: cite, groups, rules: ruleIds, when, pos: posOf(file, d.id.span), provenance: provenanceOf(origin) });
+    irExemptions.push({ id: d.id.name, title: d.title, citation: cite, groups, rules: ruleIds, when, pos: posOf(file, d.id.span), provenance: provenanceOf(origin), ...(severities ? { severities } : {}) });
   }
 
   // invariants

@@ -12,6 +12,7 @@ const buildCommand = async (...a: Parameters<typeof import("./build.js").buildCo
 const proveCommand = async (...a: Parameters<typeof import("./prove.js").proveCommand>) => (await import("./prove.js")).proveCommand(...a);
 const testCommand = async (...a: Parameters<typeof import("./test.js").testCommand>) => (await import("./test.js")).testCommand(...a);
 const checkCommand = async (...a: Parameters<typeof import("./check.js").checkCommand>) => (await import("./check.js")).checkCommand(...a);
+const explainCommand = async (...a: Parameters<typeof import("./explain.js").explainCommand>) => (await import("./explain.js")).explainCommand(...a);
 const allCommand = async (...a: Parameters<typeof import("./all.js").allCommand>) => (await import("./all.js")).allCommand(...a);
 
 const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
@@ -44,13 +45,31 @@ export async function main(argv: string[]): Promise<number> {
     });
   program
     .command("prove")
-    .description("prove rule consistency with Z3; writes proofs/<edition>/ (exit 1 on an error-severity refutation)")
+    .description("prove rule consistency with Z3; writes proofs/<edition>/ (exit 0 ok, 1 refuted, 3 unknown, 2 bad input; see README)")
     .argument("[editions...]", "bundled edition names or edition folders")
-    .option("--timeout <ms>", "per-obligation solver timeout in milliseconds")
+    .option("--timeout <ms>", "per-obligation solver timeout in milliseconds (default 10000)")
+    .option("--deadline <duration>", "whole-run deadline, e.g. 90s, 5m, 120000 (ms): what is not solved by then is unknown")
+    .addOption(new Option("--fail-on <severity>", "lowest severity of a refuted or unknown obligation that fails the run").choices(["error", "warning", "info"]).default("error"))
     .option("--out <dir>", "where to write the report, .smt2 files and counterexamples")
-    .addOption(formatOption())
-    .action(async (editions: string[], o: { timeout?: string; out?: string; format: Format }) => {
+    .option("--no-cache", "solve every obligation (ignore and do not update the proof cache)")
+    .option("--cache-dir <dir>", "proof cache folder (default proofs/.cache)")
+    .option("--no-isolate", "run Z3 in this process instead of a solver child process (debugging)")
+    .option("-v, --verbose", "list every proof with its unsat core or witness")
+    .option("-q, --quiet", "no progress on stderr")
+    .addOption(new Option("--format <format>", "output format").choices(["text", "json", "sarif", "junit"]).default("text"))
+    .action(async (editions: string[], o: Parameters<typeof import("./prove.js").proveCommand>[1]) => {
       code = await proveCommand(editions, o);
+    });
+  program
+    .command("explain")
+    .description("show a rule (or exemption, invariant): citation, source, related rules, and the verdicts of its proof obligations")
+    .argument("<id>", "a rule, exemption or invariant id, e.g. pass.home_card")
+    .option("--edition <edition>", "bundled edition name or edition folder (default: the bundled edition that has the id)")
+    .option("--no-prove", "only use the last prove report; do not prove on demand")
+    .option("--timeout <ms>", "per-obligation solver timeout when proving on demand")
+    .addOption(formatOption())
+    .action(async (id: string, o: { edition?: string; prove?: boolean; timeout?: string; format: Format }) => {
+      code = await explainCommand(id, o);
     });
   program
     .command("test")

@@ -1,30 +1,60 @@
 /**
  * `rulewright prove [editions…]`: runs the Z3 pass and writes proofs/<edition>/.
  *
- * Output: report.json (deterministic: no timings), one .smt2 per obligation, and for every
- * refuted obligation with a counterexample `counterexamples/<id>.state.json` + `.action.json`,
- * replayable with `rulewright check`. Exit 1 when an error-severity obligation is refuted or
- * unknown (an unknown is never a proof), 2 on compile errors / usage, else 0.
+ * Output: report.json (deterministic but for timings and the cache counters), one .smt2 per
+ * obligation, and for every counterexample / witness `counterexamples|witnesses/<id>.state.json`
+ * + `.action.json`, replayable with `rulewright check`. Printed as text (with explanations),
+ * JSON, SARIF 2.1.0 or JUnit XML; progress goes to stderr only.
+ *
+ * Exit codes (README "CLI"): 0 nothing at or above `--fail-on` (default error) is refuted or
+ * unknown; 1 an obligation at or above it is refuted; 3 none is refuted but one at or above it
+ * is unknown (timeout, deadline, solver crash); 2 compile error or bad usage.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { describeTableExample, proveEdition, safeName } from "../verify/index.js";
-import { editionFolder } from "../ir/types.js";
-import { bundledEditions, compile, errorCount, resolveEdition, UsageError, color, type Format } from "./common.js";
+import { createRequire } from "node:module";
+import type { Severity } from "../ir/analyses.js";
+import { editionFolder, type IREdition } from "../ir/types.js";
+import { proveEdition, safeName, type ObligationResult, type ProofReport } from "../verify/index.js";
+import { claim, describeTableExample, factText, idInfo, involved, posText, verdictMessage } from "../verify/describe.js";
+import { toSarif, type FormatInput } from "../verify/sarif.js";
+import { counts, toJunit } from "../verify/junit.js";
+import { KIND_ORDER } from "../verify/obligations.js";
+import { bundledEditions, compile, errorCount, resolveEdition, UsageError, color, PROOFS_DIR } from "./common.js";
+import { Progress } from "./progress.js";
 
-type Report = Awaited<ReturnType<typeof proveEdition>>;
-type Obligation = Report["obligations"][number];
+export type ProveFormat = "text" | "json" | "sarif" | "junit";
+type Report = ProofReport;
+
+export const DEFAULT_CACHE_DIR = path.join(PROOFS_DIR, ".cache");
+const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 
 export interface ProveResult {
   edition: string;
   dir: string;
   outDir: string;
   report?: Report;
+  ir?: IREdition;
   /** state/action files written per obligation id */
   files?: Map<string, { state: string; action: string }>;
   errors: number;
+  /** an error-severity obligation is refuted or unknown (what `all` reports) */
   failed: boolean;
   ms: number;
+}
+
+export interface ProveOneOptions {
+  format: ProveFormat;
+  timeoutMs?: number;
+  out?: string;
+  /** whole-run deadline in ms (from the start of this edition) */
+  deadlineMs?: number;
+  /** proof cache folder; false = no cache (default proofs/.cache) */
+  cacheDir?: string | false;
+  /** run Z3 in a child process (default true) */
+  isolate?: boolean;
+  /** progress on stderr (default true) */
+  progress?: boolean;
 }
 
 /** Where proofs of an edition folder go: proofs/<edition> for bundled ones, proofs/.fixtures/<folder name> otherwise (git-ignored). */
@@ -32,18 +62,28 @@ export function proofsDirFor(ref: { dir: string; bundled: boolean }, name: strin
   return ref.bundled ? path.join("proofs", name) : path.join("proofs", ".fixtures", name);
 }
 
-export async function proveOne(arg: string, opts: { format: Format; timeoutMs?: number; out?: string }): Promise<ProveResult> {
+export async function proveOne(arg: string, opts: ProveOneOptions): Promise<ProveResult> {
   const t0 = performance.now();
   const ref = resolveEdition(arg);
-  const res = compile(ref, opts.format);
+  const res = compile(ref, opts.format === "text" ? "text" : "json");
   const name = path.basename(ref.dir);
   if (!res.edition) return { edition: name, dir: ref.dir, outDir: "", errors: errorCount(res.diagnostics), failed: true, ms: performance.now() - t0 };
+  const ir = res.edition;
   const outDir = opts.out ?? proofsDirFor(ref, name);
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
-  const progress = opts.format === "text" && process.stderr.isTTY;
-  if (progress) process.stderr.write(`proving ${editionFolder(res.edition)}…\n`);
-  const report = await proveEdition(res.edition, { timeoutMs: opts.timeoutMs, outDir });
+  const progress = new Progress(`prove ${ref.bundled ? editionFolder(ir) : ref.dir}`, opts.progress !== false);
+  const cacheDir = opts.cacheDir === false ? undefined : (opts.cacheDir ?? DEFAULT_CACHE_DIR);
+  const report = await proveEdition(ir, {
+    timeoutMs: opts.timeoutMs,
+    outDir,
+    cacheDir,
+    cacheName: ref.dir,
+    isolate: opts.isolate !== false,
+    deadlineMs: opts.deadlineMs,
+    onProgress: (e) => progress.event(e),
+  });
+  progress.end(report.obligations.length);
   // counterexamples and witnesses as files that `rulewright check` replays; the report points at them
   const files = new Map<string, { state: string; action: string }>();
   for (const o of report.obligations) {
@@ -58,29 +98,65 @@ export async function proveOne(arg: string, opts: { format: Format; timeoutMs?: 
   }
   fs.writeFileSync(path.join(outDir, "report.json"), JSON.stringify(compactReport(report, files), null, 2) + "\n");
   const failed = report.obligations.some((o) => o.severity === "error" && o.verdict !== "proved");
-  return { edition: editionFolder(res.edition), dir: ref.dir, outDir, report, files, errors: 0, failed, ms: performance.now() - t0 };
+  return { edition: editionFolder(ir), dir: ref.dir, outDir, report, ir, files, errors: 0, failed, ms: performance.now() - t0 };
 }
 
 /**
- * The report as written to report.json and printed by `--format json`: no timings (the file is
- * the same from run to run) and, instead of whole states, the files that hold them.
+ * The report as written to report.json and printed by `--format json`: no timings and, instead
+ * of whole states, the files that hold them (the facts that matter stay).
  */
 export function compactReport(report: Report, files: Map<string, { state: string; action: string }>): unknown {
   return {
     ...report,
     obligations: report.obligations.map((o) => {
-      const { ms: _ms, counterexample, witness, ...rest } = o as Obligation & { ms?: number };
+      const { ms: _ms, counterexample, witness, ...rest } = o as ObligationResult & { ms?: number };
       const f = files.get(o.id);
-      const slim = (ex: { action: unknown; replayable?: boolean; reason?: string } | undefined) =>
-        ex && { action: ex.action, replayable: ex.replayable, reason: ex.reason, stateFile: f?.state, actionFile: f?.action };
+      const slim = (ex: ObligationResult["witness"]) =>
+        ex && { action: ex.action, replayable: ex.replayable, reason: ex.reason, facts: ex.facts, minimal: ex.minimal, stateFile: f?.state, actionFile: f?.action };
       return { ...rest, counterexample: slim(counterexample), witness: slim(witness) };
     }),
     ms: undefined,
   };
 }
 
-/** Prints the human summary of one edition's proofs. */
-export function printProveSummary(r: ProveResult): void {
+/** The command that replays an obligation's counterexample (or undefined when it has none). */
+export function replayCommand(r: ProveResult, o: ObligationResult): string | undefined {
+  const f = r.files?.get(o.id);
+  if (!o.counterexample || !f) return undefined;
+  return `npx rulewright check --edition ${r.dir} --state ${f.state} --action ${f.action}`;
+}
+
+const sevColor = (s: string) => (s === "error" ? color.red(s) : s === "warning" ? color.yellow(s) : s === "info" ? color.cyan(s) : color.dim(s));
+
+/** The explanation of one obligation's verdict, as indented text lines. */
+export function explainLines(r: ProveResult, o: ObligationResult, indent = "    "): string[] {
+  const ir = r.ir!;
+  const lines: string[] = [];
+  lines.push(`${indent}${verdictMessage(o, ir)}`);
+  if (o.severityNote) lines.push(`${indent}severity ${o.severity}: ${o.severityNote}`);
+  const ids = involved(o);
+  if (ids.length) {
+    lines.push(`${indent}involves:`);
+    const infos = ids.map((id) => idInfo(ir, id)).filter((x): x is NonNullable<typeof x> => !!x);
+    const w = Math.max(...infos.map((i) => i.id.length));
+    for (const i of infos) lines.push(`${indent}  ${i.id.padEnd(w)}  ${i.what.padEnd(9)} ${posText(i.pos)}${i.citation ? `  ${i.citation}` : ""}  ${color.dim(i.title)}`);
+  }
+  if (o.example) lines.push(`${indent}table example: ${describeTableExample(o.kind, o.example)}`);
+  const ex = o.counterexample;
+  if (ex) {
+    lines.push(`${indent}counterexample${ex.minimal ? " — the facts that matter (any legal state with them refutes it)" : " — the facts that differ from the defaults"}:`);
+    for (const f of ex.facts ?? []) lines.push(`${indent}  ${factText(f)}`);
+    lines.push(`${indent}  action: ${JSON.stringify(ex.action)}${ex.replayable ? "" : color.yellow(` (not replayable: ${ex.reason})`)}`);
+    const replay = replayCommand(r, o);
+    if (replay) lines.push(`${indent}replay: ${replay}`);
+  }
+  if (o.core?.length) lines.push(`${indent}unsat core: ${o.core.join(", ")}`);
+  if (o.verdict === "unknown" && o.reason) lines.push(`${indent}reason: ${o.reason}`);
+  return lines;
+}
+
+/** Prints the human summary of one edition's proofs (findings explained; `verbose`: every proof with its core). */
+export function printProveSummary(r: ProveResult, opts: { verbose?: boolean; failOn?: Severity } = {}): void {
   const out = (s: string) => process.stdout.write(s + "\n");
   if (!r.report) {
     out(`${r.edition}: ${color.red(`${r.errors} compile error(s)`)} — nothing proved`);
@@ -88,31 +164,65 @@ export function printProveSummary(r: ProveResult): void {
   }
   const obs = r.report.obligations;
   const count = (v: string) => obs.filter((o) => o.verdict === v).length;
-  out(`${color.bold(r.edition)}: ${obs.length} obligations — ${color.green(`${count("proved")} proved`)}, ${count("refuted") ? color.red(`${count("refuted")} refuted`) : "0 refuted"}, ${count("unknown") ? color.yellow(`${count("unknown")} unknown`) : "0 unknown"} (${(r.ms / 1000).toFixed(1)} s)`);
-  const byKind = new Map<string, Obligation[]>();
-  for (const o of obs) byKind.set(o.kind, [...(byKind.get(o.kind) ?? []), o]);
-  for (const [kind, list] of [...byKind].sort()) {
+  const { solved, cached } = r.report.summary;
+  out(
+    `${color.bold(r.edition)}${r.dir !== `dsl/${r.edition}` ? ` (${r.dir})` : ""}: ${obs.length} obligations — ${color.green(`${count("proved")} proved`)}, ${count("refuted") ? color.red(`${count("refuted")} refuted`) : "0 refuted"}, ${count("unknown") ? color.yellow(`${count("unknown")} unknown`) : "0 unknown"} (${(r.ms / 1000).toFixed(1)} s; ${solved} solved, ${cached} from the proof cache)`,
+  );
+  for (const kind of KIND_ORDER) {
+    const list = obs.filter((o) => o.kind === kind);
+    if (!list.length) continue;
     const p = list.filter((o) => o.verdict === "proved").length;
-    out(`  ${kind.padEnd(18)} ${String(p).padStart(3)}/${list.length} proved`);
+    out(`  ${kind.padEnd(21)} ${String(p).padStart(3)}/${list.length} proved`);
   }
-  for (const o of obs.filter((o) => o.verdict !== "proved")) {
-    const sev = o.severity === "error" ? color.red(o.severity) : o.severity === "warning" ? color.yellow(o.severity) : o.severity;
-    out(`  ${o.verdict === "unknown" ? color.yellow("unknown") : color.red("refuted")} ${sev} ${o.id}`);
-    if (o.table !== undefined) out(`    table: ${o.table}`);
-    else out(`    rules: ${o.rules.join(", ")}`);
-    if (o.example) out(`    ${describeTableExample(o.kind, o.example)}`);
-    if (o.core?.length) out(`    unsat core: ${o.core.join(", ")}`);
-    if ((o as { reason?: string }).reason) out(`    reason: ${(o as { reason?: string }).reason}`);
-    const f = r.files?.get(o.id);
-    if (o.counterexample && f) {
-      out(`    counterexample action: ${JSON.stringify(o.counterexample.action)}`);
-      out(`    replay: npx rulewright check --edition ${r.dir} --state ${f.state} --action ${f.action}`);
+  const rank = { error: 0, warning: 1, info: 2, off: 3 } as const;
+  const findings = obs.filter((o) => o.verdict !== "proved").sort((a, b) => rank[a.severity] - rank[b.severity] || (a.id < b.id ? -1 : 1));
+  for (const o of findings) {
+    const mark = o.verdict === "unknown" ? color.yellow("unknown") : color.red("refuted");
+    const gate = counts(o, opts.failOn ?? "error") ? "" : color.dim(" (does not fail the run)");
+    out(`  ${mark} ${sevColor(o.severity)} ${o.kind} ${o.id}${gate}`);
+    for (const l of explainLines(r, o)) out(l);
+  }
+  if (opts.verbose) {
+    for (const o of obs.filter((x) => x.verdict === "proved")) {
+      out(`  ${color.green("proved")} ${o.id}${o.cached ? color.dim(" (cached)") : ""}: ${o.vacuous ? (o.reason ?? "vacuous") : claim(o)}`);
+      if (o.core) out(`    unsat core: ${o.core.length ? o.core.join(", ") : "(nothing: the domain alone)"}`);
+      else if (o.witness) out(`    witness: ${(o.witness.facts ?? []).map(factText).join("; ") || "(the default state)"} — ${JSON.stringify(o.witness.action)}`);
     }
   }
   out(`  report: ${path.join(r.outDir, "report.json")}`);
 }
 
-export async function proveCommand(editions: string[], opts: { format: Format; timeout?: string; out?: string }): Promise<number> {
+/** `--deadline` values: `90s`, `2m`, `1500ms`, or a number of milliseconds. */
+export function parseDuration(s: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(s.trim());
+  if (!m || Number(m[1]) <= 0) throw new UsageError(`${flag} takes a duration like \`90s\`, \`2m\` or \`1500ms\` (milliseconds when no unit), not \`${s}\``, 2);
+  const n = Number(m[1]);
+  return Math.round(m[2] === "s" ? n * 1000 : m[2] === "m" ? n * 60_000 : n);
+}
+
+export interface ProveCommandOptions {
+  format: ProveFormat;
+  timeout?: string;
+  out?: string;
+  failOn?: string;
+  deadline?: string;
+  cache?: boolean;
+  cacheDir?: string;
+  isolate?: boolean;
+  verbose?: boolean;
+  quiet?: boolean;
+}
+
+/** The exit code of a prove run (see the file comment). */
+export function proveExitCode(results: ProveResult[], failOn: Severity): number {
+  if (results.some((r) => !r.report)) return 2;
+  const obs = results.flatMap((r) => r.report!.obligations);
+  if (obs.some((o) => o.verdict === "refuted" && counts(o, failOn))) return 1;
+  if (obs.some((o) => o.verdict === "unknown" && counts(o, failOn))) return 3;
+  return 0;
+}
+
+export async function proveCommand(editions: string[], opts: ProveCommandOptions): Promise<number> {
   const names = editions.length ? editions : bundledEditions();
   if (!names.length) throw new UsageError("no editions found under dsl/", 2);
   let timeoutMs: number | undefined;
@@ -120,20 +230,50 @@ export async function proveCommand(editions: string[], opts: { format: Format; t
     timeoutMs = Number(opts.timeout);
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout takes a positive number of milliseconds, not \`${opts.timeout}\``, 2);
   }
+  const failOn = (opts.failOn ?? "error") as Severity;
+  if (!["error", "warning", "info"].includes(failOn)) throw new UsageError(`--fail-on takes error, warning or info, not \`${opts.failOn}\``, 2);
+  const deadlineMs = opts.deadline !== undefined ? parseDuration(opts.deadline, "--deadline") : undefined;
   if (opts.out && names.length > 1) throw new UsageError("--out takes one edition", 2);
+  const started = performance.now();
   const results: ProveResult[] = [];
-  for (const n of names) results.push(await proveOne(n, { format: opts.format, timeoutMs, out: opts.out }));
+  for (const n of names) {
+    const left = deadlineMs === undefined ? undefined : Math.max(1, deadlineMs - (performance.now() - started));
+    results.push(
+      await proveOne(n, {
+        format: opts.format,
+        timeoutMs,
+        out: opts.out,
+        deadlineMs: left,
+        cacheDir: opts.cache === false ? false : opts.cacheDir,
+        isolate: opts.isolate,
+        progress: !opts.quiet,
+      }),
+    );
+  }
+  const inputs: FormatInput[] = results.filter((r) => r.report).map((r) => ({ ir: r.ir!, report: r.report!, replay: (o) => replayCommand(r, o) }));
+  const code = proveExitCode(results, failOn);
   if (opts.format === "json") {
     process.stdout.write(
       JSON.stringify(
-        results.map((r) => ({ edition: r.edition, outDir: r.outDir, compileErrors: r.errors, failed: r.failed, report: r.report && compactReport(r.report, r.files ?? new Map()) })),
+        results.map((r) => ({
+          edition: r.edition,
+          dir: r.dir,
+          outDir: r.outDir,
+          compileErrors: r.errors,
+          failed: r.failed,
+          report: r.report && compactReport(r.report, r.files ?? new Map()),
+        })),
         null,
         2,
       ) + "\n",
     );
+  } else if (opts.format === "sarif") {
+    process.stdout.write(JSON.stringify(toSarif(inputs, VERSION), null, 2) + "\n");
+  } else if (opts.format === "junit") {
+    process.stdout.write(toJunit(inputs, failOn));
   } else {
-    for (const r of results) printProveSummary(r);
+    for (const r of results) printProveSummary(r, { verbose: opts.verbose, failOn });
+    if (code === 3) process.stdout.write(color.yellow(`not proved: an obligation at or above --fail-on ${failOn} is unknown (exit 3)\n`));
   }
-  if (results.some((r) => !r.report)) return 2;
-  return results.some((r) => r.failed) ? 1 : 0;
+  return code;
 }

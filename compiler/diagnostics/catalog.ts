@@ -46,6 +46,10 @@ export const CATALOG = {
   // tables (RW22xx, RW31xx)
   RW2201: { severity: "error", summary: "bad table declaration (parameter or result type, empty range, pattern count, no rows)" },
   RW2202: { severity: "error", summary: "a table's key or row condition reads the state, a route or a table" },
+  // annotations (a block of its own, RW205x)
+  RW2050: { severity: "error", summary: "unknown annotation" },
+  RW2051: { severity: "error", summary: "bad `@severity` annotation (unknown analysis or level, or one that does not apply here)" },
+  RW2052: { severity: "error", summary: "the same analysis given two severities" },
 
   // modules and variant editions (dsl/README.md, "Modules and variant editions")
   RW2101: { severity: "error", summary: "unknown module (no folder dsl/modules/<name>/ with a `module` declaration)" },

@@ -9,6 +9,8 @@
  */
 
 /** A position in a rule file: 1-based line and column, `file` relative to the repo root. */
+import type { SeverityOverride } from "./analyses.js";
+
 export interface SourcePos {
   file: string;
   line: number;
@@ -235,6 +237,8 @@ export interface IRRule {
    * absent only in hand-built IR (tests), read as `{ edition: <the edition's folder>, change: "defined" }`.
    */
   provenance?: Provenance;
+  /** `@severity` annotations (absent = the analyses' default severities) */
+  severities?: SeverityOverride[];
 }
 
 export interface IRExemption {
@@ -253,6 +257,8 @@ export interface IRExemption {
   pos: SourcePos;
   /** the module and edition it comes from (`change` is never `overridden`); set by the checker, as for rules */
   provenance?: Provenance;
+  /** `@severity` annotations (absent = the analyses' default severities) */
+  severities?: SeverityOverride[];
 }
 
 export interface IRInvariant {

@@ -41,6 +41,18 @@ export interface Group {
   span: Span;
 }
 
+/**
+ * An annotation of a rule or exemption, written after its title (and groups):
+ * `@severity redundant_rule off "the rulebook states this twice on purpose"`.
+ * The checker gives meaning to the name and arguments.
+ */
+export interface Annotation {
+  name: Name;
+  args: Name[];
+  note?: string;
+  span: Span;
+}
+
 export type RouteClause =
   | { k: "land" | "sea" | "port"; var: Name; expr: Expr; span: Span }
   | { k: "max_seas" | "passes"; expr: Expr; span: Span };
@@ -51,6 +63,7 @@ export interface RuleDecl {
   citations: Citation[];
   title: string;
   groups: Group[];
+  annotations: Annotation[];
   during?: { phase: Name; segment?: Name; span: Span };
   kind: "forbid" | "oblige";
   action: Name;
@@ -86,6 +99,7 @@ export type Decl =
       id: Name;
       citations: Citation[];
       title: string;
+      annotations: Annotation[];
       targets: ({ k: "group"; group: Group } | { k: "rule"; id: Name })[];
       when: Expr;
       span: Span;

@@ -4,7 +4,7 @@
  */
 import type { CstNode, CstElement, IToken } from "chevrotain";
 import type { Span } from "../diagnostics/types.js";
-import type { AggOp, BinOp, Citation, Decl, Expr, Group, Name, Param, RouteClause, RuleDecl, TypeRef } from "./ast.js";
+import type { AggOp, Annotation, BinOp, Citation, Decl, Expr, Group, Name, Param, RouteClause, RuleDecl, TypeRef } from "./ast.js";
 import type { MemberRef, TableDecl, TablePattern, TableValue } from "./ast.js";
 
 type Children = Record<string, CstElement[] | undefined>;
@@ -121,6 +121,7 @@ export function declToAst(cst: CstNode, problems: AstProblem[]): Decl {
         id: ruleId(node(d, "ruleId"), problems),
         citations: citations(node(d, "citations"), problems),
         title: unquote(tok(d, "title").image),
+        annotations: nodes(d, "annotation").map(annotation),
         targets: nodes(d, "target").map((t) =>
           ch(t).group ? { k: "group" as const, group: group(node(t, "group")) } : { k: "rule" as const, id: ruleId(node(t, "ruleId"), problems) },
         ),
@@ -147,6 +148,7 @@ function ruleDecl(d: CstNode, problems: AstProblem[]): RuleDecl {
     citations: citations(node(d, "citations"), problems),
     title: unquote(tok(d, "title").image),
     groups: nodes(d, "group").map(group),
+    annotations: nodes(d, "annotation").map(annotation),
     ...(during ? { during } : {}),
     kind: tok(d, "kind").image as "forbid" | "oblige",
     action: name(tok(d, "action")),
@@ -180,6 +182,11 @@ function citation(n: CstNode): Citation {
   const named = optTok(n, "NamedSection");
   const value = num ? num.image.slice(1) : unquote(named!.image.slice(1));
   return { ...(key ? { key: name(key) } : {}), value, named: !num, span: nodeSpan(n) };
+}
+
+function annotation(n: CstNode): Annotation {
+  const note = optTok(n, "note");
+  return { name: name(tok(n, "name")), args: toks(n, "arg").map(name), ...(note ? { note: unquote(note.image) } : {}), span: nodeSpan(n) };
 }
 
 function ruleId(n: CstNode, problems: AstProblem[]): Name {

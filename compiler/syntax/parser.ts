@@ -8,7 +8,7 @@
 import { CstParser, EOF, type IParserErrorMessageProvider, type TokenType, type IToken } from "chevrotain";
 import {
   allTokens, AnyName, Ident, KW, Section, NamedSection, IntLit, StringLit, Le, Ge, Neq, Lt, Gt, Eq, Colon,
-  Comma, Dot, LParen, RParen, LBrace, RBrace, LBracket, RBracket, Plus, Minus, Star,
+  Comma, Dot, LParen, RParen, LBrace, RBrace, LBracket, RBracket, Plus, Minus, Star, At,
 } from "./tokens.js";
 import { DotDot } from "./tokens.js";
 
@@ -48,6 +48,7 @@ const RULE_CONTEXT: Record<string, string> = {
   tableRow: "the table row",
   tablePattern: "a row pattern",
   tableValue: "a row value",
+  annotation: "the annotation",
 };
 
 function uniq(xs: string[]): string[] {
@@ -293,12 +294,21 @@ export class RulesParser extends CstParser {
     });
   });
 
+  /** `@name word* "note"?`, e.g. `@severity redundant_rule off "stated twice on purpose"` */
+  private annotation = this.RULE("annotation", () => {
+    this.CONSUME(At);
+    this.CONSUME(Ident, { LABEL: "name" });
+    this.MANY(() => this.CONSUME2(Ident, { LABEL: "arg" }));
+    this.OPTION(() => this.CONSUME(StringLit, { LABEL: "note" }));
+  });
+
   private ruleDecl = this.RULE("ruleDecl", () => {
     this.CONSUME(KW.rule);
     this.SUBRULE(this.ruleId);
     this.SUBRULE(this.citations);
     this.CONSUME(StringLit, { LABEL: "title" });
     this.MANY(() => this.SUBRULE(this.group));
+    this.MANY2(() => this.SUBRULE(this.annotation));
     this.OPTION(() => {
       this.CONSUME(KW.during);
       this.CONSUME(Ident, { LABEL: "phase" });
@@ -321,6 +331,7 @@ export class RulesParser extends CstParser {
     this.SUBRULE(this.ruleId);
     this.SUBRULE(this.citations);
     this.CONSUME(StringLit, { LABEL: "title" });
+    this.MANY2(() => this.SUBRULE(this.annotation));
     this.CONSUME(KW.lifts);
     this.SUBRULE(this.target);
     this.MANY(() => {

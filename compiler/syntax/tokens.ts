@@ -90,6 +90,8 @@ export const RBracket = createToken({ name: "RBracket", pattern: /\]/, label: "'
 export const Plus = createToken({ name: "Plus", pattern: /\+/, label: "'+'" });
 export const Minus = createToken({ name: "Minus", pattern: /-/, label: "'-'" });
 export const Star = createToken({ name: "Star", pattern: /\*/, label: "'*'" });
+/** Starts an annotation of a rule or exemption: `@severity redundant_rule off "why"`. */
+export const At = createToken({ name: "At", pattern: /@/, label: "'@'" });
 
 // Longer keywords first: chevrotain takes the first matching pattern (`int` before `in`,
 // `max_seas` before `max`); longer_alt turns `integer` or `maxi` into identifiers.
@@ -100,7 +102,7 @@ export const allTokens: TokenType[] = [
   ...keywordTokens,
   Ident, Section, NamedSection, BadSection, IntLit, StringLit, BadString,
   Le, Ge, Neq, Lt, Gt, Eq, Colon, Comma, Dot, LParen, RParen, LBrace, RBrace, LBracket, RBracket,
-  Plus, Minus, Star,
+  Plus, Minus, Star, At,
   DotDot,
 ];
 

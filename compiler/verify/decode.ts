@@ -1,11 +1,12 @@
 /**
  * Z3 model → a complete state JSON (valid against the edition's schema) and a flat action JSON.
  *
- * Leaves the obligation mentioned take their value from the model; every other field gets a
+ * Leaves the obligation mentioned take their value from the model (a leaf under a map is read
+ * from the map's function at every key the model gives one of its applied key tuples); every other field gets a
  * default (false, 0 clamped into [min, max], the first enum member, "", an empty list, a map with
  * every key). Defaults are sound: an unmentioned leaf occurs in no asserted formula.
  */
-import type { Model } from "z3-solver";
+import type { Expr as ZExpr, Model } from "z3-solver";
 import type { IRAction, Type } from "../ir/types.js";
 import type { Encoder } from "./encode.js";
 
@@ -29,13 +30,39 @@ export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, 
     }
     return s;
   };
-  const read = (path: string): { b?: boolean; n?: number } | undefined => {
-    if (!leaves.has(path)) return undefined;
-    const leaf = enc.leaves.get(path);
-    if (!leaf) return undefined;
-    const v = model.eval(leaf.e, true);
-    if (leaf.type.k === "enum") {
-      const n = enc.enumIndexOf(leaf.type.base, v);
+  // leaves under maps are applications of one function per pattern: a concrete path is read
+  // from the function when the model's value of some applied key tuple is that path's keys
+  const applied = new Map<string, Set<string>>();
+  const basesOf = new Map<string, string[]>();
+  for (const name of leaves) {
+    const leaf = enc.leaves.get(name);
+    if (!leaf?.pattern) continue;
+    basesOf.set(leaf.pattern, leaf.bases!);
+    const concrete = enc.concreteName(leaf, model);
+    let set = applied.get(leaf.pattern);
+    if (!set) applied.set(leaf.pattern, (set = new Set()));
+    set.add(concrete);
+  }
+  const evalAt = (path: string) => {
+    const leaf = leaves.has(path) ? enc.leaves.get(path) : undefined;
+    if (leaf) return model.eval(leaf.e, true);
+    const keys: string[] = [];
+    const pattern = path.replace(/\[([A-Za-z_][A-Za-z0-9_]*)\]/g, (_, k: string) => {
+      keys.push(k);
+      return "[*]";
+    });
+    if (!keys.length || !applied.get(pattern)?.has(path)) return undefined;
+    const f = enc.mapFn(pattern);
+    const bases = basesOf.get(pattern);
+    if (!f || !bases) return undefined;
+    const args = keys.map((k, i) => enc.enumVal(bases[i], enc.baseMembers({ k: "enum", name: bases[i], base: bases[i], members: [] }).indexOf(k)));
+    return model.eval(f.call(...args) as ZExpr<"main">, true);
+  };
+  const read = (path: string, t?: Type): { b?: boolean; n?: number } | undefined => {
+    const v = evalAt(path);
+    if (v === undefined) return undefined;
+    if (t?.k === "enum") {
+      const n = enc.enumIndexOf(t.base, v);
       return n === undefined ? undefined : { n };
     }
     if (ctx.isBool(v)) return { b: ctx.isTrue(v) };
@@ -45,18 +72,18 @@ export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, 
   const build = (path: string, t: Type): unknown => {
     switch (t.k) {
       case "bool":
-        return read(path)?.b ?? false;
+        return read(path, t)?.b ?? false;
       case "int": {
-        const n = read(path)?.n;
+        const n = read(path, t)?.n;
         if (n === undefined || (t.min !== undefined && n < t.min) || (t.max !== undefined && n > t.max)) return clampDefault(t);
         return n;
       }
       case "string": {
-        const n = read(path)?.n;
+        const n = read(path, t)?.n;
         return n === undefined ? "" : atom(n);
       }
       case "enum": {
-        const n = read(path)?.n;
+        const n = read(path, t)?.n;
         const m = n === undefined ? undefined : enc.baseMembers(t)[n];
         return m !== undefined && t.members.includes(m) ? m : t.members[0];
       }
@@ -71,7 +98,7 @@ export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, 
         return o;
       }
       case "list": {
-        const raw = read(`${path}#len`)?.n ?? 0;
+        const raw = read(`${path}#len`, { k: "int" })?.n ?? 0;
         const len = Math.max(0, Math.min(raw, t.bound));
         return Array.from({ length: len }, (_, i) => build(`${path}[${i}]`, t.elem));
       }

@@ -34,15 +34,24 @@ export type Sym =
   | { k: "i"; e: I; c?: number }
   /** an enum value: a constant of the base enum's datatype sort; `c` = member index */
   | { k: "e"; e: EV; base: string; c?: number }
-  | { k: "loc"; path: string; type: Type }
+  /**
+   * a composite at a path; under a map the path is a pattern (`state.spaces[*].leaders`) whose
+   * `[*]` are filled, in order, by `args` (enum terms of the bases `bases`)
+   */
+  | { k: "loc"; path: string; type: Type; args?: EV[]; bases?: string[] }
   | { k: "ite"; cond: B; t: Sym; f: Sym; type: Type };
 
 export interface Leaf {
+  /** the path, with map keys as member names (`state.spaces[paris].unrest`) or, when symbolic, as `⟨term⟩` */
   name: string;
   type: Type;
   e: B | I | EV;
   /** domain facts about this leaf (bounds, enum membership, list length range) */
   facts: B[];
+  /** a leaf under a map: the map function's pattern (`state.spaces[*].unrest`) and its arguments */
+  pattern?: string;
+  args?: EV[];
+  bases?: string[];
 }
 
 export interface Unit {
@@ -68,6 +77,7 @@ export class Encoder {
   private readonly enumMembers = new Map<string, string[]>();
   private readonly spaceType: EnumType;
   private readonly reachFns = new Map<string, ReturnType<Z3Ctx["Function"]["declare"]>>();
+  private readonly mapFns = new Map<string, ReturnType<Z3Ctx["Function"]["declare"]>>();
   private readonly board: BoardIndex;
 
   constructor(
@@ -113,11 +123,35 @@ export class Encoder {
     }
   }
 
+  /** Adds a unit encoded separately (inside a quantifier) to the leaves and routes of the unit being encoded. */
+  absorb(u: Unit): void {
+    for (const l of u.leaves) this.touched.add(l);
+    for (const r of u.routes) this.routesUsed.add(r);
+  }
+
   /** The environment of an action: each param is a leaf (scalars) or a loc (lists) under `action.`. */
   actionEnv(action: IRAction): Env {
     const env: Env = new Map();
     for (const p of action.params) env.set(p.name, this.locOrLeaf(`action.${p.name}`, this.paramType(p.type)));
     return env;
+  }
+
+  /**
+   * The environment of an action with some params bound (`bind`) and the others as leaves named
+   * `<prefix>.<param>` (used by stuck_power, whose per-action params are universally quantified).
+   */
+  actionEnvWith(action: IRAction, prefix: string, bind: Map<string, Sym>): Env {
+    const env: Env = new Map();
+    for (const p of action.params) env.set(p.name, bind.get(p.name) ?? this.locOrLeaf(`${prefix}.${p.name}`, this.paramType(p.type)));
+    return env;
+  }
+
+  /** A constant of a scalar type: bool, int, or enum member (by name). */
+  constSym(t: Type, v: boolean | number | string): Sym {
+    if (t.k === "bool") return this.bv(v as boolean);
+    if (t.k === "int") return this.iv(v as number);
+    if (t.k === "enum") return this.ev(t.base, this.enumCode(t, v as string));
+    throw new EncodeError(`no constant of type ${t.k}`);
   }
 
   /** Action list params have no schema bound: cap them at `actionListBound`. */
@@ -148,15 +182,31 @@ export class Encoder {
   // ------------------------------------------------------------------------------------------
   // leaves
 
-  private locOrLeaf(path: string, type: Type): Sym {
-    if (!isScalar(type)) return { k: "loc", path, type };
-    const e = this.leaf(path, type);
+  private locOrLeaf(path: string, type: Type, args?: EV[], bases?: string[]): Sym {
+    if (!isScalar(type)) return args?.length ? { k: "loc", path, type, args, bases } : { k: "loc", path, type };
+    const e = this.leaf(path, type, args, bases);
     if (type.k === "bool") return { k: "b", e: e as B };
     if (type.k === "enum") return { k: "e", e: e as EV, base: type.base };
     return { k: "i", e: e as I };
   }
 
-  leaf(name: string, type: Type): B | I | EV {
+  /**
+   * The leaf at `name` — a constant; or, under a map (`args` given, `name` a pattern with one
+   * `[*]` per argument), the application of the map's uninterpreted function to the keys. One
+   * function per pattern makes a lookup with a symbolic key one term instead of an `ite` over
+   * every key (148 spaces in Here I Stand).
+   */
+  leaf(name: string, type: Type, args?: EV[], bases?: string[]): B | I | EV {
+    const pattern = args?.length ? name : undefined;
+    if (pattern) {
+      let i = 0;
+      name = pattern.replace(/\[\*\]/g, () => {
+        const a = args![i];
+        const base = bases![i++];
+        const c = this.enumIndexOf(base, a);
+        return c === undefined ? `[⟨${a.toString()}⟩]` : `[${this.baseMembers({ k: "enum", name: base, base, members: [] })[c]}]`;
+      });
+    }
     this.touched.add(name);
     const old = this.leaves.get(name);
     if (old) {
@@ -170,14 +220,24 @@ export class Encoder {
     const { ctx } = this;
     const facts: B[] = [];
     let e: B | I | EV;
-    if (type.k === "bool") e = ctx.Bool.const(name);
+    const range = type.k === "bool" ? ctx.Bool.sort() : type.k === "enum" ? this.enumSort(type.base) : ctx.Int.sort();
+    const mk = (): ZExpr<"main"> => {
+      if (!pattern) return ctx.Const(name, range as Sort<"main">) as ZExpr<"main">;
+      let f = this.mapFns.get(pattern);
+      if (!f) {
+        f = ctx.Function.declare(pattern, ...(bases!.map((b) => this.enumSort(b)) as [Sort<"main">]), range as Sort<"main">);
+        this.mapFns.set(pattern, f);
+      }
+      return f.call(...args!) as ZExpr<"main">;
+    };
+    if (type.k === "bool") e = mk() as B;
     else if (type.k === "enum") {
       const base = this.baseMembers(type);
-      const v = ctx.Const(name, this.enumSort(type.base)) as EV;
+      const v = mk() as EV;
       e = v;
       if (type.members.length !== base.length) facts.push(this.memberE(v, type.base, type.members.map((m) => this.enumCode(type, m))));
     } else {
-      const v = ctx.Int.const(name);
+      const v = mk() as I;
       e = v;
       if (type.k === "int") {
         if (type.min !== undefined) facts.push(v.ge(type.min));
@@ -187,8 +247,24 @@ export class Encoder {
         facts.push(this.and([v.ge(0), v.le(type.bound)]));
       }
     }
-    this.leaves.set(name, { name, type, e, facts });
+    this.leaves.set(name, { name, type, e, facts, ...(pattern ? { pattern, args, bases } : {}) });
     return e;
+  }
+
+  /** The function of a map pattern, when some obligation touched it. */
+  mapFn(pattern: string): ReturnType<Z3Ctx["Function"]["declare"]> | undefined {
+    return this.mapFns.get(pattern);
+  }
+
+  /** A leaf's path with its symbolic map keys replaced by their values in a model. */
+  concreteName(leaf: Leaf, model: { eval(e: EV, completion?: boolean): EV }): string {
+    if (!leaf.pattern) return leaf.name;
+    let i = 0;
+    return leaf.pattern.replace(/\[\*\]/g, () => {
+      const base = leaf.bases![i];
+      const c = this.enumIndexOf(base, model.eval(leaf.args![i++], true));
+      return `[${c === undefined ? "?" : this.baseMembers({ k: "enum", name: base, base, members: [] })[c]}]`;
+    });
   }
 
   /** The value decoding falls back to for this leaf (a Z3 value), or undefined for none. */
@@ -376,31 +452,28 @@ export class Encoder {
     if (s.k !== "loc" || s.type.k !== "record") throw new EncodeError(`field \`${name}\` of a non-record`);
     const f = s.type.fields.find((x) => x.name === name);
     if (!f) throw new EncodeError(`unknown field \`${name}\` at ${s.path}`);
-    return this.locOrLeaf(`${s.path}.${name}`, f.type);
+    return this.locOrLeaf(`${s.path}.${name}`, f.type, s.args, s.bases);
   }
 
   private index(s: Sym, key: Sym): Sym {
     if (s.k === "ite") return this.mkIte(s.cond, this.index(s.t, key), this.index(s.f, key));
     if (s.k !== "loc" || s.type.k !== "map") throw new EncodeError("index into a non-map");
     const { key: kt, value } = s.type;
-    const at = (m: string) => this.locOrLeaf(`${s.path}[${m}]`, value);
     if (key.k !== "e") throw new EncodeError("map key is not an enum value");
     if (key.c !== undefined) {
       const m = this.baseMembers(kt)[key.c];
       if (m === undefined || !kt.members.includes(m)) throw new EncodeError(`key ${m} is not a key of ${s.path}`);
-      return at(m);
     }
-    const k = key.e;
-    const ms = kt.members;
-    let out = at(ms[ms.length - 1]);
-    for (let i = ms.length - 2; i >= 0; i--) out = this.mkIte(k.eq(this.enumVal(kt.base, this.enumCode(kt, ms[i]))), at(ms[i]), out);
-    return out;
+    // every lookup, constant key or not, applies the map's function (see `leaf`)
+    const k = key.c !== undefined ? this.enumVal(kt.base, key.c) : key.e;
+    return this.locOrLeaf(`${s.path}[*]`, value, [...(s.args ?? []), k], [...(s.bases ?? []), kt.base]);
   }
+
 
   private listLen(s: Sym): I {
     if (s.k === "ite") return this.ctx.If(s.cond, this.listLen(s.t), this.listLen(s.f)) as I;
     if (s.k !== "loc" || s.type.k !== "list") throw new EncodeError("length of a non-list");
-    return this.leaf(`${s.path}#len`, s.type) as I;
+    return this.leaf(`${s.path}#len`, s.type, s.args, s.bases) as I;
   }
 
   /** The slots of a list: element i with guard `i < len`. */
@@ -421,7 +494,7 @@ export class Encoder {
     if (s.k !== "loc" || s.type.k !== "list") throw new EncodeError("iteration over a non-list");
     const len = this.listLen(s);
     const out: { guard: B; val: Sym }[] = [];
-    for (let i = 0; i < s.type.bound; i++) out.push({ guard: len.gt(i), val: this.locOrLeaf(`${s.path}[${i}]`, s.type.elem) });
+    for (let i = 0; i < s.type.bound; i++) out.push({ guard: len.gt(i), val: this.locOrLeaf(`${s.path}[${i}]`, s.type.elem, s.args, s.bases) });
     return out;
   }
 

@@ -1,39 +1,63 @@
 /**
  * Proof obligations as data: what to prove about an edition, independent of Z3.
+ * One analysis per kind (compiler/ir/analyses.ts; README.md "Analyses" has the queries):
  *
  * - contradiction (error): one per (oblige rule O, forbid rule F) of the same action —
  *   refuted when a state both obliges and forbids the action;
+ * - obligation_clash (error): one per pair of oblige rules of two different actions that have
+ *   an actor — refuted when one state obliges the same power to do both;
  * - always_forbidden (error): one per action — refuted when no state allows the action at all
  *   (every forbid rule of the action and every oblige rule of another action of the same actor
  *   are the rules that can make it illegal, see CONTRACTS.md "Verdict semantics");
- * - dead_rule (warning): one per rule — refuted when the rule can never fire.
- * - table_gap, table_overlap (error): two per result table, see tables.ts (`tableObligations`).
+ * - stuck_power (warning): one per phase that scopes a rule of an action with an actor —
+ *   refuted when, in some state of that phase, the active power may not decline and every
+ *   declared action is forbidden to it with every choice of parameters;
+ * - dead_rule (warning): one per rule — refuted when the rule can never fire;
+ * - swallowing_exemption (warning): one per (exemption E, rule R it lifts) — refuted when R can
+ *   apply and E lifts it wherever it applies;
+ * - redundant_rule (info): one per rule — refuted when the rule can fire and every state it
+ *   forbids (obliges) is already forbidden (obliged) by other rules;
+ * - table_gap, table_overlap (error): two per result table, see tables.ts — refuted when an
+ *   input of the table's domain matches no row (gap) or two rows (overlap).
+ *
+ * Severities come from DEFAULT_SEVERITY, changed per rule or exemption by `@severity`
+ * annotations (dsl/README.md "Severity annotations").
  */
-import type { IREdition } from "../ir/types.js";
+import { ANALYSES, DEFAULT_SEVERITY, type AnalysisKind, type Severity, type SeverityLevel } from "../ir/analyses.js";
+import type { IRAction, IREdition, IRRule } from "../ir/types.js";
 
-export type ObligationKind = "contradiction" | "always_forbidden" | "dead_rule" | "table_gap" | "table_overlap";
-export type Severity = "error" | "warning" | "info";
+export type ObligationKind = AnalysisKind;
+export type { Severity, SeverityLevel } from "../ir/analyses.js";
 
 export interface Obligation {
-  /** e.g. `his.contradiction.pass.empty_hand~pass.home_card`, `his.dead_rule.dow.scotland` */
+  /** e.g. `his.contradiction.pass.empty_hand~pass.home_card`, `his.dead_rule.dow.scotland`, `his.stuck_power.action_phase` */
   id: string;
   kind: ObligationKind;
-  severity: Severity;
+  /** the default of the kind, or the level a `@severity` annotation of a subject gives (`off`: never a finding) */
+  severity: SeverityLevel;
+  /** why the severity differs from the kind's default (the annotation's note) */
+  severityNote?: string;
   edition: string;
+  /** the action the obligation is about; `*` for stuck_power (every action with an actor) */
   action: string;
-  /** contradiction: [oblige, forbid]; dead_rule: [rule]; always_forbidden: every rule that can forbid it; tables: none */
+  /**
+   * contradiction: [oblige, forbid]; obligation_clash: [oblige, oblige]; dead_rule,
+   * redundant_rule: [rule, …the rules that could cover it]; swallowing_exemption: [rule];
+   * always_forbidden, stuck_power: every rule that can forbid the action(s); tables: none
+   */
   rules: string[];
-  /** table_gap / table_overlap: the table (their `action` is "") */
+  /** table_gap / table_overlap: the table (their `action` is "" and `rules` is empty) */
   table?: string;
+  /** swallowing_exemption: [exemption] */
+  exemptions?: string[];
+  /** stuck_power: the phase (a member of enum Phase) */
+  phase?: string;
+  /** the rules and exemptions the obligation is about: their positions locate a finding, their annotations set its severity */
+  subjects: string[];
 }
 
-export const SEVERITY: Record<ObligationKind, Severity> = {
-  contradiction: "error",
-  always_forbidden: "error",
-  dead_rule: "warning",
-  table_gap: "error",
-  table_overlap: "error",
-};
+/** @deprecated use DEFAULT_SEVERITY from compiler/ir/analyses.ts (kept for existing importers) */
+export const SEVERITY: Record<ObligationKind, Severity> = DEFAULT_SEVERITY;
 
 /** A file-system safe form of an obligation id (also used by the CLI). */
 export function safeName(id: string): string {
@@ -47,21 +71,94 @@ export function actorOf(ir: IREdition, action: string): string | undefined {
   return ir.actions.find((a) => a.name === action)?.params.find((p) => p.actor)?.name;
 }
 
+/** The exemptions that lift a rule (by id or by one of its groups). */
+export function liftsOf(ir: IREdition, r: IRRule) {
+  return ir.exemptions.filter((e) => e.rules.includes(r.id) || e.groups.some((g) => r.groups.includes(g)));
+}
+
+/** An action whose only parameter is its actor (`pass`): the only kind an `oblige` rule may name. */
+export function isChoiceFree(a: IRAction): boolean {
+  return a.params.length === 1 && a.params[0].actor;
+}
+
+/**
+ * The phases with a stuck_power obligation: every phase that scopes (`during`) a rule of an
+ * action with an actor, in the order of enum Phase.
+ */
+export function stuckPhases(ir: IREdition): string[] {
+  const scoped = new Set(ir.rules.filter((r) => r.scope && actorOf(ir, r.action)).map((r) => r.scope!.phase));
+  const order = ir.enums.find((e) => e.name === "Phase")?.members ?? [];
+  return [...scoped].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+}
+
+/**
+ * The declared decline move of a phase: a choice-free action with a forbid rule scoped to the
+ * phase — the edition says when declining is not allowed there (Here I Stand's `pass` in the
+ * Action Phase). Undefined when declining is implicit (spring deployment: "not deploying" is no
+ * action of the edition, and nothing forbids it).
+ */
+export function declineMove(ir: IREdition, phase: string): string | undefined {
+  return ir.actions.find((a) => isChoiceFree(a) && ir.rules.some((r) => r.action === a.name && r.kind === "forbid" && r.scope?.phase === phase))?.name;
+}
+
 /** Every obligation of the edition, sorted by id. */
 export function obligationsFor(ir: IREdition): Obligation[] {
   const ed = ir.name;
   const out: Obligation[] = [];
-  const mk = (kind: ObligationKind, suffix: string, action: string, rules: string[]) =>
-    out.push({ id: `${ed}.${kind}.${suffix}`, kind, severity: SEVERITY[kind], edition: ed, action, rules });
+  const mk = (kind: ObligationKind, suffix: string, action: string, rules: string[], subjects: string[], extra: Partial<Obligation> = {}) =>
+    out.push({ id: `${ed}.${kind}.${suffix}`, kind, ...severityOf(ir, kind, subjects), edition: ed, action, rules, ...extra, subjects });
+  const withActor = new Set(ir.actions.filter((a) => a.params.some((p) => p.actor)).map((a) => a.name));
+  /** the rules that can make `action` illegal (CONTRACTS.md "Verdict semantics") */
+  const forbiddersOf = (action: string) => {
+    const forbids = ir.rules.filter((r) => r.action === action && r.kind === "forbid");
+    const others = withActor.has(action) ? ir.rules.filter((r) => r.kind === "oblige" && r.action !== action && withActor.has(r.action)) : [];
+    return [...forbids, ...others];
+  };
   for (const a of ir.actions) {
     const obliges = ir.rules.filter((r) => r.action === a.name && r.kind === "oblige");
     const forbids = ir.rules.filter((r) => r.action === a.name && r.kind === "forbid");
-    for (const o of obliges) for (const f of forbids) mk("contradiction", `${o.id}~${f.id}`, a.name, [o.id, f.id]);
-    const others = actorOf(ir, a.name)
-      ? ir.rules.filter((r) => r.kind === "oblige" && r.action !== a.name && actorOf(ir, r.action) !== undefined)
-      : [];
-    mk("always_forbidden", a.name, a.name, [...forbids, ...others].map((r) => r.id).sort());
+    for (const o of obliges) for (const f of forbids) mk("contradiction", `${o.id}~${f.id}`, a.name, [o.id, f.id], [o.id, f.id]);
+    mk("always_forbidden", a.name, a.name, forbiddersOf(a.name).map((r) => r.id).sort(), []);
   }
-  for (const r of ir.rules) mk("dead_rule", r.id, r.action, [r.id]);
+  // obligation clash: pairs of oblige rules of two different actions with an actor (each pair once)
+  const obliges = ir.rules.filter((r) => r.kind === "oblige" && withActor.has(r.action));
+  for (let i = 0; i < obliges.length; i++) {
+    for (let j = 0; j < obliges.length; j++) {
+      const [o1, o2] = [obliges[i], obliges[j]];
+      if (o1.action === o2.action || o1.id >= o2.id) continue;
+      mk("obligation_clash", `${o1.id}~${o2.id}`, o1.action, [o1.id, o2.id], [o1.id, o2.id]);
+    }
+  }
+  for (const r of ir.rules) {
+    mk("dead_rule", r.id, r.action, [r.id], [r.id]);
+    // redundant: the other rules that could cover every state this one forbids (obliges)
+    const coverers = r.kind === "forbid" ? forbiddersOf(r.action).filter((x) => x.id !== r.id) : ir.rules.filter((x) => x.kind === "oblige" && x.action === r.action && x.id !== r.id);
+    mk("redundant_rule", r.id, r.action, [r.id, ...coverers.map((x) => x.id).sort()], [r.id]);
+    for (const e of liftsOf(ir, r)) mk("swallowing_exemption", `${e.id}~${r.id}`, r.action, [r.id], [e.id, r.id], { exemptions: [e.id] });
+  }
+  const actorRules = ir.rules.filter((r) => withActor.has(r.action)).map((r) => r.id).sort();
+  if (withActor.size) for (const p of stuckPhases(ir)) mk("stuck_power", p, "*", actorRules, [], { phase: p });
+  // result tables: a gap and an overlap obligation each (tables.ts); a finding is located at the table
+  for (const t of ir.tables ?? []) for (const kind of ["table_gap", "table_overlap"] as const) mk(kind, t.name, "", [], [], { table: t.name });
   return out.sort(byId);
 }
+
+const RANK: Record<SeverityLevel, number> = { off: 0, info: 1, warning: 2, error: 3 };
+
+/**
+ * The severity of an obligation of `kind` about `subjects`: the kind's default, unless a subject
+ * (rule or exemption) gives one with `@severity` — the most severe such override when several do.
+ */
+export function severityOf(ir: IREdition, kind: ObligationKind, subjects: string[]): { severity: SeverityLevel; severityNote?: string } {
+  let best: { severity: SeverityLevel; severityNote?: string } | undefined;
+  for (const id of subjects) {
+    const decl = ir.rules.find((r) => r.id === id) ?? ir.exemptions.find((e) => e.id === id);
+    const o = decl?.severities?.find((s) => s.kind === kind);
+    if (!o) continue;
+    if (!best || RANK[o.level] > RANK[best.severity]) best = { severity: o.level, severityNote: o.note ?? `@severity ${kind} ${o.level} on \`${id}\`` };
+  }
+  return best ?? { severity: DEFAULT_SEVERITY[kind] };
+}
+
+/** Kinds in report order (for printing summaries). */
+export const KIND_ORDER: readonly ObligationKind[] = ANALYSES;

@@ -89,14 +89,22 @@ class Dag {
 
   /** Builds the node of `e`, expanding `let`s (parallel bindings). */
   build(e: SExp, env: Map<string, number>): number {
-    if (typeof e === "string") return env.get(e) ?? this.atom(e);
-    if (e[0] === "let" && Array.isArray(e[1])) {
-      const inner = new Map(env);
-      for (const b of e[1] as SExp[][]) inner.set(b[0] as string, this.build(b[1], env));
-      return this.build(e[2], inner);
+    // a chain of lets is walked in a loop (Z3 nests thousands of them: recursion would overflow);
+    // the chain's env is copied once at its start and extended in place
+    let own = false;
+    while (Array.isArray(e) && e[0] === "let" && Array.isArray(e[1])) {
+      const binds = (e[1] as SExp[][]).map((b) => [b[0] as string, this.build(b[1], env)] as const);
+      if (!own) {
+        env = new Map(env);
+        own = true;
+      }
+      for (const [n, id] of binds) env.set(n, id);
+      e = e[2];
     }
+    if (typeof e === "string") return env.get(e) ?? this.atom(e);
     return this.app(e.map((x) => this.build(x, env)));
   }
+
 
   /** Prints the node with every compound subterm used twice or more bound by a `let`. */
   print(root: number): string {

@@ -17,12 +17,10 @@
  * (the roll). So a gap at a total shows as that roll with no modifiers whenever the roll's range
  * allows it.
  */
-import fs from "node:fs";
-import path from "node:path";
 import type { Bool, Expr as ZExpr, Model, Solver } from "z3-solver";
 import type { IREdition, IRTable, TableScalar, Type } from "../ir/types.js";
 import type { Encoder, Sym } from "./encode.js";
-import { SEVERITY, safeName, type Obligation } from "./obligations.js";
+import { obligationsFor, type Obligation } from "./obligations.js";
 import { canonicalSmt2 } from "./smt2.js";
 import { duringCheck, type Z3Ctx } from "./z3.js";
 
@@ -38,54 +36,40 @@ export interface TableExample {
   rows: { file: string; line: number }[];
 }
 
-/** The result of one table obligation (the fields of verify's ObligationResult it fills). */
-export interface TableResult extends Obligation {
+/** The two obligations of every table (obligationsFor's table_gap / table_overlap), sorted by id. */
+export function tableObligations(ir: IREdition): (Obligation & { table: string })[] {
+  return obligationsFor(ir).filter((o): o is Obligation & { table: string } => o.table !== undefined);
+}
+
+/** A solved table obligation: the fields of solve.ts's SolvedObligation it fills. */
+export interface SolvedTable {
   verdict: "proved" | "refuted" | "unknown";
-  table: string;
+  /** refuted: the offending inputs, their keys and the matching rows */
   example?: TableExample;
   reason?: string;
+  /** the SMT-LIB text of the query (written as <id>.smt2) */
   smt2: string;
-  ms: number;
 }
 
-/** The two obligations of every table, sorted by id. */
-export function tableObligations(ir: IREdition): (Obligation & { table: string })[] {
-  const out: (Obligation & { table: string })[] = [];
-  for (const t of ir.tables ?? []) {
-    for (const kind of ["table_gap", "table_overlap"] as const) {
-      out.push({ id: `${ir.name}.${kind}.${t.name}`, kind, severity: SEVERITY[kind], edition: ir.name, action: "", rules: [], table: t.name });
-    }
+/**
+ * Solves one table_gap / table_overlap obligation (called by solve.ts's Prover for these kinds,
+ * in the solver process or in-process; inside `runExclusive`). Never throws: an encoding or
+ * solver error is `unknown` with the reason; a timeout is `unknown`, never `proved`.
+ */
+export async function solveTable(ctx: Z3Ctx, enc: Encoder, ob: Obligation, timeoutMs: number): Promise<SolvedTable> {
+  if (!ob.table || (ob.kind !== "table_gap" && ob.kind !== "table_overlap")) {
+    return { verdict: "unknown", reason: `error: \`${ob.id}\` is not a table obligation`, smt2: `; ${ob.id}: not encoded\n` };
   }
-  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
-/** Proves every table obligation of the edition (call inside `runExclusive`). */
-export async function proveTables(ctx: Z3Ctx, enc: Encoder, ir: IREdition, opts: { timeoutMs: number; outDir?: string }): Promise<TableResult[]> {
-  const results: TableResult[] = [];
-  for (const ob of tableObligations(ir)) {
-    const s0 = performance.now();
-    const res: TableResult = { ...ob, verdict: "unknown", smt2: `${safeName(ob.id)}.smt2`, ms: 0 };
-    let text = "";
-    try {
-      const t = enc.table(ob.table);
-      const out = await proveOne(ctx, enc, t, ob.kind === "table_gap" ? "gap" : "overlap", opts.timeoutMs);
-      text = `; ${ob.id}: ${ob.kind} (${ob.severity}) of table ${t.name}\n` + out.smt2.replace(/^; *\n/, "");
-      if (out.result === "unsat") res.verdict = "proved";
-      else if (out.result === "sat") {
-        res.verdict = "refuted";
-        res.example = out.example;
-      } else res.reason = out.reason;
-    } catch (e) {
-      res.reason = `error: ${e instanceof Error ? e.message : String(e)}`;
-    }
-    res.ms = Math.round(performance.now() - s0);
-    results.push(res);
-    if (opts.outDir) {
-      fs.mkdirSync(opts.outDir, { recursive: true });
-      fs.writeFileSync(path.join(opts.outDir, res.smt2), text || `; ${ob.id}: not encoded (${res.reason ?? "?"})\n`);
-    }
+  try {
+    const t = enc.table(ob.table);
+    const out = await proveOne(ctx, enc, t, ob.kind === "table_gap" ? "gap" : "overlap", timeoutMs);
+    const smt2 = `; ${ob.id}: ${ob.kind} (${ob.severity}) of table ${t.name}\n` + out.smt2.replace(/^; *\n/, "");
+    if (out.result === "unsat") return { verdict: "proved", smt2 };
+    if (out.result === "sat") return { verdict: "refuted", example: out.example, smt2 };
+    return { verdict: "unknown", reason: out.reason, smt2 };
+  } catch (e) {
+    return { verdict: "unknown", reason: `error: ${e instanceof Error ? e.message : String(e)}`, smt2: `; ${ob.id}: not encoded\n` };
   }
-  return results;
 }
 
 interface Input {
@@ -262,17 +246,4 @@ function reasonUnknown(solver: Solver<"main">): string {
   }
 }
 
-/** A one-line description of a table example: `roll 8, conquistador 0, smallpox false (total 8): no row`. */
-export function describeTableExample(kind: string, ex: TableExample): string {
-  const ins = Object.entries(ex.inputs).map(([k, v]) => `${k} ${v}`).join(", ");
-  const keys = ex.keys.filter((k) => !(k.label in ex.inputs)).map((k) => `${k.label} = ${k.value}`);
-  const where = keys.length ? ` (${keys.join(", ")})` : "";
-  if (kind === "table_gap") return `${ins}${where}: no row matches`;
-  const files = [...new Set(ex.rows.map((r) => r.file))];
-  const all = ex.rows.length === 2 ? "both" : "all";
-  if (files.length === 1) {
-    const lines = ex.rows.map((r) => String(r.line));
-    return `${ins}${where}: rows ${lines.slice(0, -1).join(", ")} and ${lines[lines.length - 1]} of ${files[0]} ${all} match`;
-  }
-  return `${ins}${where}: rows ${ex.rows.map((r) => `${r.file}:${r.line}`).join(", ")} ${all} match`;
-}
+export { describeTableExample } from "./describe.js";

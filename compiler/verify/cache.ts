@@ -1,0 +1,158 @@
+/**
+ * Incremental proving: every obligation is keyed by a hash of everything its verdict depends on,
+ * and a verdict once found is reused while the key is unchanged.
+ *
+ * The key covers: the obligation (kind, id, rules, exemptions, phase); the IR of the rules it
+ * involves, of the exemptions that lift them, of every invariant (all are assumed) and of the
+ * routes they call, and every result table (a rule may look one up) — without positions, titles, citations or `@severity` annotations, which do not
+ * change a verdict (except for a table obligation, whose example cites row lines: its own table
+ * is keyed with positions); the actions involved; the state type, the enums and the board; the list bound;
+ * and the tool version (package version, z3-solver version, and a hash of compiler/verify and
+ * compiler/ir sources). The per-obligation timeout is not in the key: a `proved`/`refuted` verdict
+ * does not depend on it, and `unknown` verdicts are never stored.
+ *
+ * The store is one gzip'd JSON file per edition folder under the cache directory (the CLI uses
+ * `proofs/.cache/`, git-ignored; CI rebuilds it). Writes are atomic (temp file + rename). A store
+ * that cannot be read is ignored (everything is solved again), never an error.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import type { Expr, IREdition, IRRule } from "../ir/types.js";
+import { liftsOf, safeName, type Obligation } from "./obligations.js";
+import type { SolvedObligation } from "./solve.js";
+import { children } from "../ir/walk.js";
+
+const FORMAT = 1;
+
+let toolVersionMemo: string | undefined;
+/** package version + z3-solver version + a hash of the prover's own sources */
+export function toolVersion(): string {
+  if (toolVersionMemo) return toolVersionMemo;
+  const req = createRequire(import.meta.url);
+  const pkg = (req("../../package.json") as { version: string }).version;
+  let z3 = "?";
+  try {
+    z3 = (req("z3-solver/package.json") as { version: string }).version;
+  } catch {
+    // keep "?"
+  }
+  const h = crypto.createHash("sha256");
+  for (const dir of ["../verify", "../ir"]) {
+    const abs = fileURLToPath(new URL(dir, import.meta.url));
+    for (const f of fs.readdirSync(abs).filter((x) => x.endsWith(".ts")).sort()) h.update(f + "\0" + fs.readFileSync(path.join(abs, f)) + "\0");
+  }
+  toolVersionMemo = `rulewright ${pkg}; z3-solver ${z3}; prover ${h.digest("hex").slice(0, 16)}`;
+  return toolVersionMemo;
+}
+
+/** An Expr without source positions (positions move when a rule above is edited). */
+function stripPos(x: unknown): unknown {
+  if (Array.isArray(x)) return x.map(stripPos);
+  if (x && typeof x === "object") {
+    const o: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(x)) if (k !== "pos") o[k] = stripPos(v);
+    return o;
+  }
+  return x;
+}
+
+export function routesIn(e: Expr, out: Set<string>): void {
+  if (e.k === "reach") out.add(e.route);
+  for (const c of children(e)) routesIn(c, out);
+}
+
+/** Stable JSON: object keys sorted. */
+function stable(x: unknown): string {
+  if (Array.isArray(x)) return `[${x.map(stable).join(",")}]`;
+  if (x && typeof x === "object") {
+    return `{${Object.keys(x)
+      .sort()
+      .filter((k) => (x as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stable((x as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(x);
+}
+
+const sha = (s: string) => crypto.createHash("sha256").update(s).digest("hex");
+
+/** The cache key of every obligation (same order). */
+export function obligationKeys(ir: IREdition, obligations: Obligation[], opts: { listBound: number }): string[] {
+  const shared = sha(
+    stable({ tool: toolVersion(), listBound: opts.listBound, state: ir.state, enums: ir.enums.map((e) => ({ name: e.name, base: e.base, members: e.members })), board: ir.board, invariants: ir.invariants.map((i) => ({ id: i.id, expr: stripPos(i.expr) })), tables: (ir.tables ?? []).map((t) => ({ name: t.name, params: t.params, keys: stripPos(t.keys), result: t.result, rows: stripPos(t.rows) })) }),
+  );
+  const ruleOf = new Map(ir.rules.map((r) => [r.id, r]));
+  const semRule = (r: IRRule) => ({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: stripPos(r.when) });
+  return obligations.map((ob) => {
+    const rules = ob.rules.map((id) => ruleOf.get(id)).filter((r): r is IRRule => !!r);
+    const exIds = new Set([...(ob.exemptions ?? []), ...rules.flatMap((r) => liftsOf(ir, r).map((e) => e.id))]);
+    const exemptions = ir.exemptions.filter((e) => exIds.has(e.id));
+    const routes = new Set<string>();
+    for (const r of rules) routesIn(r.when, routes);
+    for (const e of exemptions) routesIn(e.when, routes);
+    for (const i of ir.invariants) routesIn(i.expr, routes);
+    const actionNames = new Set([ob.action, ...rules.map((r) => r.action)]);
+    const actions = ob.action === "*" ? ir.actions : ir.actions.filter((a) => actionNames.has(a.name));
+    return sha(
+      stable({
+        shared,
+        ob: { id: ob.id, kind: ob.kind, action: ob.action, rules: ob.rules, exemptions: ob.exemptions, phase: ob.phase, table: ob.table },
+        // a table obligation's example names its rows by file and line: key on the table as written
+        table: ob.table === undefined ? undefined : (ir.tables ?? []).find((t) => t.name === ob.table),
+        rules: rules.map(semRule),
+        exemptions: exemptions.map((e) => ({ id: e.id, groups: e.groups, rules: e.rules, when: stripPos(e.when) })),
+        actions: actions.map((a) => ({ name: a.name, params: a.params })),
+        routes: ir.routes.filter((r) => routes.has(r.name)).map((r) => stripPos({ ...r })),
+      }),
+    );
+  });
+}
+
+export type CachedResult = SolvedObligation;
+
+/** A proof cache of one edition folder (a gzip'd JSON file). */
+export class ProofCache {
+  private entries = new Map<string, CachedResult>();
+  private used = new Set<string>();
+  readonly file: string;
+
+  constructor(dir: string, name: string) {
+    this.file = path.join(dir, `${safeName(name)}.json.gz`);
+    try {
+      const data = JSON.parse(zlib.gunzipSync(fs.readFileSync(this.file)).toString("utf8")) as { format: number; entries: Record<string, CachedResult> };
+      if (data.format === FORMAT) this.entries = new Map(Object.entries(data.entries));
+    } catch {
+      // missing or unreadable: start empty
+    }
+  }
+
+  get(key: string): CachedResult | undefined {
+    const r = this.entries.get(key);
+    if (r) this.used.add(key);
+    return r;
+  }
+
+  /** Stores a definite verdict (an `unknown` is never stored). */
+  set(key: string, r: CachedResult): void {
+    if (r.verdict === "unknown") return;
+    this.entries.set(key, r);
+    this.used.add(key);
+  }
+
+  /**
+   * Writes the store. With `prune`, only the entries used in this run are kept (the store then
+   * holds exactly the current rulebook's verdicts and does not grow).
+   */
+  save(prune: boolean): void {
+    const keep = prune ? [...this.entries].filter(([k]) => this.used.has(k)) : [...this.entries];
+    keep.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, zlib.gzipSync(JSON.stringify({ format: FORMAT, tool: toolVersion(), entries: Object.fromEntries(keep) })));
+    fs.renameSync(tmp, this.file);
+  }
+}

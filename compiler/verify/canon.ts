@@ -1,0 +1,337 @@
+/**
+ * Solving one obligation's query with canonical models and minimized unsat cores, and
+ * minimizing a counterexample to the facts that matter. Moved out of index.ts; used by
+ * solve.ts. INVARIANT: every check goes through `guardedCheck` (GC guard + watchdog).
+ */
+import type { Bool, Expr as ZExpr, Model, Solver } from "z3-solver";
+import type { Type } from "../ir/types.js";
+import type { Encoder } from "./encode.js";
+import { duringCheck, type Z3Ctx } from "./z3.js";
+
+/**
+ * Solves with a canonical model, so witnesses are small, readable and independent of Z3's
+ * internal term order (which varies within one process):
+ * 1. check assuming every leaf takes its default (false, 0/min, first member, empty list, …);
+ *    on unsat, the defaults named in the core are dropped and the check repeated; an unsat core
+ *    naming no default is the obligation's real core;
+ * 2. on sat, the model is made the lexicographic minimum over the leaves in name order (each
+ *    leaf's order: its default first, then ascending): a leaf already at its default costs no
+ *    check, others a binary search. Capped at `MAX_PIN_CHECKS` checks and `CANON_MS` ms; past
+ *    the cap leaves keep their model values (the witness is still a model, just not canonical).
+ * Falls back to one plain check (full timeout) when the defaults keep failing. All preference
+ * checks use a short timeout (`CANON_CHECK_MS`), a timeout counting as "not satisfiable".
+ * Unsat cores are minimized by deletion (re-checking without each part).
+ */
+const MAX_PIN_CHECKS = 128;
+/** wall-time cap of the canonicalization of one model (past it, leaves keep their model values) */
+const CANON_MS = 1500;
+const CANON_CHECK_MS = 1000;
+const MAX_DROP_ROUNDS = 12;
+export interface Solved {
+  result: "sat" | "unsat" | "unknown";
+  model?: Model<"main">;
+  core?: string[];
+  reason?: string;
+  checks: number;
+}
+export async function solveCanonical(
+  ctx: Z3Ctx,
+  enc: Encoder,
+  solver: Solver<"main">,
+  leaves: Set<string>,
+  timeoutMs: number,
+  track: Map<string, Bool<"main">>,
+): Promise<Solved> {
+  type IntE = ReturnType<Z3Ctx["Int"]["const"]>;
+  let checks = 0;
+  const tracked = [...track.values()];
+  const run = async (assume0: Bool<"main">[], only?: Bool<"main">[]) => {
+    const assume = [...(only ?? tracked), ...assume0];
+    checks++;
+    return guardedCheck(ctx, solver, timeoutMs, assume);
+  };
+  const coreNames = () => [...solver.unsatCore()].map((c) => c.toString().replace(/^\|(.*)\|$/, "$1"));
+  const realCore = (names: string[]) => [...new Set(names.map((n) => n.replace(/^[a-z]+:/, "")))].sort();
+  /** deletion-based: drop each tracked part whose removal keeps the rest unsat (a timeout keeps it) */
+  const minimalCore = async (names: string[]): Promise<string[]> => {
+    let core = names.filter((n) => track.has(n)).sort();
+    for (const n of [...core]) {
+      if (core.length <= 1 || !core.includes(n)) continue;
+      const rest = core.filter((x) => x !== n);
+      const restLits = rest.map((x) => track.get(x)!);
+      // a model under (some of) the defaults shows `n` is needed, cheaply; drop defaults that
+      // conflict (named by the core) for a few rounds, then check without any
+      const local = new Map(prefs);
+      let verdict: string = "?";
+      for (let round = 0; round < MAX_DROP_ROUNDS && local.size && verdict === "?"; round++) {
+        const r = await run([...local.values()], restLits);
+        if (r === "sat") verdict = "sat";
+        else if (r === "unknown") break;
+        else {
+          const bad = coreNames().filter((x) => local.has(x));
+          if (!bad.length) verdict = "unsat";
+          for (const b of bad) local.delete(b);
+        }
+      }
+      if (verdict === "sat") continue;
+      if (verdict === "unsat" || (await run([], restLits)) === "unsat") {
+        const again = new Set(coreNames());
+        core = rest.filter((x) => again.has(x));
+      }
+    }
+    return realCore(core);
+  };
+  const prefs = new Map<string, Bool<"main">>();
+  const prefLits = new Map<string, Bool<"main">>();
+  for (const name of [...leaves].sort()) {
+    const leaf = enc.leaves.get(name);
+    if (!leaf) continue;
+    const d = enc.defaultOf(leaf);
+    if (d === undefined) continue;
+    const p = ctx.Bool.const(`pref:${name}`);
+    solver.add(ctx.Implies(p, (leaf.e as IntE).eq(d as never)));
+    prefs.set(`pref:${name}`, p);
+    prefLits.set(name, p);
+  }
+  const dropped: string[] = [];
+  let sat = false;
+  // the checks under defaults are only a shortcut: a short timeout, then the plain check
+  solver.set("timeout", Math.max(1, Math.min(timeoutMs, CANON_CHECK_MS)));
+  for (let i = 0; i < MAX_DROP_ROUNDS; i++) {
+    const r = await run([...prefs.values()]);
+    if (r === "sat") {
+      sat = true;
+      break;
+    }
+    if (r === "unknown") break;
+    const names = coreNames();
+    const bad = names.filter((n) => prefs.has(n));
+    if (!bad.length) return { result: "unsat", core: await minimalCore(names), checks };
+    for (const n of bad) {
+      prefs.delete(n);
+      dropped.push(n.slice("pref:".length));
+    }
+  }
+  if (!sat) {
+    // plain check
+    solver.set("timeout", timeoutMs);
+    const r = await run([]);
+    if (r === "unsat") return { result: "unsat", core: await minimalCore(coreNames()), checks };
+    if (r === "unknown") return { result: "unknown", reason: reasonUnknown(solver), checks };
+  }
+  // Lexicographic minimum over the leaves in name order (value order: the default first, then
+  // ascending; bool false < true; enum members in declaration order). A leaf whose current model
+  // value is already the minimum is pinned without a check, so the cost is a few checks per leaf
+  // that must deviate from its default. Past MAX_PIN_CHECKS a leaf keeps its model value.
+  let model: Model<"main">;
+  try {
+    model = solver.model();
+  } catch (e) {
+    return { result: "unknown", reason: `the solver answered sat without a model (${(e as Error).message})`, checks };
+  }
+  const pins: Bool<"main">[] = [];
+  let budget = MAX_PIN_CHECKS;
+  const deadline = performance.now() + Math.min(timeoutMs, CANON_MS);
+  // canonicalization checks are only preferences: a short timeout (counted as "not sat")
+  solver.set("timeout", Math.max(1, Math.min(timeoutMs, CANON_CHECK_MS)));
+  const spent = () => budget <= 0 || performance.now() > deadline;
+  let proxies = 0;
+  // INVARIANT: assumptions are always Boolean constants (proxies); formulas as assumptions have
+  // crashed the wasm build of Z3.
+  const proxy = (f: Bool<"main">): Bool<"main"> => {
+    const p = ctx.Bool.const(`pin:${++proxies}`);
+    solver.add(ctx.Implies(p, f));
+    return p;
+  };
+  const ok = async (extra: Bool<"main">): Promise<boolean> => {
+    budget--;
+    return (await run([...pins, proxy(extra)])) === "sat";
+  };
+  const order = [...leaves].filter((n) => enc.leaves.has(n)).sort();
+  /** kept defaults of the leaves after position i: soft guidance for the models, never decisive */
+  const softAfter = (i: number) => order.slice(i + 1).flatMap((n) => (prefs.has(`pref:${n}`) ? [prefs.get(`pref:${n}`)!] : []));
+  const refresh = async (i: number): Promise<boolean> => {
+    // a model under the pins, preferably with the later leaves at their defaults
+    let r = await run([...pins, ...softAfter(i)]);
+    if (r !== "sat") r = await run(pins);
+    if (r !== "sat") return false;
+    model.release();
+    model = solver.model();
+    return true;
+  };
+  try {
+    for (let i = 0; i < order.length; i++) {
+      const name = order[i];
+      const leaf = enc.leaves.get(name)!;
+      const t = leaf.type;
+      const cur = valueOf(enc, model, leaf);
+      if (cur === undefined) continue;
+      const def = enc.defaultValue(leaf);
+      const eqVal = (v: number | boolean): Bool<"main"> =>
+        t.k === "bool" ? (v ? (leaf.e as Bool<"main">) : (leaf.e as Bool<"main">).not())
+        : t.k === "enum" ? ((leaf.e as ZExpr<"main">).eq(enc.enumVal(t.base, v as number)) as Bool<"main">)
+        : (leaf.e as IntE).eq(v as number);
+      if (cur === def) {
+        pins.push(prefLits.get(name) ?? proxy(eqVal(def)));
+        continue;
+      }
+      if (spent()) {
+        pins.push(proxy(eqVal(cur)));
+        continue;
+      }
+      // the smallest value in the leaf's order (default first) still satisfiable with the pins
+      let best: number | boolean | undefined;
+      const defPin = prefLits.get(name) ?? proxy(eqVal(def));
+      budget--;
+      if ((await run([...pins, defPin, ...softAfter(i)])) === "sat" || ((budget--, !spent()) && (await run([...pins, defPin])) === "sat")) {
+        pins.push(defPin);
+        model.release();
+        model = solver.model();
+        continue;
+      }
+      if (t.k === "bool") best = true;
+      else if (t.k === "enum") {
+        const codes = t.members.map((m) => enc.enumCode(t, m));
+        const v = leaf.e as ZExpr<"main">;
+        let [a, b] = [1, Math.max(1, codes.indexOf(cur as number))];
+        while (a < b && !spent()) {
+          const mid = Math.floor((a + b) / 2);
+          if (await ok(enc.memberE(v, t.base, codes.slice(a, mid + 1)))) b = mid;
+          else a = mid + 1;
+        }
+        if (a === b) best = codes[a];
+      } else {
+        const x = leaf.e as IntE;
+        const c = cur as number;
+        const floor = def as number;
+        let lo = floor + 1;
+        let hi = c;
+        if (c < floor) {
+          // below the default (an unbounded int): only values above it are searched
+          if (!spent() && (await ok(x.gt(floor)))) hi = t.k === "int" && t.max !== undefined ? t.max : floor + (1 << 20);
+          else lo = hi = c;
+        }
+        while (lo < hi && !spent()) {
+          const mid = Math.floor((lo + hi) / 2);
+          if (await ok(ctx.And(x.gt(floor), x.le(mid)))) hi = mid;
+          else lo = mid + 1;
+        }
+        if (lo === hi) best = lo;
+      }
+      pins.push(proxy(eqVal(best ?? cur)));
+      if (best !== undefined && best !== cur && !(await refresh(i))) {
+        pins.pop();
+        pins.push(proxy(eqVal(cur)));
+      }
+    }
+    if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  sat checks=${checks} pinChecks=${MAX_PIN_CHECKS - budget} leaves=${leaves.size} dropped=${dropped.length} fellBack=${!sat}\n`);
+    return { result: "sat", model, checks };
+  } catch (e) {
+    model.release();
+    throw e;
+  }
+}
+
+/** The value of a leaf in a model, comparable with `Encoder.defaultValue`. */
+export function valueOf(enc: Encoder, model: Model<"main">, leaf: { e: unknown; type: Type }): number | boolean | undefined {
+  const v = model.eval(leaf.e as ZExpr<"main">, true);
+  if (leaf.type.k === "enum") return enc.enumIndexOf(leaf.type.base, v);
+  if (enc.ctx.isBool(v)) return enc.ctx.isTrue(v);
+  if (enc.ctx.isIntVal(v)) return Number(v.value());
+  return undefined;
+}
+
+export function reasonUnknown(solver: Solver<"main">): string {
+  try {
+    const r = solver.reasonUnknown();
+    return r === "canceled" || r === "timeout" ? `timeout (${r})` : r || "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+/** `solver.check()` with a watchdog: if the solver's own timeout does not fire, interrupt and await. */
+export async function guardedCheck(ctx: Z3Ctx, solver: Solver<"main">, timeoutMs: number, assumptions: Bool<"main">[] = []): Promise<"sat" | "unsat" | "unknown"> {
+  const timer = setTimeout(() => ctx.interrupt(), timeoutMs + 2000);
+  try {
+    return await duringCheck(() => solver.check(...assumptions));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A fact of an example: a leaf path of the state or action and its value in the model. */
+export interface Fact {
+  /** `state.hands[france]#len` (a list length), `state.spaces[paris].unrest`, `action.target` */
+  path: string;
+  /** JSON value: boolean, integer, enum member name, or string */
+  value: unknown;
+}
+
+/** The JSON value of a leaf in a model (enum member name, string atom), or undefined. */
+export function leafJson(enc: Encoder, model: Model<"main">, name: string): unknown {
+  const leaf = enc.leaves.get(name);
+  if (!leaf) return undefined;
+  const v = valueOf(enc, model, leaf);
+  if (v === undefined) return undefined;
+  const t = leaf.type;
+  if (t.k === "enum") return enc.baseMembers(t)[v as number];
+  if (t.k === "string") return (v as number) >= 0 && (v as number) < enc.atomNames.length ? enc.atomNames[v as number] : `s${v}`;
+  return v;
+}
+
+const FACT_CHECKS = 64;
+const FACT_MS = 2000;
+const FACT_CHECK_MS = 1000;
+
+/**
+ * The facts of a model that matter: a small set S of leaf values such that the invariants and S
+ * imply the goal (the obligation's parts other than the invariants) — every model of the
+ * invariants that agrees with S is a counterexample too. Found from an unsat core of
+ * `inv ∧ S ∧ ¬goal` under one assumption per leaf, then minimized by deletion under a small
+ * budget (`FACT_CHECKS` checks, `FACT_MS` ms). Returns undefined when the goal is not implied
+ * by the leaves alone (an uninterpreted route also decides it) or the budget ran out before the
+ * first core: the caller then shows the non-default leaves.
+ */
+export async function minimizeFacts(
+  ctx: Z3Ctx,
+  enc: Encoder,
+  solver: Solver<"main">,
+  model: Model<"main">,
+  leaves: string[],
+  invLits: Bool<"main">[],
+  goal: Bool<"main">,
+): Promise<string[] | undefined> {
+  const deadline = performance.now() + FACT_MS;
+  let budget = FACT_CHECKS;
+  solver.set("timeout", FACT_CHECK_MS);
+  const neg = ctx.Bool.const("facts:not_goal");
+  solver.add(ctx.Implies(neg, ctx.Not(goal)));
+  const pins = new Map<string, Bool<"main">>();
+  let n = 0;
+  for (const name of leaves) {
+    const leaf = enc.leaves.get(name);
+    if (!leaf) continue;
+    const v = model.eval(leaf.e as ZExpr<"main">, true);
+    const p = ctx.Bool.const(`fact:${++n}`);
+    solver.add(ctx.Implies(p, (leaf.e as ZExpr<"main">).eq(v) as Bool<"main">));
+    pins.set(p.toString().replace(/^\|(.*)\|$/, "$1"), p);
+    pinNames.set(p, name);
+  }
+  const check = async (lits: Bool<"main">[]) => {
+    budget--;
+    return guardedCheck(ctx, solver, FACT_CHECK_MS, [...invLits, neg, ...lits]);
+  };
+  if ((await check([...pins.values()])) !== "unsat") return undefined;
+  let keep = [...solver.unsatCore()].map((c) => pins.get(c.toString().replace(/^\|(.*)\|$/, "$1"))).filter((x): x is Bool<"main"> => !!x);
+  for (const p of [...keep]) {
+    if (budget <= 0 || performance.now() > deadline) break;
+    const rest = keep.filter((x) => x !== p);
+    if ((await check(rest)) === "unsat") {
+      const again = new Set([...solver.unsatCore()].map((c) => c.toString()));
+      keep = rest.filter((x) => again.has(x.toString()));
+    }
+  }
+  return keep.map((p) => pinNames.get(p)!).sort();
+}
+const pinNames = new WeakMap<object, string>();
