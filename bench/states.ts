@@ -144,7 +144,9 @@ export function makeState(seed: number, kind: ActionKind): State {
   const rulers = {} as State["rulers"];
   for (const m of MAJORS) {
     const n = chance(r, 0.2) ? 0 : int(r, 1, 6);
-    hands[m] = Array.from({ length: n }, () => ({ id: pick(r, CARD_IDS), home: chance(r, 0.15), mandatory: chance(r, 0.08) }));
+    // no combat cards: no benchmarked action reads `combat` (play_card is not benchmarked), and
+    // drawing it would change every seed's state
+    hands[m] = Array.from({ length: n }, () => ({ id: pick(r, CARD_IDS), home: chance(r, 0.15), mandatory: chance(r, 0.08), combat: false }));
     rulers[m] = { name: base.rulers[m].name, admin_rating: int(r, 0, 4) };
   }
 

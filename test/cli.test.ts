@@ -189,3 +189,17 @@ describe("rulewright test", () => {
     expect(r.err).toContain("`expectt`");
   });
 });
+
+describe("rulewright prove", () => {
+  it("refutes a table gap with the exact roll, exit 1 (test/broken/table-gap)", () => {
+    const out = tmpdir();
+    const r = run(["prove", "test/broken/table-gap", "--out", out]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("refuted error table_gap his.table_gap.conquest");
+    expect(r.out).toContain("roll 8, conquistador 0, smallpox false (roll + conquistador + (if smallpox then 2 else 0) = 8): no row matches");
+    const report = JSON.parse(fs.readFileSync(path.join(out, "report.json"), "utf8"));
+    const o = report.obligations.find((x: { id: string }) => x.id === "his.table_gap.conquest");
+    expect(o).toMatchObject({ verdict: "refuted", table: "conquest", example: { inputs: { roll: 8, conquistador: 0, smallpox: false }, rows: [] } });
+    expect(fs.existsSync(path.join(out, "his.table_gap.conquest.smt2"))).toBe(true);
+  });
+});

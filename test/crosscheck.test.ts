@@ -46,6 +46,8 @@ const CASES: Case[] = [
   { dir: "dsl/his-500", bundled: true, mustRefute: [] },
   { dir: "test/broken/pass-contradiction", bundled: false, mustRefute: ["contradiction.pass.empty_hand~pass.broken_empty_hand"] },
   { dir: "test/broken/dead-rule", bundled: false, mustRefute: ["dead_rule.dow.broken_never"] },
+  { dir: "test/broken/table-gap", bundled: false, mustRefute: ["table_gap.conquest"] },
+  { dir: "test/broken/table-overlap", bundled: false, mustRefute: ["table_overlap.exploration"] },
   { dir: "dsl/vq", bundled: true, mustRefute: [], proveTimeoutMs: 900_000 },
   {
     dir: "test/broken/vq-home-card-literal",

@@ -109,6 +109,38 @@ describe("interpreter: Here I Stand", () => {
     expect(() => interp.fires("dow.nope", state, {})).toThrow(InterpretError);
     expect(() => interp.check(state, { action: "conquer" })).toThrow(/unknown action "conquer"/);
   });
+
+  it("looks up the same row of every result table as the generated lookupRow, on every table scenario and every small domain", () => {
+    const interp = createInterpreter(his);
+    expect(his.tables?.length).toBeGreaterThan(0);
+    let n = 0;
+    for (const file of findScenarioFiles(["test/scenarios/his"])) {
+      for (const s of readScenarioFile(file, (e) => `test/fixtures/${e}`).tableScenarios) {
+        expect(interp.lookupRow(s.table, s.inputs), `${file}: ${s.name}`).toBe(gen.lookupRow(s.table, s.inputs));
+        n++;
+      }
+    }
+    expect(n).toBeGreaterThan(20);
+    // every input of each table whose domain is finite and small (ranged ints, bools, enums)
+    const values = (t: NonNullable<IREdition["tables"]>[number]["params"][number]["type"]): unknown[] | undefined =>
+      t.k === "bool" ? [false, true] : t.k === "enum" ? t.members : t.k === "int" && t.min !== undefined && t.max !== undefined ? Array.from({ length: t.max - t.min + 1 }, (_, i) => t.min! + i) : undefined;
+    let full = 0;
+    for (const t of his.tables!) {
+      const doms = t.params.map((p) => values(p.type));
+      if (doms.some((d) => !d)) continue;
+      let inputs: Record<string, unknown>[] = [{}];
+      t.params.forEach((p, i) => (inputs = inputs.flatMap((x) => doms[i]!.map((v) => ({ ...x, [p.name]: v })))));
+      for (const x of inputs) expect(interp.lookupRow(t.name, x), `${t.name} ${JSON.stringify(x)}`).toBe(gen.lookupRow(t.name, x));
+      full++;
+    }
+    expect(full).toBeGreaterThan(0);
+    // outside the domain: both refuse
+    const t = his.tables!.find((x) => x.params.some((p) => p.type.k === "int" && p.type.max !== undefined))!;
+    const p = t.params.find((x) => x.type.k === "int" && x.type.max !== undefined)!;
+    const bad = { [p.name]: (p.type as { max: number }).max + 1 };
+    expect(() => interp.lookupRow(t.name, bad)).toThrow(RangeError);
+    expect(() => interp.lookupRow("no_such_table", {})).toThrow(InterpretError);
+  });
 });
 
 describe("interpreter: the tiny edition (max, min, sum_highest, board functions, int max_seas)", () => {

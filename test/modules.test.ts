@@ -461,3 +461,31 @@ describe("the generated catalogue", () => {
     expect(rules).toMatch(/export const REMOVED_RULES: readonly RemovedRuleInfo\[\] = Object\.freeze\(\[\n {2}\{ id: "move\.cap", reason: "the variant has no crossing limit", edition: "mini-v", file: "dsl\/mini-v\/v\.rules", line: 6, removedFile: "dsl\/mini\/war\.rules", removedLine: 27 \},\n\]\);/);
   });
 });
+
+describe("tables in modules and variants", () => {
+  const DIE = `module dice "A shared die table"
+
+table move_bonus mini §7, other §"Movement" "the bonus one die gives" (die: int in 1..6): int {
+  <= 3: 0
+  >= 4: 1
+}
+`;
+  it("a module's table is checked in the importing edition, cited by its key, and inherited by a variant", () => {
+    const root = tree({ "modules/dice/dice.rules": DIE, "mini/more.rules": "import dice\n", "mini-v/v.rules": 'edition mini_v "Mini, variant" cites "mini" extends "mini"\n' });
+    const base = load(root, "mini");
+    expect(errors(base.diagnostics)).toEqual([]);
+    const t = base.edition!.tables!.find((x) => x.name === "move_bonus")!;
+    expect(t.citation).toEqual({ source: "mini", section: "7", text: "mini §7" });
+    expect(t.pos.file).toBe("dsl/modules/dice/dice.rules");
+    const v = load(root, "mini-v");
+    expect(errors(v.diagnostics)).toEqual([]);
+    expect(v.edition!.tables!.find((x) => x.name === "move_bonus")).toEqual(t);
+  });
+
+  it("a module's table needs keyed citations (RW2109), one for the importing edition's key (RW2105)", () => {
+    const unkeyed = only(load(tree({ "modules/dice/dice.rules": DIE.replace("mini §7, other §\"Movement\"", "§7"), "mini/more.rules": "import dice\n" }), "mini").diagnostics, "RW2109");
+    expect(unkeyed.file).toBe("dsl/modules/dice/dice.rules");
+    const missing = only(load(tree({ "modules/dice/dice.rules": DIE.replace("mini §7, ", ""), "mini/more.rules": "import dice\n" }), "mini").diagnostics, "RW2105");
+    expect(missing.message).toContain("table `move_bonus` of module `dice` has no citation for `mini`");
+  });
+});

@@ -245,7 +245,7 @@ export function assemble(absDir: string, c: Ctx): Assembled | undefined {
       }
       for (const x of parsed.decls) {
         const k = x.decl.k;
-        if (k === "def" || k === "route" || k === "rule" || k === "exempt" || k === "invariant" || k === "module") continue;
+        if (k === "def" || k === "route" || k === "table" || k === "rule" || k === "exempt" || k === "invariant" || k === "module") continue;
         const what = k === "override" || k === "remove" ? `\`${k} rule\`` : `\`${k}\``;
         rep("RW2107", `${what} is not allowed in a module`, { file: x.file, span: x.decl.span },
           k === "enum" || k === "action" ? `${k}s belong to editions: declare it in the editions that import \`${name}\`; the module uses their names`
@@ -274,13 +274,13 @@ export function assemble(absDir: string, c: Ctx): Assembled | undefined {
     const take = (d: Located<Decl>, origin: Origin) => {
       const k = d.decl.k;
       if (k === "rule") fresh.push({ loc: { decl: d.decl, file: d.file, origin }, origin });
-      else if (k === "enum" || k === "action" || k === "def" || k === "route" || k === "exempt" || k === "invariant" || k === "schema" || k === "board") {
+      else if (k === "enum" || k === "action" || k === "def" || k === "route" || k === "table" || k === "exempt" || k === "invariant" || k === "schema" || k === "board") {
         decls.push({ ...d, origin });
       }
     };
     for (const m of importsOf.get(level)!) {
       // what a module may hold (the rest was reported above)
-      for (const d of moduleDecls.get(m)!) if (["def", "route", "rule", "exempt", "invariant"].includes(d.decl.k)) take(d, originOf(m));
+      for (const d of moduleDecls.get(m)!) if (["def", "route", "table", "rule", "exempt", "invariant"].includes(d.decl.k)) take(d, originOf(m));
     }
     for (const d of level.decls) take(d, originOf());
 

@@ -1,7 +1,7 @@
 /** The resolved declarations of one edition, shared by the checks. */
 import type { Span } from "../diagnostics/types.js";
 import type { Board, EnumType, Type } from "../ir/types.js";
-import type { Decl } from "../syntax/ast.js";
+import type { Decl, TableDecl } from "../syntax/ast.js";
 
 export interface EnumInfo {
   name: string;
@@ -53,6 +53,16 @@ export interface Env {
   actions: Map<string, Located<DeclOf<"action">> & { params?: ParamInfo[] }>;
   state?: Extract<Type, { k: "record" }>;
   board?: Board;
+  /** result tables by name (compiler/check/tables.ts); absent = none declared */
+  tables?: Map<string, TableInfo>;
+}
+
+/** A table's signature; `params`/`result` are absent when they failed to resolve. */
+export interface TableInfo extends Located<TableDecl> {
+  /** int params carry their declared range as min/max */
+  params?: { name: string; type: Type }[];
+  /** bool, int, an enum, or a record of those */
+  result?: Type;
 }
 
 export function enumType(env: Env, name: string): EnumType | undefined {

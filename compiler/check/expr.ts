@@ -237,6 +237,8 @@ export class ExprChecker {
 
   private field(e: Extract<Ast, { k: "field" }>, ctx: Ctx): Expr | undefined {
     const env = this.env;
+    // t(args).field on a record-valued table
+    if (e.obj.k === "call" && !env.defs.has(e.obj.callee.name) && env.tables?.has(e.obj.callee.name)) return this.tableCall(e.obj, ctx, e.field, e.span);
     // E.member
     if (e.obj.k === "name" && !ctx.scope.has(e.obj.name) && env.enums.has(e.obj.name)) {
       const en = env.enums.get(e.obj.name)!;
@@ -429,10 +431,56 @@ export class ExprChecker {
     if ((BOARD_DOMAIN_FNS as string[]).includes(n)) {
       return this.err(ctx, "RW2020", `\`${n}\` is a board collection, not a value`, e.span, `use it as a domain: \`some x in ${n}(…): …\``);
     }
+    if (env.tables?.has(n)) return this.tableCall(e, ctx);
     if (env.routes.has(n)) return this.err(ctx, "RW2020", `route \`${n}\` is not a function`, e.span, `use it in \`reachable(${n}(…), from, to)\``);
     if (env.actions.has(n)) return this.err(ctx, "RW2020", `action \`${n}\` is not a function`, e.span, "actions are named only after `forbid`/`oblige`");
     return this.err(ctx, "RW2005", `unknown def or builtin \`${n}\``, e.callee.span,
-      didYouMean(n, [...env.defs.keys(), ...Object.keys(BOARD_FNS), ...BOARD_DOMAIN_FNS], "declare it with `def` or use a board builtin (dsl/README.md)"));
+      didYouMean(n, [...env.defs.keys(), ...(env.tables?.keys() ?? []), ...Object.keys(BOARD_FNS), ...BOARD_DOMAIN_FNS], "declare it with `def` or use a board builtin (dsl/README.md)"));
+  }
+
+  /**
+   * `t(args)` / `t(args).field`: a table lookup. Every argument must lie in its parameter's
+   * declared domain (so the lookup never falls outside the table the prover checked): enums and
+   * bools by type, a ranged `int` by the argument's known bounds (a literal, a schema
+   * `minimum`/`maximum`, or both branches of an `if`).
+   */
+  private tableCall(e: Extract<Ast, { k: "call" }>, ctx: Ctx, field?: { name: string; span: Span }, span?: Span): Expr | undefined {
+    const n = e.callee.name;
+    const t = this.env.tables!.get(n)!;
+    if (!t.params || !t.result) return undefined; // its signature already failed
+    const args = this.args(e.args, t.params.map((p) => ({ name: p.name, type: p.type, actor: false })), ctx, n, e.span);
+    if (!args) return undefined;
+    let ok = true;
+    args.forEach((a, i) => {
+      const p = t.params![i]!;
+      if (p.type.k !== "int" || (p.type.min === undefined && p.type.max === undefined)) return;
+      const b = intBounds(a);
+      const lo = p.type.min ?? -Infinity;
+      const hi = p.type.max ?? Infinity;
+      if (!b || b[0] < lo || b[1] > hi) {
+        ok = false;
+        this.err(ctx, "RW3103", `argument \`${p.name}\` of table \`${n}\` may lie outside ${lo}..${hi}${b ? ` (it ranges over ${b[0]}..${b[1]})` : ""}`, e.args[i]!.span,
+          "pass a literal or a state field whose schema `minimum`/`maximum` lie in the table's range");
+      }
+    });
+    if (!ok) return undefined;
+    const res = t.result;
+    if (res.k === "record") {
+      if (!field) {
+        const names = res.fields.map((f) => f.name);
+        return this.err(ctx, "RW3104", `table \`${n}\` gives a record: pick one of its fields`, e.span, `write \`${n}(…).${names[0]}\` (fields: ${names.join(", ")})`);
+      }
+      const f = res.fields.find((x) => x.name === field.name);
+      if (!f) {
+        const names = res.fields.map((x) => x.name);
+        return this.err(ctx, "RW2001", `table \`${n}\` has no field \`${field.name}\``, field.span, didYouMean(field.name, names, `fields: ${names.join(", ")}`));
+      }
+      return this.mk({ k: "table", table: n, args, field: f.name, type: f.type }, ctx, span ?? e.span);
+    }
+    if (field) {
+      return this.err(ctx, "RW3008", `\`.${field.name}\` reads a record field, but table \`${n}\` gives \`${typeName(res)}\``, field.span, "only record-valued tables have fields");
+    }
+    return this.mk({ k: "table", table: n, args, type: res }, ctx, e.span);
   }
 
   private reach(e: Extract<Ast, { k: "reach" }>, ctx: Ctx): Expr | undefined {
@@ -471,6 +519,18 @@ export class ExprChecker {
     this.defTemplates.set(name, ir ? { ir } : {});
     return ir;
   }
+}
+
+/** Known [min, max] of an int expression (a literal, a bounded int, an `if` of those), or undefined. */
+function intBounds(e: Expr): [number, number] | undefined {
+  if (e.k === "lit" && typeof e.value === "number") return [e.value, e.value];
+  if (e.k === "ite") {
+    const a = intBounds(e.then);
+    const b = intBounds(e.else);
+    return a && b ? [Math.min(a[0], b[0]), Math.max(a[1], b[1])] : undefined;
+  }
+  if (e.type.k === "int" && e.type.min !== undefined && e.type.max !== undefined) return [e.type.min, e.type.max];
+  return undefined;
 }
 
 // ---------------------------------------------------------------- substitution
@@ -517,6 +577,7 @@ export function substitute(e: Expr, m: Map<string, Expr>): Expr {
     case "setlit": return { ...e, items: e.items.map(s) };
     case "board": return { ...e, args: e.args.map(s) };
     case "reach": return { ...e, args: e.args.map(s), from: s(e.from), to: s(e.to) };
+    case "table": return { ...e, args: e.args.map(s) };
     case "quant":
     case "agg": {
       const inner = new Map(m);

@@ -18,6 +18,7 @@ import { checkBoard } from "./board.js";
 import { enumType, typeName, type DeclOf, type EnumInfo, type Env, type Located, type Origin, type ParamInfo } from "./env.js";
 import { BOARD_DOMAIN_FNS, BOARD_FNS, ExprChecker, type Ctx } from "./expr.js";
 import { schemaToState } from "./schema.js";
+import { checkTables, declareTables } from "./tables.js";
 import { LINE1, Reporter, didYouMean, jsonErrorSpan, jsonPositions, posOf, spanAt } from "./util.js";
 
 export { renderDiagnostic } from "../diagnostics/render.js";
@@ -271,6 +272,10 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
       env.routes.set(n, { decl: d.decl, file: d.file, ...(params ? { params } : {}) });
     }
   }
+
+  // tables share the namespace of defs, routes and board builtins
+  declareTables(of("table"), env, (n) =>
+    callables.has(n) ? `${callables.get(n)!.decl.k === "def" ? "a def" : "a route"}` : n in BOARD_FNS || (BOARD_DOMAIN_FNS as string[]).includes(n) ? "a board builtin" : undefined, rep);
 
   // 7. schema → state
   const schemaJson = schemaDecl && readJson(schemaDecl);
@@ -537,6 +542,9 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     if (e && fresh) irInvariants.push({ id: d.id.name, title: d.title, expr: e, pos: posOf(file, d.id.span) });
   }
 
+  // tables (a variant's and a module's come through the assembly like defs)
+  const irTables = checkTables(env, ex, rep, (t) => citation(t.decl.citations, t.decl.name, t.file, t.origin, "table"), repoRoot);
+
   // a problem found in a module's file is a problem of the module in this edition's vocabulary
   for (const d of r.diagnostics.slice(checkedFrom)) {
     const m = asm.moduleOfFile.get(d.file);
@@ -563,6 +571,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
     exemptions: irExemptions,
     invariants: irInvariants,
     routes: irRoutes,
+    tables: irTables,
     state: env.state,
     schema: schemaJson.json as Record<string, unknown>,
     board: env.board,

@@ -133,6 +133,11 @@ export interface ValidatorModule {
   brokenInvariants(state: unknown): string[];
   RULES: readonly { id: string; kind: string; action: string; citation: string; title: string; file: string; line: number; column: number }[];
   ACTIONS: readonly { name: string; params: { name: string; type: string }[] }[];
+  /** the value of a result table for some inputs (throws RangeError outside its domain) */
+  lookup(table: string, inputs: Record<string, unknown>): unknown;
+  /** the index of the row that gives it (its line: TABLES[…].rowLines[index]) */
+  lookupRow(table: string, inputs: Record<string, unknown>): number;
+  TABLES: readonly { name: string; rowLines: readonly number[]; file: string }[];
 }
 
 /**
@@ -265,6 +270,33 @@ export function actionProblems(edition: IREdition, action: unknown): string[] {
   for (const k of Object.keys(a)) {
     if (k !== "action" && !decl.params.some((p) => p.name === k)) problems.push(`action \`${decl.name}\` has no parameter \`${k}\``);
   }
+  return problems;
+}
+
+/**
+ * Checks the inputs of a table lookup against the table's parameters (names, types, declared
+ * ranges). Returns problems (unknown table, missing/unknown input, wrong type); empty when good.
+ */
+export function tableInputProblems(edition: IREdition, table: string, inputs: Record<string, unknown>): string[] {
+  const t = (edition.tables ?? []).find((x) => x.name === table);
+  if (!t) {
+    const names = (edition.tables ?? []).map((x) => x.name);
+    return [`unknown table \`${table}\`${names.length ? `; tables: ${names.join(", ")}` : " (the edition has no tables)"}`];
+  }
+  const problems: string[] = [];
+  for (const p of t.params) {
+    if (!(p.name in inputs)) {
+      problems.push(`table \`${t.name}\` needs input \`${p.name}\``);
+      continue;
+    }
+    const v = inputs[p.name];
+    const err = valueProblem(p.type, v);
+    if (err) problems.push(`input \`${p.name}\`: ${err}`);
+    else if (p.type.k === "int" && ((p.type.min !== undefined && (v as number) < p.type.min) || (p.type.max !== undefined && (v as number) > p.type.max))) {
+      problems.push(`input \`${p.name}\`: ${String(v)} is outside ${p.type.min ?? "…"}..${p.type.max ?? "…"}`);
+    }
+  }
+  for (const k of Object.keys(inputs)) if (!t.params.some((p) => p.name === k)) problems.push(`table \`${t.name}\` has no parameter \`${k}\``);
   return problems;
 }
 

@@ -16,7 +16,7 @@ import { createRequire } from "node:module";
 import type { Severity } from "../ir/analyses.js";
 import { editionFolder, type IREdition } from "../ir/types.js";
 import { proveEdition, safeName, type ObligationResult, type ProofReport } from "../verify/index.js";
-import { claim, factText, idInfo, involved, posText, verdictMessage } from "../verify/describe.js";
+import { claim, describeTableExample, factText, idInfo, involved, posText, verdictMessage } from "../verify/describe.js";
 import { toSarif, type FormatInput } from "../verify/sarif.js";
 import { counts, toJunit } from "../verify/junit.js";
 import { KIND_ORDER } from "../verify/obligations.js";
@@ -141,6 +141,7 @@ export function explainLines(r: ProveResult, o: ObligationResult, indent = "    
     const w = Math.max(...infos.map((i) => i.id.length));
     for (const i of infos) lines.push(`${indent}  ${i.id.padEnd(w)}  ${i.what.padEnd(9)} ${posText(i.pos)}${i.citation ? `  ${i.citation}` : ""}  ${color.dim(i.title)}`);
   }
+  if (o.example) lines.push(`${indent}table example: ${describeTableExample(o.kind, o.example)}`);
   const ex = o.counterexample;
   if (ex) {
     lines.push(`${indent}counterexample${ex.minimal ? " — the facts that matter (any legal state with them refutes it)" : " — the facts that differ from the defaults"}:`);

@@ -6,8 +6,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { findScenarioFiles, judge, readScenarioFile, type Scenario } from "../scenarios/index.js";
-import { actionProblems, compile, loadValidators, resolveEdition, stateProblems, UsageError, color, type Format, type ValidatorModule } from "./common.js";
+import { findScenarioFiles, judge, judgeTable, readScenarioFile, type Scenario, type TableScenario } from "../scenarios/index.js";
+import { actionProblems, compile, loadValidators, resolveEdition, stateProblems, tableInputProblems, UsageError, color, type Format, type ValidatorModule } from "./common.js";
 import type { IREdition } from "../ir/types.js";
 
 export interface TestSummary {
@@ -24,16 +24,20 @@ export async function runScenarios(paths: string[], format: Format): Promise<Tes
   const summary: TestSummary = { passed: 0, failed: 0, results: [], problems: [] };
   const editions = new Map<string, { edition: IREdition; mod: ValidatorModule } | null>();
   for (const file of files) {
-    const { scenarios, problems } = readScenarioFile(file, (e) => path.join("test", "fixtures", path.basename(e)));
+    const { scenarios, tableScenarios, problems } = readScenarioFile(file, (e) => path.join("test", "fixtures", path.basename(e)));
     summary.problems.push(...problems);
-    for (const s of scenarios) {
-      let loaded = editions.get(s.edition);
+    const load = async (name: string) => {
+      let loaded = editions.get(name);
       if (loaded === undefined) {
-        const ref = resolveEdition(s.edition);
+        const ref = resolveEdition(name);
         const res = compile(ref, format);
         loaded = res.edition ? { edition: res.edition, mod: await loadValidators(ref, res.edition) } : null;
-        editions.set(s.edition, loaded);
+        editions.set(name, loaded);
       }
+      return loaded;
+    };
+    for (const s of scenarios) {
+      const loaded = await load(s.edition);
       if (loaded) {
         const known = new Set(loaded.edition.rules.map((r) => r.id));
         const ids = s.expect === "allowed" ? [] : "forbidden" in s.expect ? s.expect.forbidden : s.expect.obliged;
@@ -48,8 +52,30 @@ export async function runScenarios(paths: string[], format: Format): Promise<Tes
       if (r.pass) summary.passed++;
       else summary.failed++;
     }
+    for (const s of tableScenarios) {
+      const loaded = await load(s.edition);
+      if (loaded && !(loaded.edition.tables ?? []).some((t) => t.name === s.table)) {
+        summary.problems.push({ file: s.file, line: s.line, message: `${s.name}: ${tableInputProblems(loaded.edition, s.table, s.inputs)[0]}` });
+        continue;
+      }
+      const r = loaded ? runTable(s, loaded.edition, loaded.mod) : { pass: false, detail: `edition \`${s.edition}\` does not compile` };
+      summary.results.push({ file: s.file, line: s.line, name: s.name, edition: s.edition, ...r });
+      if (r.pass) summary.passed++;
+      else summary.failed++;
+    }
   }
   return summary;
+}
+
+/** A table scenario: the inputs are checked against the table's parameters, then looked up. */
+export function runTable(s: TableScenario, edition: IREdition, mod: ValidatorModule): { pass: boolean; detail: string } {
+  const bad = tableInputProblems(edition, s.table, s.inputs);
+  if (bad.length) return { pass: false, detail: `bad input: ${bad.slice(0, 3).join("; ")}` };
+  try {
+    return judgeTable(s.expect, mod.lookup(s.table, s.inputs));
+  } catch (e) {
+    return { pass: false, detail: `no value: ${(e as Error).message}` };
+  }
 }
 
 function runOne(s: Scenario, edition: IREdition, mod: ValidatorModule): { pass: boolean; detail: string } {

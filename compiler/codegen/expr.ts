@@ -147,6 +147,9 @@ export function freeVars(e: Expr): Map<string, Type> {
         for (const a of x.args) walk(a, bound);
         walk(x.from, bound);
         return walk(x.to, bound);
+      case "table":
+        for (const a of x.args) walk(a, bound);
+        return;
     }
   };
   const walkDomain = (d: Domain, bound: ReadonlySet<string>): void => {
@@ -185,6 +188,8 @@ export class ExprCompiler {
   readonly helpers: Helper[] = [];
   readonly enumArrays = new Map<string, { name: string; members: string[] }>();
   readonly boardUsed = new Set<string>();
+  /** lookup functions of tables.ts the compiled expressions call */
+  readonly tablesUsed = new Set<string>();
   private readonly byKey = new Map<string, string>();
 
   constructor(
@@ -193,6 +198,10 @@ export class ExprCompiler {
     private readonly enumMembers: ReadonlyMap<string, string[]>,
     /** route name → generated search function name */
     private readonly routeFns: ReadonlyMap<string, string>,
+    /** table name → its lookup function in tables.ts */
+    private readonly tableFns: ReadonlyMap<string, string> = new Map(),
+    /** helpers take no `state` parameter (table expressions never read the state) */
+    private readonly stateless = false,
   ) {}
 
   /** Adds a helper function, or returns the name of an identical one. */
@@ -302,6 +311,13 @@ export class ExprCompiler {
         const args = ["state", ...e.args.map((a) => this.expr(a, ctx, base).code), this.expr(e.from, ctx, base).code, this.expr(e.to, ctx, base).code];
         return { code: `${f}(${args.join(", ")})`, prec: P.primary };
       }
+      case "table": {
+        const f = this.tableFns.get(e.table);
+        if (!f) throw new CodegenError(`unknown table \`${e.table}\``);
+        this.tablesUsed.add(f);
+        const call = `${f}(${e.args.map((a) => this.expr(a, ctx, base).code).join(", ")})`;
+        return { code: e.field !== undefined ? propAccess(call, e.field) : call, prec: P.primary };
+      }
       case "quant":
         return this.lift(e, ctx, base);
       case "agg":
@@ -359,7 +375,7 @@ export class ExprCompiler {
   predicate(e: Expr, bound: string, boundType: string, ctx: Ctx, base: string): { name: string; args: string[] } {
     const fv = freeVars(e);
     fv.delete(bound);
-    const { params, inner, args } = bindFreeVars(fv, ctx);
+    const { params, inner, args } = bindFreeVars(fv, ctx, this.stateless);
     let local = varName(bound);
     for (let i = 2; params.some((p) => p.name === local); i++) local = `${varName(bound)}_${i}`;
     params.push({ name: local, type: boundType });
@@ -374,7 +390,7 @@ export class ExprCompiler {
    */
   private lift(e: Expr & { k: "quant" | "agg" | "in" }, ctx: Ctx, base: string): Code {
     const fv = freeVars(e);
-    const { params, inner, args } = bindFreeVars(fv, ctx);
+    const { params, inner, args } = bindFreeVars(fv, ctx, this.stateless);
     const taken = new Set(params.map((p) => p.name));
     const lines: string[] = [];
     let returnType: string;
@@ -444,14 +460,14 @@ export class ExprCompiler {
 }
 
 /**
- * The parameters of a lifted helper: `state`, then one per free variable (renamed for the
+ * The parameters of a lifted helper: `state` (unless stateless), then one per free variable (renamed for the
  * helper's scope), with the caller's expressions for them.
  * @throws CodegenError when a free variable is not bound in `ctx` (malformed IR)
  */
-function bindFreeVars(fv: Map<string, Type>, ctx: Ctx): { params: Helper["params"]; inner: Map<string, string>; args: string[] } {
-  const params: Helper["params"] = [{ name: "state", type: "State" }];
+function bindFreeVars(fv: Map<string, Type>, ctx: Ctx, stateless = false): { params: Helper["params"]; inner: Map<string, string>; args: string[] } {
+  const params: Helper["params"] = stateless ? [] : [{ name: "state", type: "State" }];
   const inner = new Map<string, string>();
-  const args = ["state"];
+  const args = stateless ? [] : ["state"];
   for (const [name, type] of fv) {
     const local = varName(name);
     params.push({ name: local, type: tsType(type) });

@@ -4,6 +4,7 @@ import { StructureKind } from "ts-morph";
 import type { IREdition } from "../ir/types.js";
 import { header } from "./header.js";
 import { actionTypeName, checkerName } from "./validators.js";
+import { lookupName, resultTypeNames, sortedTables } from "./tables.js";
 
 const iface = (name: string, docs: string, props: [string, string][]): InterfaceDeclarationStructure => ({
   kind: StructureKind.Interface,
@@ -17,6 +18,10 @@ export function indexStatements(ir: IREdition): (string | InterfaceDeclarationSt
   const actions = [...ir.actions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const fns = ["brokenInvariants", "check", ...actions.map(checkerName), "obligedActions"].sort();
   const actionTypes = ["Action", ...actions.map(actionTypeName)].sort();
+  const tables = sortedTables(ir);
+  const tableFns = ["TABLES", "lookup", "lookupRow", ...tables.map(lookupName)].sort();
+  // record-valued tables export their row type (`<Table>Result`, as tables.ts names it)
+  const tableTypes = ["TableInfo", ...resultTypeNames(ir).values()].sort();
   return [
     header(ir, `${ir.title}: generated validators (public API).`),
     [
@@ -26,6 +31,8 @@ export function indexStatements(ir: IREdition): (string | InterfaceDeclarationSt
       `export { ${fns.join(", ")} } from "./validators.js";`,
       `export { ACTIONS, EXEMPTIONS, INVARIANTS, REMOVED_RULES, RULES } from "./rules.js";`,
       `export * as board from "./board.js";`,
+      `export type { ${tableTypes.join(", ")} } from "./tables.js";`,
+      `export { ${tableFns.join(", ")} } from "./tables.js";`,
     ].join("\n"),
     iface("Violation", "One rule a verdict reports: a forbid rule that fires, or another action's obligation.", [
       ["rule", "string"],

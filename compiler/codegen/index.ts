@@ -8,6 +8,7 @@ import { boardStatements } from "./board.js";
 import { indexStatements } from "./index-file.js";
 import { rulesStatements } from "./rules.js";
 import { stateFile } from "./state.js";
+import { tablesStatements } from "./tables.js";
 import { validatorStatements } from "./validators.js";
 
 export { CodegenError } from "./expr.js";
@@ -47,6 +48,7 @@ export async function generateEdition(ir: IREdition): Promise<GeneratedFile[]> {
     ["board.ts", boardStatements(ir)],
     ["index.ts", indexStatements(ir)],
     ["rules.ts", rulesStatements(ir)],
+    ["tables.ts", tablesStatements(ir)],
     ["validators.ts", validatorStatements(ir)],
   ];
   const project = newProject();

@@ -9,6 +9,7 @@ import { CodegenError, ExprCompiler, type Ctx, type Helper, tsType } from "./exp
 import { header } from "./header.js";
 import { Names, identPart, pascal, propAccess, propKey, varName } from "./names.js";
 import { enumMembers, enumTypeNames } from "./state.js";
+import { lookupName, sortedTables } from "./tables.js";
 
 type Statement = string | FunctionDeclarationStructure | InterfaceDeclarationStructure;
 
@@ -81,7 +82,9 @@ export function validatorStatements(ir: IREdition): Statement[] {
   }
   const routes = byName(ir.routes);
   const routeFns = new Map(routes.map((r) => [r.name, names.take(`route_${identPart(r.name)}`)]));
-  const ec = new ExprCompiler(ir, names, members, routeFns);
+  // table lookups are imported from tables.ts under their exported names
+  const tableFns = new Map(sortedTables(ir).map((t) => [t.name, names.take(lookupName(t))]));
+  const ec = new ExprCompiler(ir, names, members, routeFns, tableFns);
   const out: Statement[] = [];
   const later: Statement[] = [];
 
@@ -228,6 +231,7 @@ export function validatorStatements(ir: IREdition): Statement[] {
       `import type { ${typeImports.join(", ")} } from "./state.js";`,
       `import type { Verdict, Violation } from "./index.js";`,
       ...(boardImports.length ? [`import { ${boardImports.map((b) => (b === "RouteScratch" ? "type RouteScratch" : b)).join(", ")} } from "./board.js";`] : []),
+      ...(ec.tablesUsed.size ? [`import { ${[...ec.tablesUsed].sort().join(", ")} } from "./tables.js";`] : []),
     ].join("\n"),
   );
   out.push(...ifaces);

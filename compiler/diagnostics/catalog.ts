@@ -43,6 +43,9 @@ export const CATALOG = {
   RW2019: { severity: "error", summary: "`enum Space` declared in a rule file (Space comes from the board)" },
   RW2020: { severity: "error", summary: "a name used in the wrong role (a route, domain or enum used as a value, …)" },
   RW2021: { severity: "warning", summary: "exemption lifts no rule" },
+  // tables (RW22xx, RW31xx)
+  RW2201: { severity: "error", summary: "bad table declaration (parameter or result type, empty range, pattern count, no rows)" },
+  RW2202: { severity: "error", summary: "a table's key or row condition reads the state, a route or a table" },
   // annotations (a block of its own, RW205x)
   RW2050: { severity: "error", summary: "unknown annotation" },
   RW2051: { severity: "error", summary: "bad `@severity` annotation (unknown analysis or level, or one that does not apply here)" },
@@ -71,6 +74,10 @@ export const CATALOG = {
   RW3007: { severity: "error", summary: "map indexed by a key of the wrong enum" },
   RW3008: { severity: "error", summary: "field access on a non-record or lookup on a non-map" },
   RW3009: { severity: "error", summary: "bad aggregate argument (`sum_highest` count)" },
+  RW3101: { severity: "error", summary: "table key of a non-scalar type" },
+  RW3102: { severity: "error", summary: "table row pattern or value that does not fit the key or result type" },
+  RW3103: { severity: "error", summary: "table call whose argument may lie outside the table's declared domain" },
+  RW3104: { severity: "error", summary: "record-valued table used without picking a field" },
 
   // schema, board, files
   RW4001: { severity: "error", summary: "cannot read an input file or folder" },

@@ -10,7 +10,7 @@
  *
  * Nothing here imports codegen, verify, z3 or generated/ (arrows point down the pipeline).
  */
-import type { Board, Domain, Expr, IRAction, IREdition, IRExemption, IRRoute, IRRule } from "../ir/types.js";
+import type { Board, Domain, Expr, IRAction, IREdition, IRExemption, IRRoute, IRRule, IRTable, TablePattern, Type } from "../ir/types.js";
 
 /** One violated rule, as the generated validators report it. */
 export interface Violation {
@@ -40,6 +40,12 @@ export interface Interpreter {
   brokenInvariants(state: unknown): string[];
   /** Whether one rule fires (scope, condition, exemptions) for the action's parameters. */
   fires(ruleId: string, state: unknown, action: Record<string, unknown>): boolean;
+  /**
+   * The index of the first row of result table `table` that matches `inputs` (parameter name →
+   * value), as the generated `lookupRow` gives it. Throws a RangeError when an input lies outside
+   * the table's domain or no row matches, an InterpretError for an unknown table.
+   */
+  lookupRow(table: string, inputs: Record<string, unknown>): number;
 }
 
 /** An expression the interpreter cannot evaluate (a construct the IR does not define). */
@@ -108,6 +114,7 @@ export function createInterpreter(ir: IREdition): Interpreter {
   const board = new BoardFacts(ir.board);
   const actions = new Map<string, IRAction>(ir.actions.map((a) => [a.name, a]));
   const routes = new Map<string, IRRoute>(ir.routes.map((r) => [r.name, r]));
+  const tables = new Map<string, IRTable>((ir.tables ?? []).map((t) => [t.name, t]));
   const rules = byId(ir.rules);
   const ruleById = new Map(rules.map((r) => [r.id, r]));
   const exemptions = byId(ir.exemptions);
@@ -197,6 +204,12 @@ export function createInterpreter(ir: IREdition): Interpreter {
         return (evaluate(e.arg, state, env) as Value[]).length;
       case "board":
         return boardFn(e.fn, e.args.map((a) => evaluate(a, state, env) as string));
+      case "table": {
+        const t = tables.get(e.table);
+        if (!t) throw new InterpretError(`unknown table \`${e.table}\``);
+        const v = t.rows[rowOf(t, e.args.map((a) => evaluate(a, state, env)))]!.value;
+        return e.field !== undefined ? (v as Rec)[e.field] : v;
+      }
       case "reach": {
         const r = routes.get(e.route);
         if (!r) throw new InterpretError(`unknown route \`${e.route}\``);
@@ -331,6 +344,44 @@ export function createInterpreter(ir: IREdition): Interpreter {
     return false;
   }
 
+  // ---- tables -------------------------------------------------------------------------------
+
+  /** Whether `v` lies in the domain of a table parameter of type `t` (int range, bool, enum member). */
+  function inDomain(t: Type, v: Value): boolean {
+    if (t.k === "int") return Number.isInteger(v) && (t.min === undefined || (v as number) >= t.min) && (t.max === undefined || (v as number) <= t.max);
+    if (t.k === "bool") return typeof v === "boolean";
+    if (t.k === "enum") return t.members.includes(v as string);
+    return false;
+  }
+
+  function matches(p: TablePattern, key: Value): boolean {
+    switch (p.k) {
+      case "any":
+        return true;
+      case "range":
+        return (p.min === undefined || (key as number) >= p.min) && (p.max === undefined || (key as number) <= p.max);
+      case "bool":
+        return key === p.value;
+      case "members":
+        return p.members.includes(key as string);
+    }
+  }
+
+  /**
+   * The first row of `t` whose patterns match the keys and whose guard holds, for the argument
+   * values in parameter order (dsl/README.md "Tables": rows in source order, first match wins).
+   */
+  function rowOf(t: IRTable, args: Value[]): number {
+    t.params.forEach((p, i) => {
+      if (!inDomain(p.type, args[i])) throw new RangeError(`${t.name}: ${p.name} is outside its domain, got ${String(args[i])}`);
+    });
+    const env: Env = new Map(t.params.map((p, i) => [p.name, args[i]]));
+    const keys = t.keys.map((k) => evaluate(k, undefined, env));
+    const i = t.rows.findIndex((r) => r.patterns.every((p, j) => matches(p, keys[j])) && (r.guard === null || evaluate(r.guard, undefined, env) === true));
+    if (i < 0) throw new RangeError(`${t.name}: no row for ${t.params.map((p, j) => `${p.name} ${String(args[j])}`).join(", ")}`);
+    return i;
+  }
+
   // ---- rules --------------------------------------------------------------------------------
 
   /** The action's parameters as an environment (params the action JSON lacks are unbound). */
@@ -404,6 +455,11 @@ export function createInterpreter(ir: IREdition): Interpreter {
       const r = ruleById.get(ruleId);
       if (!r) throw new InterpretError(`unknown rule \`${ruleId}\``);
       return firesIn(r, state, paramsEnv(actions.get(r.action)!, action));
+    },
+    lookupRow(table, inputs) {
+      const t = tables.get(table);
+      if (!t) throw new InterpretError(`unknown table \`${table}\``);
+      return rowOf(t, t.params.map((p) => inputs[p.name]));
     },
   };
 }

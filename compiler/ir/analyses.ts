@@ -10,6 +10,8 @@
  *   where every declared move is forbidden is often a gap in what the edition models (Here I
  *   Stand's card play) rather than a contradiction; stuck states caused by obligations are
  *   already errors (`contradiction`, `obligation_clash`).
+ * - `table_gap`, `table_overlap` — errors: a result table (dsl/README.md "Tables") that misses an
+ *   input of its domain, or matches one input with two rows, gives no single answer for it.
  */
 import type { SourcePos } from "./types.js";
 
@@ -22,6 +24,8 @@ export const ANALYSES = [
   "dead_rule",
   "swallowing_exemption",
   "redundant_rule",
+  "table_gap",
+  "table_overlap",
 ] as const;
 export type AnalysisKind = (typeof ANALYSES)[number];
 
@@ -38,6 +42,8 @@ export const DEFAULT_SEVERITY: Record<AnalysisKind, Severity> = {
   dead_rule: "warning",
   swallowing_exemption: "warning",
   redundant_rule: "info",
+  table_gap: "error",
+  table_overlap: "error",
 };
 
 /** The analyses whose obligations are about one rule or a pair of rules (so a rule may override them). */

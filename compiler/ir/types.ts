@@ -114,6 +114,13 @@ export type Expr = (
   | { k: "board"; fn: BoardFn; args: Expr[] }
   /** `reachable(route(args), from, to)`: a path exists on the board under the route's clauses */
   | { k: "reach"; route: string; args: Expr[]; from: Expr; to: Expr }
+  /**
+   * `t(args)` or `t(args).field`: the value of table `t` (IREdition.tables) for these inputs, one
+   * argument per table parameter. INVARIANT (checked): every argument lies in the parameter's
+   * declared domain, so a gap-free table always has a row for it. `field` picks a field of a
+   * record-valued table (a record is never a value of its own).
+   */
+  | { k: "table"; table: string; args: Expr[]; field?: string }
 ) & { type: Type; pos?: SourcePos };
 
 // ---------------------------------------------------------------------------------------------
@@ -261,6 +268,58 @@ export interface IRInvariant {
   pos: SourcePos;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Tables (dsl/README.md, "Tables")
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A row pattern, matched against one key:
+ * - `any`: `_`;
+ * - `range`: an int key in [min, max] (inclusive; an absent end is unbounded);
+ * - `members`: an enum key equal to one of these members (names of the key's base enum);
+ * - `bool`: a bool key equal to `value`.
+ */
+export type TablePattern =
+  | { k: "any" }
+  | { k: "range"; min?: number; max?: number }
+  | { k: "members"; members: string[] }
+  | { k: "bool"; value: boolean };
+
+/** A row's constant: int, bool, enum member name, or (record results) one such per field. */
+export type TableScalar = boolean | number | string;
+export type TableValue = TableScalar | { readonly [field: string]: TableScalar };
+
+export interface IRTableRow {
+  /** one per key, in key order */
+  patterns: TablePattern[];
+  /** `when` condition over the parameters, or null */
+  guard: Expr | null;
+  value: TableValue;
+  pos: SourcePos;
+}
+
+/**
+ * A result table: a pure function of its parameters (never reads the state). Its domain is the
+ * product of the parameter types: `int` params with a declared range (`int in 2..12` → `{ k:
+ * "int", min: 2, max: 12 }`) or unbounded, `bool`, enums (their members). The keys are
+ * expressions over the parameters (var nodes); a row matches when each pattern matches its key
+ * and its guard holds. Lookups take the first matching row; the prover shows (obligations
+ * `table_gap`, `table_overlap`) that exactly one row matches every input of the domain.
+ */
+export interface IRTable {
+  name: string;
+  title: string;
+  citation: Citation;
+  params: { name: string; type: Type }[];
+  keys: Expr[];
+  /** the keys as written (a parameter name, or the key expression's source text) */
+  keyLabels: string[];
+  /** bool, int, an enum, or a record of those (unnamed) */
+  result: Type;
+  rows: IRTableRow[];
+  pos: SourcePos;
+}
+
 /** The board in the project's own format (dsl/<edition>/board.json). */
 export interface Board {
   spaces: BoardSpace[];
@@ -302,6 +361,8 @@ export interface IREdition {
   exemptions: IRExemption[];
   invariants: IRInvariant[];
   routes: IRRoute[];
+  /** result tables, sorted by name (absent in IR built before tables existed: read as none) */
+  tables?: IRTable[];
   /** the state type, derived from the JSON Schema */
   state: Extract<Type, { k: "record" }>;
   /** the JSON Schema as read (after checks) */

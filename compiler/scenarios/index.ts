@@ -12,6 +12,10 @@
  *     state: { … }              # optional: a whole state instead of fixture + patch
  *     action: { action: declare_war, by: france, target: hungary_bohemia }
  *     expect: allowed           # or { forbidden: [rule ids] } (exact set) or { obliged: [rule ids] }
+ *   - name: the worked example, first explorer   # a table scenario: no state, no action
+ *     table: exploration        # a table of the edition
+ *     inputs: { roll: 6, explorer: 3, mercators_map: false }   # one entry per parameter
+ *     expect: { result: discovery }   # the value (a record as a mapping), compared exactly
  * ```
  * Source: the format follows the project's DESIGN.md; nothing here knows any particular game.
  */
@@ -34,6 +38,20 @@ export interface Scenario {
 }
 
 const SCENARIO_KEYS = ["name", "source", "patch", "state", "action", "expect"];
+const TABLE_SCENARIO_KEYS = ["name", "source", "table", "inputs", "expect"];
+
+/** A table scenario: the value a table gives for some inputs. */
+export interface TableScenario {
+  file: string;
+  line: number;
+  name: string;
+  source?: string;
+  edition: string;
+  table: string;
+  inputs: Record<string, unknown>;
+  /** the expected value: a scalar, or a mapping for a record-valued table */
+  expect: { result: unknown };
+}
 
 export interface ScenarioFileProblem {
   file: string;
@@ -74,24 +92,26 @@ export function findScenarioFiles(paths: string[]): string[] {
 export function readScenarioFile(
   file: string,
   fixtureDirFor: (edition: string) => string,
-): { scenarios: Scenario[]; problems: ScenarioFileProblem[] } {
+): { scenarios: Scenario[]; tableScenarios: TableScenario[]; problems: ScenarioFileProblem[] } {
   const problems: ScenarioFileProblem[] = [];
+  const tableScenarios: TableScenario[] = [];
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
   } catch {
-    return { scenarios: [], problems: [{ file, line: 0, message: "cannot read the file" }] };
+    return { scenarios: [], tableScenarios, problems: [{ file, line: 0, message: "cannot read the file" }] };
   }
   const lineCounter = new YAML.LineCounter();
   const doc = YAML.parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length) {
     return {
       scenarios: [],
+      tableScenarios,
       problems: doc.errors.map((e) => ({ file, line: lineCounter.linePos(e.pos[0]).line, message: e.message.split("\n")[0] })),
     };
   }
   const top = doc.toJS() as Record<string, unknown> | null;
-  if (!isPlainObject(top)) return { scenarios: [], problems: [{ file, line: 1, message: "expected a mapping with `edition` and `scenarios`" }] };
+  if (!isPlainObject(top)) return { scenarios: [], tableScenarios, problems: [{ file, line: 1, message: "expected a mapping with `edition` and `scenarios`" }] };
   const edition = top.edition;
   if (typeof edition !== "string") problems.push({ file, line: 1, message: "missing `edition` (e.g. `edition: his`)" });
   let base: unknown = undefined;
@@ -106,7 +126,7 @@ export function readScenarioFile(
   const list = Array.isArray(top.scenarios) ? top.scenarios : isPlainObject(top.action) ? [top] : undefined;
   if (!list) {
     problems.push({ file, line: 1, message: "expected `scenarios:` with a list of scenarios" });
-    return { scenarios: [], problems };
+    return { scenarios: [], tableScenarios, problems };
   }
   const seqNode = doc.get("scenarios", true) as YAML.YAMLSeq | undefined;
   const scenarios: Scenario[] = [];
@@ -118,6 +138,12 @@ export function readScenarioFile(
       return;
     }
     const name = typeof raw.name === "string" ? raw.name : `scenario ${i + 1}`;
+    if ("table" in raw) {
+      const t = readTableScenario(raw, name);
+      if (typeof t === "string") problems.push({ file, line, message: `${name}: ${t}` });
+      else tableScenarios.push({ file, line, name, ...(typeof raw.source === "string" ? { source: raw.source } : {}), edition: String(edition), ...t });
+      return;
+    }
     const unknownKeys = Object.keys(raw).filter((k) => !SCENARIO_KEYS.includes(k));
     if (unknownKeys.length) {
       problems.push({ file, line, message: `${name}: unknown key${unknownKeys.length > 1 ? "s" : ""} ${unknownKeys.map((k) => `\`${k}\``).join(", ")} (a scenario has ${SCENARIO_KEYS.map((k) => `\`${k}\``).join(", ")})` });
@@ -150,7 +176,31 @@ export function readScenarioFile(
       expect: expect as Expectation,
     });
   });
-  return { scenarios, problems };
+  return { scenarios, tableScenarios, problems };
+}
+
+/** The table, inputs and expectation of a table scenario, or what is wrong with it. */
+function readTableScenario(raw: Record<string, unknown>, name: string): Pick<TableScenario, "table" | "inputs" | "expect"> | string {
+  void name;
+  const unknownKeys = Object.keys(raw).filter((k) => !TABLE_SCENARIO_KEYS.includes(k));
+  if (unknownKeys.length) {
+    return `unknown key${unknownKeys.length > 1 ? "s" : ""} ${unknownKeys.map((k) => `\`${k}\``).join(", ")} (a table scenario has ${TABLE_SCENARIO_KEYS.map((k) => `\`${k}\``).join(", ")})`;
+  }
+  if (typeof raw.table !== "string") return "`table` names a table of the edition (e.g. `table: exploration`)";
+  if (!isPlainObject(raw.inputs)) return "needs `inputs`, one entry per table parameter (e.g. `inputs: { roll: 6, explorer: 3 }`)";
+  if (!isPlainObject(raw.expect) || !("result" in raw.expect) || Object.keys(raw.expect).length !== 1) return "`expect` must be `{ result: <value> }`";
+  return { table: raw.table, inputs: raw.inputs, expect: { result: raw.expect.result } };
+}
+
+/** Compares a table's value with a table scenario's expectation (exact, records field by field). */
+export function judgeTable(expect: { result: unknown }, got: unknown): ScenarioOutcome {
+  const same = JSON.stringify(sortKeys(expect.result)) === JSON.stringify(sortKeys(got));
+  return same ? { pass: true, detail: "" } : { pass: false, detail: `expected ${JSON.stringify(expect.result)}, got ${JSON.stringify(got)}` };
+}
+
+function sortKeys(v: unknown): unknown {
+  if (!isPlainObject(v)) return v;
+  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
 }
 
 function parseExpect(e: unknown): Expectation | string {

@@ -22,7 +22,7 @@ export interface Param {
 }
 
 /**
- * One citation of a rule or exemption: `§9.6`, `§"Action Phase"` (a named section, for sources
+ * One citation of a rule, exemption or table: `§9.6`, `§"Action Phase"` (a named section, for sources
  * without numbers), optionally after a game key: `vq §"Action Phase"`. Unkeyed citations cite the
  * edition's own `cites` key; module rules give one keyed citation per game.
  */
@@ -104,7 +104,61 @@ export type Decl =
       when: Expr;
       span: Span;
     }
-  | { k: "invariant"; id: Name; title: string; expr: Expr; span: Span };
+  | { k: "invariant"; id: Name; title: string; expr: Expr; span: Span }
+  | TableDecl;
+
+// ---------------------------------------------------------------- tables
+
+/** `roll: int in 2..12`: a table parameter; `range` only on `int`. */
+export interface TableParam {
+  name: Name;
+  type: TypeRef;
+  range?: { min: number; max: number; span: Span };
+  span: Span;
+}
+
+/** `member` or `Enum.member` as written in a row. */
+export interface MemberRef {
+  enum?: Name;
+  name: Name;
+  span: Span;
+}
+
+/** One pattern of a row, matched against one key. */
+export type TablePattern =
+  | { k: "any"; span: Span } // `_`
+  | { k: "int"; min?: number; max?: number; span: Span } // `7`, `5..6`, `<= 4`, `>= 10`
+  | { k: "bool"; value: boolean; span: Span }
+  | { k: "members"; members: MemberRef[]; span: Span }; // `explore`, `{england, france}`
+
+/** A row's constant value. */
+export type TableValue =
+  | { k: "int"; value: number; span: Span }
+  | { k: "bool"; value: boolean; span: Span }
+  | { k: "member"; member: MemberRef; span: Span }
+  | { k: "record"; fields: { name: Name; value: TableValue }[]; span: Span };
+
+export interface TableRow {
+  patterns: TablePattern[];
+  guard?: Expr;
+  value: TableValue;
+  span: Span;
+}
+
+export interface TableDecl {
+  k: "table";
+  name: Name;
+  /** as for rules: unkeyed, or one keyed citation per game (a module's tables) */
+  citations: Citation[];
+  title: string;
+  params: TableParam[];
+  /** a scalar type, or a record of scalar fields */
+  result: { k: "type"; type: TypeRef; span: Span } | { k: "record"; fields: { name: Name; type: TypeRef }[]; span: Span };
+  /** `key e1, e2`; absent: the parameters, in order */
+  keys?: Expr[];
+  rows: TableRow[];
+  span: Span;
+}
 
 export type BinOp =
   | "and" | "or" | "implies"

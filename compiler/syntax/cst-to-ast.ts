@@ -5,6 +5,7 @@
 import type { CstNode, CstElement, IToken } from "chevrotain";
 import type { Span } from "../diagnostics/types.js";
 import type { AggOp, Annotation, BinOp, Citation, Decl, Expr, Group, Name, Param, RouteClause, RuleDecl, TypeRef } from "./ast.js";
+import type { MemberRef, TableDecl, TablePattern, TableValue } from "./ast.js";
 
 type Children = Record<string, CstElement[] | undefined>;
 
@@ -129,6 +130,8 @@ export function declToAst(cst: CstNode, problems: AstProblem[]): Decl {
       };
     case "invariantDecl":
       return { k: "invariant", id: ruleId(node(d, "ruleId"), problems), title: unquote(tok(d, "title").image), expr: expr(node(d, "expr")), span };
+    case "tableDecl":
+      return tableDecl(d, span, problems);
   }
   throw new Error(`unexpected CST node ${d.name}`);
 }
@@ -197,6 +200,81 @@ function ruleId(n: CstNode, problems: AstProblem[]): Name {
     }
   }
   return { name: ts.map((t) => t.image).join(""), span };
+}
+
+// ---------------------------------------------------------------- tables
+
+function signedInt(n: CstNode): number {
+  const v = Number(tok(n, "IntLit").image);
+  return optTok(n, "Minus") ? -v : v;
+}
+
+function memberRef(n: CstNode): MemberRef {
+  const first = name(tok(n, "first"));
+  const second = optTok(n, "second");
+  return second ? { enum: first, name: name(second), span: nodeSpan(n) } : { name: first, span: first.span };
+}
+
+function tableDecl(d: CstNode, span: Span, problems: AstProblem[]): TableDecl {
+  const res = node(d, "tableResult");
+  const fields = toks(res, "field");
+  const result: TableDecl["result"] = fields.length
+    ? { k: "record", fields: fields.map((f, i) => ({ name: name(f), type: typeRef(nodes(res, "fieldType")[i]!) })), span: nodeSpan(res) }
+    : { k: "type", type: typeRef(node(res, "type")), span: nodeSpan(res) };
+  const keys = nodes(d, "key");
+  return {
+    k: "table",
+    name: name(tok(d, "name")),
+    citations: citations(node(d, "citations"), problems),
+    title: unquote(tok(d, "title").image),
+    params: nodes(d, "tableParam").map((p) => {
+      const min = optNode(p, "min");
+      const max = optNode(p, "max");
+      return {
+        name: name(tok(p, "name")),
+        type: typeRef(node(p, "typeRef")),
+        ...(min && max ? { range: { min: signedInt(min), max: signedInt(max), span: joinSpan(nodeSpan(min), nodeSpan(max)) } } : {}),
+        span: nodeSpan(p),
+      };
+    }),
+    result,
+    ...(keys.length ? { keys: keys.map(expr) } : {}),
+    rows: nodes(d, "tableRow").map((r) => {
+      const g = optNode(r, "guard");
+      return { patterns: nodes(r, "tablePattern").map(tablePattern), ...(g ? { guard: expr(g) } : {}), value: tableValue(node(r, "tableValue")), span: nodeSpan(r) };
+    }),
+    span,
+  };
+}
+
+function tablePattern(n: CstNode): TablePattern {
+  const span = nodeSpan(n);
+  const lo = optNode(n, "lo");
+  if (lo) {
+    const hi = optNode(n, "hi");
+    return { k: "int", min: signedInt(lo), max: signedInt(hi ?? lo), span };
+  }
+  const atMost = optNode(n, "atMost");
+  if (atMost) return { k: "int", max: signedInt(atMost), span };
+  const atLeast = optNode(n, "atLeast");
+  if (atLeast) return { k: "int", min: signedInt(atLeast), span };
+  if (optTok(n, "Kw_true")) return { k: "bool", value: true, span };
+  if (optTok(n, "Kw_false")) return { k: "bool", value: false, span };
+  const members = nodes(n, "member").map(memberRef);
+  if (members.length === 1 && !members[0]!.enum && members[0]!.name.name === "_" && !optTok(n, "LBrace")) return { k: "any", span };
+  return { k: "members", members, span };
+}
+
+function tableValue(n: CstNode): TableValue {
+  const span = nodeSpan(n);
+  const i = optNode(n, "int");
+  if (i) return { k: "int", value: signedInt(i), span };
+  if (optTok(n, "Kw_true")) return { k: "bool", value: true, span };
+  if (optTok(n, "Kw_false")) return { k: "bool", value: false, span };
+  const m = optNode(n, "member");
+  if (m) return { k: "member", member: memberRef(m), span };
+  const vals = nodes(n, "fieldValue");
+  return { k: "record", fields: toks(n, "field").map((f, j) => ({ name: name(f), value: tableValue(vals[j]!) })), span };
 }
 
 function group(n: CstNode): Group {

@@ -30,6 +30,7 @@ const DECL_SHAPES: Record<string, string> = {
   rule: 'a rule reads `rule <id> <citations> "<title>" (group)* [@severity <analysis> <level> "<why>"]* [during phase.segment] forbid|oblige <action> when <condition>`; citations are `§9.6`, `§"Named section"`, or per game `his §11, vq §"Action Phase"`',
   exempt: 'an exemption reads `exempt <id> <citations> "<title>" [@severity <analysis> <level> "<why>"]* lifts (*), <rule id> when <condition>`; citations are `§9.6`, `§"Named section"`, or per game `his §10, vq §"…"`',
   invariant: 'an invariant reads `invariant <id> "<title>": <condition>`',
+  table: 'a table reads `table <name> <citations> "<title>" (roll: int in 2..12, bonus: int): Result key roll + bonus { <= 4: a  5..6: b  >= 7: c }`',
   module: 'a module reads `module <name> "<title>"`, in one file of the folder dsl/modules/<name>/',
   import: "an import reads `import <module name>` (a folder under dsl/modules/)",
   override: 'an override reads `override rule <id> <citations> "<title>" … forbid|oblige <action> when <condition>` (a whole rule)',
@@ -88,7 +89,7 @@ export function parseRules(text: string, file: string): { ast: AstFile; diagnost
   if (junk.length) {
     const first = junk[0]!;
     diag("RW1005", `expected a declaration, found \`${first.image}\``, joinTok(first, junk[junk.length - 1]!),
-      "a file is a list of declarations: edition, schema, board, import, module, enum, action, def, route, rule, exempt, invariant, override, remove");
+      "a file is a list of declarations: edition, schema, board, import, module, enum, action, def, route, rule, exempt, invariant, table, override, remove");
     junk = [];
   }
 

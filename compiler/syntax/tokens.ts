@@ -23,6 +23,7 @@ export const KEYWORDS = [
   "invariant", "some", "every", "in", "not", "and", "or", "implies", "if", "then", "else", "true",
   "false", "state", "count", "sum", "max", "min", "sum_highest", "reachable", "where", "bool",
   "int", "string", "list", "module", "import", "extends", "override", "remove",
+  "table",
 ] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 
@@ -42,7 +43,7 @@ for (const k of KEYWORDS) {
 /** The keywords that start a declaration: the parser re-synchronizes on them. */
 export const DECL_KEYWORDS: Keyword[] = [
   "edition", "schema", "board", "enum", "action", "def", "route", "rule", "exempt", "invariant",
-  "module", "import", "override", "remove",
+  "module", "import", "override", "remove", "table",
 ];
 
 export const Section = createToken({
@@ -77,7 +78,9 @@ export const Gt = createToken({ name: "Gt", pattern: />/, label: "'>'" });
 export const Eq = createToken({ name: "Eq", pattern: /=/, label: "'='" });
 export const Colon = createToken({ name: "Colon", pattern: /:/, label: "':'" });
 export const Comma = createToken({ name: "Comma", pattern: /,/, label: "','" });
-export const Dot = createToken({ name: "Dot", pattern: /\./, label: "'.'" });
+/** `..` of an integer range (`5..6`, `int in 2..12`): the longer alternative of `.`. */
+export const DotDot = createToken({ name: "DotDot", pattern: /\.\./, label: "'..'" });
+export const Dot = createToken({ name: "Dot", pattern: /\./, label: "'.'", longer_alt: DotDot });
 export const LParen = createToken({ name: "LParen", pattern: /\(/, label: "'('" });
 export const RParen = createToken({ name: "RParen", pattern: /\)/, label: "')'" });
 export const LBrace = createToken({ name: "LBrace", pattern: /\{/, label: "'{'" });
@@ -100,6 +103,7 @@ export const allTokens: TokenType[] = [
   Ident, Section, NamedSection, BadSection, IntLit, StringLit, BadString,
   Le, Ge, Neq, Lt, Gt, Eq, Colon, Comma, Dot, LParen, RParen, LBrace, RBrace, LBracket, RBracket,
   Plus, Minus, Star, At,
+  DotDot,
 ];
 
 export const RulesLexer = new Lexer(allTokens, { positionTracking: "full", ensureOptimizations: false });

@@ -66,6 +66,10 @@ export function queryFor(p: Prover, ob: Obligation): Query {
       }
       return { parts: [...parts.values()], ...own(ob.action), satMeans: "proved" };
     }
+    case "table_gap":
+    case "table_overlap":
+      // solved by tables.ts (Prover.solve dispatches them before asking for a query)
+      throw new Error(`\`${ob.id}\`: a table obligation has no rule query (see tables.ts)`);
     case "redundant_rule": {
       // inv ∧ fires(R) ∧ ⋀_{C ≠ R} ¬fires(C): sat = a state only R forbids (obliges): R is needed
       const [rid, ...coverers] = ob.rules;

@@ -4,8 +4,9 @@
  *
  * The key covers: the obligation (kind, id, rules, exemptions, phase); the IR of the rules it
  * involves, of the exemptions that lift them, of every invariant (all are assumed) and of the
- * routes they call — without positions, titles, citations or `@severity` annotations, which do not
- * change a verdict; the actions involved; the state type, the enums and the board; the list bound;
+ * routes they call, and every result table (a rule may look one up) — without positions, titles, citations or `@severity` annotations, which do not
+ * change a verdict (except for a table obligation, whose example cites row lines: its own table
+ * is keyed with positions); the actions involved; the state type, the enums and the board; the list bound;
  * and the tool version (package version, z3-solver version, and a hash of compiler/verify and
  * compiler/ir sources). The per-obligation timeout is not in the key: a `proved`/`refuted` verdict
  * does not depend on it, and `unknown` verdicts are never stored.
@@ -82,7 +83,7 @@ const sha = (s: string) => crypto.createHash("sha256").update(s).digest("hex");
 /** The cache key of every obligation (same order). */
 export function obligationKeys(ir: IREdition, obligations: Obligation[], opts: { listBound: number }): string[] {
   const shared = sha(
-    stable({ tool: toolVersion(), listBound: opts.listBound, state: ir.state, enums: ir.enums.map((e) => ({ name: e.name, base: e.base, members: e.members })), board: ir.board, invariants: ir.invariants.map((i) => ({ id: i.id, expr: stripPos(i.expr) })) }),
+    stable({ tool: toolVersion(), listBound: opts.listBound, state: ir.state, enums: ir.enums.map((e) => ({ name: e.name, base: e.base, members: e.members })), board: ir.board, invariants: ir.invariants.map((i) => ({ id: i.id, expr: stripPos(i.expr) })), tables: (ir.tables ?? []).map((t) => ({ name: t.name, params: t.params, keys: stripPos(t.keys), result: t.result, rows: stripPos(t.rows) })) }),
   );
   const ruleOf = new Map(ir.rules.map((r) => [r.id, r]));
   const semRule = (r: IRRule) => ({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: stripPos(r.when) });
@@ -99,7 +100,9 @@ export function obligationKeys(ir: IREdition, obligations: Obligation[], opts: {
     return sha(
       stable({
         shared,
-        ob: { id: ob.id, kind: ob.kind, action: ob.action, rules: ob.rules, exemptions: ob.exemptions, phase: ob.phase },
+        ob: { id: ob.id, kind: ob.kind, action: ob.action, rules: ob.rules, exemptions: ob.exemptions, phase: ob.phase, table: ob.table },
+        // a table obligation's example names its rows by file and line: key on the table as written
+        table: ob.table === undefined ? undefined : (ir.tables ?? []).find((t) => t.name === ob.table),
         rules: rules.map(semRule),
         exemptions: exemptions.map((e) => ({ id: e.id, groups: e.groups, rules: e.rules, when: stripPos(e.when) })),
         actions: actions.map((a) => ({ name: a.name, params: a.params })),

@@ -6,17 +6,18 @@
 import type { IREdition, SourcePos } from "../ir/types.js";
 import type { ObligationResult } from "./index.js";
 import type { Fact } from "./canon.js";
+import type { TableExample } from "./tables.js";
 
 export interface IdInfo {
   id: string;
-  what: "rule" | "exemption" | "invariant";
+  what: "rule" | "exemption" | "invariant" | "table";
   pos: SourcePos;
   /** `his §11` (rules and exemptions) */
   citation?: string;
   title: string;
 }
 
-/** The declaration an id of a report (rules, core, subjects) names. */
+/** The declaration an id of a report (rules, core, subjects, a table obligation's table) names. */
 export function idInfo(ir: IREdition, id: string): IdInfo | undefined {
   const r = ir.rules.find((x) => x.id === id);
   if (r) return { id, what: "rule", pos: r.pos, citation: r.citation.text, title: r.title };
@@ -24,6 +25,8 @@ export function idInfo(ir: IREdition, id: string): IdInfo | undefined {
   if (e) return { id, what: "exemption", pos: e.pos, citation: e.citation.text, title: e.title };
   const i = ir.invariants.find((x) => x.id === id);
   if (i) return { id, what: "invariant", pos: i.pos, title: i.title };
+  const t = ir.tables?.find((x) => x.name === id);
+  if (t) return { id, what: "table", pos: t.pos, citation: t.citation.text, title: t.title };
   return undefined;
 }
 
@@ -69,13 +72,16 @@ export function verdictMessage(o: ObligationResult, ir: IREdition): string {
     }
     case "swallowing_exemption":
       return `${q(o.exemptions?.[0] ?? "?")} lifts ${q(a)} wherever ${q(a)} applies: the rule never takes effect`;
+    case "table_gap":
+    case "table_overlap":
+      return o.kind === "table_gap" ? `table ${q(o.table ?? "?")} has a gap: an input of its declared domain matches no row` : `table ${q(o.table ?? "?")} has overlapping rows: an input matches two or more rows`;
     case "redundant_rule":
       return `every state ${q(a)} ${ir.rules.find((r) => r.id === a)?.kind === "oblige" ? "obliges" : "forbids"} is already covered by ${others(o, ir).map(q).join(", ") || "other rules"}`;
   }
 }
 
 /** What the obligation claims (its proof statement). */
-export function claim(o: ObligationResult | { kind: string; rules: string[]; action: string; phase?: string; exemptions?: string[] }): string {
+export function claim(o: ObligationResult | { kind: string; rules: string[]; action: string; phase?: string; exemptions?: string[]; table?: string }): string {
   const [a, b] = o.rules;
   switch (o.kind) {
     case "contradiction":
@@ -92,14 +98,37 @@ export function claim(o: ObligationResult | { kind: string; rules: string[]; act
       return `${q(a)} applies in some state where ${q(o.exemptions?.[0] ?? "?")} does not lift it`;
     case "redundant_rule":
       return `${q(a)} alone decides some state (no other rule covers it)`;
+    case "table_gap":
+      return `every input of table ${q(o.table ?? "?")} in its declared domain matches some row`;
+    case "table_overlap":
+      return `no input of table ${q(o.table ?? "?")} matches two rows`;
     default:
       return o.kind;
   }
 }
 
-/** The rules, exemptions and invariants a finding involves, most relevant first (subjects, core, rules). */
+/** The rules, exemptions and invariants a finding involves, most relevant first (a table obligation's table, subjects, core, rules). */
 export function involved(o: ObligationResult): string[] {
   const ids = [...o.subjects, ...(o.core ?? []), ...(o.kind === "stuck_power" ? (o.stuck?.blocked.flatMap((b) => b.rules) ?? []) : o.kind === "always_forbidden" || o.kind === "redundant_rule" ? [] : o.rules)];
   if (o.kind === "stuck_power") ids.push(...(o.stuck?.obliged ?? []));
+  if (o.table !== undefined) ids.unshift(o.table);
   return [...new Set(ids)];
+}
+
+/**
+ * A one-line description of a refuted table obligation's example (tables.ts): `roll 8, conquistador 0,
+ * smallpox false (total 8): no row matches`, or the rows that match an input two or more times.
+ */
+export function describeTableExample(kind: string, ex: TableExample): string {
+  const ins = Object.entries(ex.inputs).map(([k, v]) => `${k} ${v}`).join(", ");
+  const keys = ex.keys.filter((k) => !(k.label in ex.inputs)).map((k) => `${k.label} = ${k.value}`);
+  const where = keys.length ? ` (${keys.join(", ")})` : "";
+  if (kind === "table_gap") return `${ins}${where}: no row matches`;
+  const files = [...new Set(ex.rows.map((r) => r.file))];
+  const all = ex.rows.length === 2 ? "both" : "all";
+  if (files.length === 1) {
+    const lines = ex.rows.map((r) => String(r.line));
+    return `${ins}${where}: rows ${lines.slice(0, -1).join(", ")} and ${lines[lines.length - 1]} of ${files[0]} ${all} match`;
+  }
+  return `${ins}${where}: rows ${ex.rows.map((r) => `${r.file}:${r.line}`).join(", ")} ${all} match`;
 }

@@ -21,7 +21,7 @@
  * routes it touched, so an obligation asserts exactly the domain facts of what it mentions.
  */
 import type { Arith, Bool, Expr as ZExpr, Sort } from "z3-solver";
-import type { Board, Domain, EnumType, Expr, IRAction, IREdition, IRRule, Type } from "../ir/types.js";
+import type { Board, Domain, EnumType, Expr, IRAction, IREdition, IRRule, IRTable, TableScalar, Type } from "../ir/types.js";
 import type { Z3Ctx } from "./z3.js";
 
 type B = Bool<"main">;
@@ -634,7 +634,83 @@ export class Encoder {
         });
         return this.sb(f.call(...args) as B);
       }
+      case "table":
+        return this.tableLookup(e, env);
     }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // tables
+
+  /** The table of a name. */
+  table(name: string): IRTable {
+    const t = this.ir.tables?.find((x) => x.name === name);
+    if (!t) throw new EncodeError(`unknown table \`${name}\``);
+    return t;
+  }
+
+  /**
+   * For each row of `t`: the condition under which it matches the inputs `args` (one Sym per
+   * parameter): every pattern matches its key and the guard holds.
+   */
+  tableRowConds(t: IRTable, args: Sym[]): B[] {
+    const env: Env = new Map(t.params.map((p, i) => [p.name, args[i]!]));
+    const keys = t.keys.map((k) => this.expr(k, env));
+    return t.rows.map((r) => {
+      const parts: B[] = r.patterns.map((p, i) => {
+        const key = keys[i]!;
+        switch (p.k) {
+          case "any":
+            return this.ctx.Bool.val(true);
+          case "range": {
+            if (key.k === "i" && key.c !== undefined) return this.ctx.Bool.val((p.min === undefined || key.c >= p.min) && (p.max === undefined || key.c <= p.max));
+            const v = this.asInt(key);
+            return this.and([...(p.min !== undefined ? [v.ge(p.min)] : []), ...(p.max !== undefined ? [v.le(p.max)] : [])]);
+          }
+          case "bool":
+            return p.value ? this.asBool(key) : this.not(this.asBool(key));
+          case "members": {
+            const kt = t.keys[i]!.type;
+            if (kt.k !== "enum") throw new EncodeError(`table \`${t.name}\`: a member pattern on a non-enum key`);
+            return this.memberSym(key, p.members.map((m) => this.enumCode(kt, m)));
+          }
+        }
+      });
+      if (r.guard) parts.push(this.bool(r.guard, env));
+      return this.and(parts);
+    });
+  }
+
+  /** A row value (a scalar of type `t`) as a symbolic value. */
+  tableScalar(v: TableScalar, t: Type): Sym {
+    if (typeof v === "boolean") return this.bv(v);
+    if (typeof v === "number") return this.iv(v);
+    if (t.k !== "enum") throw new EncodeError(`table value \`${v}\` of a non-enum type`);
+    return this.ev(t.base, this.enumCode(t, v));
+  }
+
+  /**
+   * `t(args)[.field]`: the value of the first matching row, as an if-then-else chain. The last row's
+   * value stands for "no row matches": the checker only admits arguments inside the table's
+   * declared domain, where the `table_gap` obligation shows some row always matches.
+   */
+  private tableLookup(e: Extract<Expr, { k: "table" }>, env: Env): Sym {
+    const t = this.table(e.table);
+    const conds = this.tableRowConds(t, e.args.map((a) => this.expr(a, env)));
+    const valueOf = (i: number): Sym => {
+      const v = t.rows[i]!.value;
+      if (e.field !== undefined) {
+        if (typeof v !== "object" || t.result.k !== "record") throw new EncodeError(`table \`${t.name}\` has no fields`);
+        const f = t.result.fields.find((x) => x.name === e.field);
+        if (!f) throw new EncodeError(`table \`${t.name}\` has no field \`${e.field}\``);
+        return this.tableScalar(v[e.field]!, f.type);
+      }
+      if (typeof v === "object") throw new EncodeError(`table \`${t.name}\` gives a record: pick a field`);
+      return this.tableScalar(v, t.result);
+    };
+    let out = valueOf(t.rows.length - 1);
+    for (let i = t.rows.length - 2; i >= 0; i--) out = this.mkIte(conds[i]!, valueOf(i), out);
+    return out;
   }
 
   private sb(e: B): Sym {

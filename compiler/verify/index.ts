@@ -12,9 +12,11 @@ import { obligationKeys, ProofCache } from "./cache.js";
 import { obligationsFor, safeName, type Obligation } from "./obligations.js";
 import { runInProcess, runIsolated } from "./runner.js";
 import type { Example, SolvedObligation, StuckInfo } from "./solve.js";
+import type { TableExample } from "./tables.js";
 
 export { obligationsFor, safeName, type Obligation } from "./obligations.js";
 export type { Example, Fact, StuckInfo } from "./solve.js";
+export { describeTableExample, tableObligations, type TableExample } from "./tables.js";
 
 export interface ObligationResult extends Obligation {
   verdict: "proved" | "refuted" | "unknown";
@@ -24,6 +26,8 @@ export interface ObligationResult extends Obligation {
   witness?: Example;
   /** unsat core (rule, exemption and invariant ids) whenever the check was unsat */
   core?: string[];
+  /** refuted table_gap / table_overlap: the offending inputs, their keys and the matching rows */
+  example?: TableExample;
   /** why the verdict is unknown (timeout, deadline, solver process crash, unsupported construct, …) or vacuous */
   reason?: string;
   /** proved only because the subject never applies (redundant_rule, swallowing_exemption of a dead rule) */

@@ -14,7 +14,7 @@
  */
 import type { Severity, SeverityLevel } from "../ir/analyses.js";
 import type { ObligationResult } from "./index.js";
-import { factText, verdictMessage } from "./describe.js";
+import { describeTableExample, factText, verdictMessage } from "./describe.js";
 import type { FormatInput } from "./sarif.js";
 
 const RANK: Record<SeverityLevel, number> = { off: 0, info: 1, warning: 2, error: 3 };
@@ -31,7 +31,8 @@ function esc(s: string): string {
 }
 
 function details(input: FormatInput, o: ObligationResult): string {
-  const lines = [verdictMessage(o, input.ir), `severity: ${o.severity}${o.severityNote ? ` (${o.severityNote})` : ""}`, `rules: ${o.rules.join(", ") || "(none)"}`];
+  const lines = [verdictMessage(o, input.ir), `severity: ${o.severity}${o.severityNote ? ` (${o.severityNote})` : ""}`, o.table !== undefined ? `table: ${o.table}` : `rules: ${o.rules.join(", ") || "(none)"}`];
+  if (o.example) lines.push(`table example: ${describeTableExample(o.kind, o.example)}`);
   const ex = o.counterexample;
   if (ex) {
     lines.push(`counterexample${ex.minimal ? " (the facts that matter)" : ""}:`);

@@ -16,7 +16,9 @@
  * - swallowing_exemption (warning): one per (exemption E, rule R it lifts) — refuted when R can
  *   apply and E lifts it wherever it applies;
  * - redundant_rule (info): one per rule — refuted when the rule can fire and every state it
- *   forbids (obliges) is already forbidden (obliged) by other rules.
+ *   forbids (obliges) is already forbidden (obliged) by other rules;
+ * - table_gap, table_overlap (error): two per result table, see tables.ts — refuted when an
+ *   input of the table's domain matches no row (gap) or two rows (overlap).
  *
  * Severities come from DEFAULT_SEVERITY, changed per rule or exemption by `@severity`
  * annotations (dsl/README.md "Severity annotations").
@@ -41,9 +43,11 @@ export interface Obligation {
   /**
    * contradiction: [oblige, forbid]; obligation_clash: [oblige, oblige]; dead_rule,
    * redundant_rule: [rule, …the rules that could cover it]; swallowing_exemption: [rule];
-   * always_forbidden, stuck_power: every rule that can forbid the action(s)
+   * always_forbidden, stuck_power: every rule that can forbid the action(s); tables: none
    */
   rules: string[];
+  /** table_gap / table_overlap: the table (their `action` is "" and `rules` is empty) */
+  table?: string;
   /** swallowing_exemption: [exemption] */
   exemptions?: string[];
   /** stuck_power: the phase (a member of enum Phase) */
@@ -134,6 +138,8 @@ export function obligationsFor(ir: IREdition): Obligation[] {
   }
   const actorRules = ir.rules.filter((r) => withActor.has(r.action)).map((r) => r.id).sort();
   if (withActor.size) for (const p of stuckPhases(ir)) mk("stuck_power", p, "*", actorRules, [], { phase: p });
+  // result tables: a gap and an overlap obligation each (tables.ts); a finding is located at the table
+  for (const t of ir.tables ?? []) for (const kind of ["table_gap", "table_overlap"] as const) mk(kind, t.name, "", [], [], { table: t.name });
   return out.sort(byId);
 }
 

@@ -13,14 +13,14 @@
  * - locations are positions in rule files (relative to the repository root, `%SRCROOT%`): the
  *   subject rule or exemption first, the other involved rules, exemptions and invariants as
  *   `relatedLocations`; an obligation about an action (always_forbidden, stuck_power) points
- *   at the action's declaration;
+ *   at the action's declaration, a table obligation (table_gap, table_overlap) at the table's;
  * - `partialFingerprints["rulewright/obligation"]` is the obligation id (stable across runs).
  * Validated against the official schema in test/sarif.test.ts.
  */
 import type { IREdition, SourcePos } from "../ir/types.js";
 import { ANALYSES, DEFAULT_SEVERITY, type AnalysisKind, type SeverityLevel } from "../ir/analyses.js";
 import type { ObligationResult, ProofReport } from "./index.js";
-import { claim, factText, idInfo, involved, verdictMessage } from "./describe.js";
+import { claim, describeTableExample, factText, idInfo, involved, verdictMessage } from "./describe.js";
 
 export interface FormatInput {
   ir: IREdition;
@@ -62,6 +62,16 @@ export const ANALYSIS_TEXT: Record<AnalysisKind, { name: string; short: string; 
     short: "An exemption lifts a rule wherever the rule applies.",
     help: "The exemption's condition holds in every state where the rule would fire, so the rule never takes effect. Narrow the exemption, or drop the rule from what it lifts.",
   },
+  table_gap: {
+    name: "TableGap",
+    short: "An input of a result table's declared domain matches no row.",
+    help: "The table gives no result for the input in the message (its keys shown): add a row for it, widen a neighbouring row's range, or narrow the parameter's declared range.",
+  },
+  table_overlap: {
+    name: "TableOverlap",
+    short: "An input of a result table matches two or more rows.",
+    help: "The rows named in the message all match the input, so the table's result is ambiguous: make their ranges or guards exclusive.",
+  },
   redundant_rule: {
     name: "RedundantRule",
     short: "Other rules already decide every state this rule decides.",
@@ -82,7 +92,9 @@ function locationsOf(ir: IREdition, o: ObligationResult) {
   const infos = ids.map((id) => idInfo(ir, id)).filter((x): x is NonNullable<typeof x> => !!x);
   let primary: { pos: SourcePos; name: string; kind: string } | undefined;
   const subject = o.subjects.map((id) => idInfo(ir, id)).find((x) => x);
-  if (subject) primary = { pos: subject.pos, name: subject.id, kind: subject.what };
+  const table = o.table === undefined ? undefined : ir.tables?.find((t) => t.name === o.table);
+  if (table) primary = { pos: table.pos, name: table.name, kind: "table" };
+  else if (subject) primary = { pos: subject.pos, name: subject.id, kind: subject.what };
   else {
     const action = ir.actions.find((a) => a.name === o.action) ?? ir.actions.find((a) => a.params.some((p) => p.actor));
     const phase = ir.enums.find((e) => e.name === "Phase");
@@ -104,6 +116,7 @@ function resultOf(input: FormatInput, o: ObligationResult, ruleIndex: number) {
   const { primary, related } = locationsOf(ir, o);
   const ex = o.counterexample;
   const lines = [verdictMessage(o, ir)];
+  if (o.example) lines.push(`Example: ${describeTableExample(o.kind, o.example)}.`);
   if (ex?.facts?.length) lines.push(`Counterexample${ex.minimal ? " (the facts that matter)" : ""}: ${ex.facts.map(factText).join("; ")}; action ${JSON.stringify(ex.action)}.`);
   if (o.core?.length && o.verdict === "refuted") lines.push(`Unsat core: ${o.core.join(", ")}.`);
   const replay = input.replay?.(o);
@@ -129,6 +142,8 @@ function resultOf(input: FormatInput, o: ObligationResult, ruleIndex: number) {
       claim: claim(o),
       ...(o.reason ? { reason: o.reason } : {}),
       ...(o.core ? { core: o.core } : {}),
+      ...(o.table !== undefined ? { table: o.table } : {}),
+      ...(o.example ? { tableExample: o.example } : {}),
       ...(ex ? { counterexample: { action: ex.action, facts: ex.facts ?? [], replayable: ex.replayable } } : {}),
       ...(replay ? { replay } : {}),
     },

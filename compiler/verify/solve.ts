@@ -4,7 +4,8 @@
  *
  * fires(R) = scope(R) ∧ when(R) ∧ ¬(some exemption lifting R holds), in R's action context
  * (CONTRACTS.md "Verdict semantics"). Assertions are tracked under `inv:<id>`, `rule:<id>` and
- * `exempt:<id>` so unsat cores map back to ids. Runs in the worker process (worker.ts) or, with
+ * `exempt:<id>` so unsat cores map back to ids. Table obligations (table_gap, table_overlap) are
+ * dispatched to tables.ts. Runs in the worker process (worker.ts) or, with
  * `isolate: false`, in the caller's. Never imports codegen.
  */
 import type { Bool } from "z3-solver";
@@ -15,6 +16,7 @@ import { Encoder, type Env, type Unit } from "./encode.js";
 import { liftsOf, type Obligation } from "./obligations.js";
 import { queryFor, type Query } from "./analyses.js";
 import { leafJson, minimizeFacts, solveCanonical, valueOf, type Fact } from "./canon.js";
+import { solveTable, type TableExample } from "./tables.js";
 import type { Z3Ctx } from "./z3.js";
 
 export type { Fact } from "./canon.js";
@@ -56,6 +58,8 @@ export interface SolvedObligation {
   /** true when the obligation holds only because its subject never applies (see README "Analyses") */
   vacuous?: boolean;
   stuck?: StuckInfo;
+  /** refuted table_gap / table_overlap: the offending inputs, their keys and the matching rows (tables.ts) */
+  example?: TableExample;
   /** the SMT-LIB text of the query (written as <id>.smt2) */
   smt2: string;
 }
@@ -165,6 +169,8 @@ export class Prover {
 
   /** Solves one obligation (never throws: an encoding or solver error is `unknown` with the reason). */
   async solve(ob: Obligation, timeoutMs: number): Promise<SolvedObligation> {
+    // result tables have queries of their own (tables.ts): no rules, no state
+    if (ob.kind === "table_gap" || ob.kind === "table_overlap") return solveTable(this.ctx, this.enc, ob, timeoutMs);
     let q: Query;
     try {
       q = queryFor(this, ob);

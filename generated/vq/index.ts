@@ -8,6 +8,8 @@ export type { Action, ActivationWarAction, AnnounceHreMarriageAction, AwardActiv
 export { brokenInvariants, check, checkActivationWar, checkAnnounceHreMarriage, checkAwardActivationVp, checkChangeLeaderRole, checkControlUnfortifiedSpace, checkConversionAttempt, checkDealActivationCards, checkDiscardHomeCard, checkHoldLeader, checkMoveEscortGalleons, checkPass, checkPlaceLeader, checkPlaceSeaCaptain, checkPlaceUnrest, checkPlayCard, checkPlayTreasure, checkRaiseUnits, checkReceiveWinterRegular, checkRecordReligiousPreference, checkRemoveUnrest, checkSpringDeploy, checkTakeAction, obligedActions } from "./validators.js";
 export { ACTIONS, EXEMPTIONS, INVARIANTS, REMOVED_RULES, RULES } from "./rules.js";
 export * as board from "./board.js";
+export type { TableInfo } from "./tables.js";
+export { TABLES, lookup, lookupRow } from "./tables.js";
 
 /** One rule a verdict reports: a forbid rule that fires, or another action's obligation. */
 export interface Violation {

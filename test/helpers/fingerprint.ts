@@ -4,23 +4,33 @@
  * without source positions, titles or provenance. Two editions with the same fingerprint give
  * the same verdicts and the same proof obligations. Used to show that moving rules into modules
  * changed nothing (test/his-modules.test.ts).
+ *
+ * Inside a declaration, a record type (the state, a card, a space…) is shown by its name only:
+ * what a condition reads is in its `field` nodes (each with the type of the value read), so a
+ * schema field that a declaration does not read does not change its hash. The state's own
+ * fingerprint (`state`) is the full type.
  */
 import { createHash } from "node:crypto";
 import type { IREdition } from "../../compiler/ir/types.js";
 
 const DROP = new Set(["pos", "title", "provenance"]);
 
-/** JSON with sorted keys and without positions, titles and provenance. */
-export function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+/**
+ * JSON with sorted keys and without positions, titles and provenance. `shallowRecords`: a record
+ * type (`{ k: "record", fields }`) is written as `{ k: "record", name }`.
+ */
+export function canonical(v: unknown, shallowRecords = false): string {
+  if (Array.isArray(v)) return `[${v.map((x) => canonical(x, shallowRecords)).join(",")}]`;
   if (v && typeof v === "object") {
     const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).filter((k) => !DROP.has(k) && o[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(",")}}`;
+    if (shallowRecords && o.k === "record" && Array.isArray(o.fields)) return canonical({ k: "record", name: o.name ?? "" });
+    return `{${Object.keys(o).filter((k) => !DROP.has(k) && o[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k], shallowRecords)}`).join(",")}}`;
   }
   return JSON.stringify(v);
 }
 
-const h = (v: unknown) => createHash("sha256").update(canonical(v)).digest("hex").slice(0, 16);
+const digest = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 16);
+const h = (v: unknown) => digest(canonical(v, true));
 
 export interface Fingerprint {
   rules: Record<string, string>;
@@ -41,6 +51,6 @@ export function semanticFingerprint(ir: IREdition): Fingerprint {
     routes: by(ir.routes, (r) => r.name),
     actions: by(ir.actions, (a) => a.name),
     enums: by(ir.enums, (e) => e.name),
-    state: h(ir.state),
+    state: digest(canonical(ir.state)),
   };
 }
