@@ -12,6 +12,7 @@ const buildCommand = async (...a: Parameters<typeof import("./build.js").buildCo
 const proveCommand = async (...a: Parameters<typeof import("./prove.js").proveCommand>) => (await import("./prove.js")).proveCommand(...a);
 const testCommand = async (...a: Parameters<typeof import("./test.js").testCommand>) => (await import("./test.js")).testCommand(...a);
 const checkCommand = async (...a: Parameters<typeof import("./check.js").checkCommand>) => (await import("./check.js")).checkCommand(...a);
+const coverageCommand = async (...a: Parameters<typeof import("./coverage.js").coverageCommand>) => (await import("./coverage.js")).coverageCommand(...a);
 const allCommand = async (...a: Parameters<typeof import("./all.js").allCommand>) => (await import("./all.js")).allCommand(...a);
 
 const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
@@ -70,6 +71,17 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(formatOption())
     .action(async (o: { edition?: string; state?: string; action?: string; format: Format }) => {
       code = await checkCommand(o);
+    });
+  program
+    .command("coverage")
+    .description("share of the rulebook sources' restriction paragraphs encoded by rules (exit 1 under --min-percent, 2 on a malformed manifest)")
+    .option("--edition <edition>", "report one edition only")
+    .option("--min-percent <n>", "fail (exit 1) when the encoded share is under n percent")
+    .option("--manifests <dir>", "coverage manifests folder (default dsl/coverage)")
+    .option("--sources <dir>", "rulebook sources folder (default ../shared/rulebooks)")
+    .addOption(formatOption())
+    .action(async (o: { edition?: string; minPercent?: string; manifests?: string; sources?: string; format: Format }) => {
+      code = await coverageCommand(o);
     });
   program
     .command("all")
