@@ -193,6 +193,12 @@ describe("analyzeCoverage", () => {
     expect(analyze(paragraphs, { extra: "implied:\n  toy.two: a domain restriction\n" }).diagnostics).toEqual([]);
   });
 
+  it("warns once instead of reporting every rule while no rule of the edition is mapped yet", () => {
+    const { diagnostics, report } = analyze("  1: heading\n  2: { not_encoded: later }\n  3: { not_encoded: later }\n  4: example\n");
+    expect(diagnostics.map((d) => [d.code, d.severity, d.span.line])).toEqual([["RW5011", "warning", 3]]);
+    expect(report.editions[0]).toMatchObject({ built: true, encoded: 0, restriction: 2, percent: 0 });
+  });
+
   it("rejects a manifest written for another version of the source", () => {
     const { diagnostics } = analyze("  1: heading\n  2: [toy.one, toy.two]\n  3: procedure\n  4: example\n", { sha: "b".repeat(64) });
     expect(diagnostics).toEqual([expect.objectContaining({ code: "RW5008", span: expect.objectContaining({ line: 2 }) })]);

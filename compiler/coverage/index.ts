@@ -5,7 +5,7 @@
  *
  * Inputs: the manifests (manifest.ts), the source texts, and for each edition the ids of its
  * rules and exemptions (with their rule-file positions, for orphan diagnostics).
- * Output: a report (per edition, per source file) and diagnostics (RW5003–RW5010).
+ * Output: a report (per edition, per source file) and diagnostics (RW5003–RW5011).
  */
 import type { Diagnostic } from "../diagnostics/types.js";
 import type { SourcePos } from "../ir/types.js";
@@ -93,7 +93,8 @@ export function percent(encoded: number, restriction: number): number | null {
  * - every rule id (paragraphs and `implied`) exists in the manifest's edition (RW5006); an edition
  *   that is not bundled may be named only by manifests that name none of its rules (RW5010);
  * - every rule and exemption of an edition some manifest names is referenced by a paragraph or
- *   listed under `implied` of one of that edition's manifests (RW5007, at the rule's position).
+ *   listed under `implied` of one of that edition's manifests (RW5007, at the rule's position);
+ *   while the manifests name none of its rules, one warning instead (RW5011).
  * @param editions the bundled editions, built; absent names are "not built"
  */
 export function analyzeCoverage(
@@ -161,11 +162,18 @@ export function analyzeCoverage(
     files.push({ source: m.source, edition: m.edition, manifest: m.file, paragraphs: paras.length, encoded: counts.encoded, restriction, percent: percent(counts.encoded, restriction), counts });
   }
 
-  // orphans: rules of a named, built edition that nothing references
+  // orphans: rules of a named, built edition that nothing references. An edition whose
+  // manifests name none of its rules yet (their paragraphs all `not_encoded`, e.g. right after
+  // the edition was merged) gets one warning instead: its share shows 0%.
   for (const [name, refs] of [...referenced].sort(([a], [b]) => a.localeCompare(b))) {
     const ed = editions.get(name);
     if (!ed) continue;
     const manifestsOf = manifests.filter((m) => m.edition === name).map((m) => m.file).sort();
+    if (refs.size === 0 && ed.ids.size > 0) {
+      const m = manifests.find((x) => x.edition === name)!;
+      rep.report("RW5011", `no rule of edition \`${name}\` is referenced yet: its ${ed.ids.size} rules are not mapped to paragraphs`, m.file, m.editionSpan, `map the paragraphs of ${manifestsOf.map((f) => `\`${f}\``).join(" and ")} to the rules that encode them; from the first mapped rule on, every unmapped rule is an error`);
+      continue;
+    }
     for (const [id, pos] of [...ed.ids].sort(([a], [b]) => a.localeCompare(b))) {
       if (refs.has(id)) continue;
       rep.report(

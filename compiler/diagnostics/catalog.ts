@@ -76,6 +76,7 @@ export const CATALOG = {
   RW5008: { severity: "error", summary: "source file changed since the manifest was written (sha256)" },
   RW5009: { severity: "error", summary: "source file missing, or covered by two manifests" },
   RW5010: { severity: "error", summary: "manifest names rules of an edition that is not bundled" },
+  RW5011: { severity: "warning", summary: "no rule of an edition is referenced by its manifests yet (orphans not checked)" },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type DiagnosticCode = keyof typeof CATALOG;
