@@ -14,6 +14,7 @@ const testCommand = async (...a: Parameters<typeof import("./test.js").testComma
 const checkCommand = async (...a: Parameters<typeof import("./check.js").checkCommand>) => (await import("./check.js")).checkCommand(...a);
 const explainCommand = async (...a: Parameters<typeof import("./explain.js").explainCommand>) => (await import("./explain.js")).explainCommand(...a);
 const diffCommand = async (...a: Parameters<typeof import("./diff.js").diffCommand>) => (await import("./diff.js")).diffCommand(...a);
+const coverageCommand = async (...a: Parameters<typeof import("./coverage.js").coverageCommand>) => (await import("./coverage.js")).coverageCommand(...a);
 const allCommand = async (...a: Parameters<typeof import("./all.js").allCommand>) => (await import("./all.js")).allCommand(...a);
 
 const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
@@ -103,6 +104,17 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(formatOption())
     .action(async (a: string, b: string, o: { timeout?: string; maxStates?: string; out?: string; failOnDiff?: boolean; format: Format }) => {
       code = await diffCommand([a, b], o);
+    });
+  program
+    .command("coverage")
+    .description("share of the rulebook sources' restriction paragraphs encoded by rules (exit 1 under --min-percent, 2 on a malformed manifest)")
+    .option("--edition <edition>", "report one edition only")
+    .option("--min-percent <n>", "fail (exit 1) when the encoded share is under n percent")
+    .option("--manifests <dir>", "coverage manifests folder (default dsl/coverage)")
+    .option("--sources <dir>", "rulebook sources folder (default ../shared/rulebooks)")
+    .addOption(formatOption())
+    .action(async (o: { edition?: string; minPercent?: string; manifests?: string; sources?: string; format: Format }) => {
+      code = await coverageCommand(o);
     });
   program
     .command("all")

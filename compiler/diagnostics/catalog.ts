@@ -1,7 +1,7 @@
 /**
  * The closed catalog of diagnostic codes. A phase may only report a code listed here
  * (test/check.test.ts asserts it). RW1xxx syntax, RW2xxx names and declarations, RW3xxx types,
- * RW4xxx schema, board and input files.
+ * RW4xxx schema, board and input files, RW5xxx coverage manifests.
  */
 import type { Severity } from "./types.js";
 
@@ -90,6 +90,19 @@ export const CATALOG = {
   RW4008: { severity: "error", summary: "inconsistent board (duplicate id, unknown space, unknown home power)" },
   RW4009: { severity: "error", summary: "schema `$defs.Space` does not match the board" },
   RW4010: { severity: "error", summary: "record or map schema not closed (`required`, `additionalProperties`)" },
+
+  // coverage manifests (dsl/coverage/*.yaml)
+  RW5001: { severity: "error", summary: "coverage manifest is not valid YAML" },
+  RW5002: { severity: "error", summary: "coverage manifest has the wrong shape (missing or unknown key, bad entry)" },
+  RW5003: { severity: "error", summary: "paragraph number beyond the end of the source" },
+  RW5004: { severity: "error", summary: "paragraphs of the source not listed in its manifest" },
+  RW5005: { severity: "error", summary: "paragraph listed twice" },
+  RW5006: { severity: "error", summary: "unknown rule id for the manifest's edition" },
+  RW5007: { severity: "error", summary: "rule referenced by no paragraph and not marked implied (orphan)" },
+  RW5008: { severity: "error", summary: "source file changed since the manifest was written (sha256)" },
+  RW5009: { severity: "error", summary: "source file missing, or covered by two manifests" },
+  RW5010: { severity: "error", summary: "manifest names rules of an edition that is not bundled" },
+  RW5011: { severity: "warning", summary: "no rule of an edition is referenced by its manifests yet (orphans not checked)" },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type DiagnosticCode = keyof typeof CATALOG;

@@ -87,22 +87,30 @@ class Dag {
     return id;
   }
 
-  /** Builds the node of `e`, expanding `let`s (parallel bindings). */
+  /**
+   * Builds the node of `e`, expanding `let`s (parallel bindings). `env` maps let-bound names to
+   * nodes; it is updated in place and restored before returning. A `let` body is followed in a
+   * loop, not by recursion, and the map is never copied: Z3 nests one `let` per shared subterm,
+   * thousands deep on large assertions (the §12 line-of-communication rules), which overflowed
+   * the call stack and, with a copy per level, took quadratic time.
+   */
   build(e: SExp, env: Map<string, number>): number {
-    // a chain of lets is walked in a loop (Z3 nests thousands of them: recursion would overflow);
-    // the chain's env is copied once at its start and extended in place
-    let own = false;
-    while (Array.isArray(e) && e[0] === "let" && Array.isArray(e[1])) {
-      const binds = (e[1] as SExp[][]).map((b) => [b[0] as string, this.build(b[1], env)] as const);
-      if (!own) {
-        env = new Map(env);
-        own = true;
+    const saved: [string, number | undefined][] = [];
+    while (typeof e !== "string" && e[0] === "let" && Array.isArray(e[1])) {
+      const vals = (e[1] as SExp[][]).map((b) => [b[0] as string, this.build(b[1], env)] as const);
+      for (const [k, v] of vals) {
+        saved.push([k, env.get(k)]);
+        env.set(k, v);
       }
-      for (const [n, id] of binds) env.set(n, id);
       e = e[2];
     }
-    if (typeof e === "string") return env.get(e) ?? this.atom(e);
-    return this.app(e.map((x) => this.build(x, env)));
+    const id = typeof e === "string" ? (env.get(e) ?? this.atom(e)) : this.app(e.map((x) => this.build(x, env)));
+    for (let i = saved.length - 1; i >= 0; i--) {
+      const [k, prev] = saved[i]!;
+      if (prev === undefined) env.delete(k);
+      else env.set(k, prev);
+    }
+    return id;
   }
 
 

@@ -1,0 +1,133 @@
+/**
+ * `rulewright coverage [--edition e] [--min-percent N] [--manifests dir] [--sources dir]`:
+ * how much of the rulebook sources the rule files encode (compiler/coverage/README.md).
+ * Prints per edition and per source file the share of restriction paragraphs encoded and lists
+ * the ones that are not. Exit 0 at or over the threshold, 1 under it, 2 on a malformed manifest
+ * (file:line, hint), an edition that does not compile, or bad usage.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { analyzeCoverage, meetsThreshold, readManifest, selectEditions, type CoverageReport, type EditionIds, type Manifest, type SourceFile } from "../coverage/index.js";
+import type { Diagnostic } from "../diagnostics/types.js";
+import { bundledEditions, compile, errorCount, printDiagnostics, resolveEdition, UsageError, color, type Format } from "./common.js";
+
+export const DEFAULT_MANIFESTS = path.join("dsl", "coverage");
+export const DEFAULT_SOURCES = path.join("..", "shared", "rulebooks");
+
+export interface CoverageOptions {
+  edition?: string;
+  minPercent?: string;
+  manifests?: string;
+  sources?: string;
+  format: Format;
+}
+
+export interface CoverageResult {
+  report?: CoverageReport;
+  diagnostics: Diagnostic[];
+  threshold: number | null;
+  pass: boolean;
+  exitCode: number;
+}
+
+/** Reads manifests, sources and editions and computes the coverage (no printing but diagnostics). */
+export function runCoverage(opts: CoverageOptions): CoverageResult {
+  let threshold: number | null = null;
+  if (opts.minPercent !== undefined) {
+    const v = Number(opts.minPercent);
+    if (opts.minPercent.trim() === "" || !Number.isFinite(v) || v < 0 || v > 100) throw new UsageError(`--min-percent must be a number from 0 to 100, got \`${opts.minPercent}\``, 2, "e.g. `--min-percent 60`");
+    threshold = v;
+  }
+  const mdir = opts.manifests ?? DEFAULT_MANIFESTS;
+  const sdir = opts.sources ?? DEFAULT_SOURCES;
+  if (!fs.existsSync(mdir) || !fs.statSync(mdir).isDirectory()) throw new UsageError(`no manifest folder \`${mdir}\``, 2, "run from the project root, or pass --manifests <dir>");
+  if (!fs.existsSync(sdir) || !fs.statSync(sdir).isDirectory()) throw new UsageError(`no sources folder \`${sdir}\``, 2, "pass --sources <dir> (the folder of the rulebook source files)");
+
+  const diagnostics: Diagnostic[] = [];
+  const manifests: Manifest[] = [];
+  const names = fs.readdirSync(mdir).filter((n) => /\.ya?ml$/.test(n)).sort();
+  if (!names.length) throw new UsageError(`no manifests (*.yaml) in \`${mdir}\``, 2, "see compiler/coverage/README.md for the format");
+  for (const n of names) {
+    const file = path.join(mdir, n);
+    const r = readManifest(file, fs.readFileSync(file, "utf8"));
+    diagnostics.push(...r.diagnostics);
+    if (r.manifest) manifests.push(r.manifest);
+  }
+
+  const sources = new Map<string, SourceFile>();
+  for (const n of fs.readdirSync(sdir).sort()) {
+    const p = path.join(sdir, n);
+    if (!n.endsWith(".txt") || !fs.statSync(p).isFile()) continue;
+    const bytes = fs.readFileSync(p);
+    sources.set(n, { name: n, text: bytes.toString("utf8"), sha256: crypto.createHash("sha256").update(bytes).digest("hex") });
+  }
+
+  // build every bundled edition a manifest names (its rule ids are checked, its orphans found)
+  const bundled = bundledEditions();
+  const editions = new Map<string, EditionIds>();
+  for (const name of [...new Set(manifests.map((m) => m.edition))].sort()) {
+    if (!bundled.includes(name)) continue;
+    const res = compile(resolveEdition(name), opts.format);
+    diagnostics.push(...res.diagnostics);
+    if (!res.edition) continue;
+    const ids = new Map<string, { file: string; line: number; column: number }>();
+    for (const r of [...res.edition.rules, ...res.edition.exemptions]) ids.set(r.id, r.pos);
+    editions.set(name, { name, ids });
+  }
+  // an edition that does not compile: its diagnostics, no numbers
+  if (manifests.some((m) => bundled.includes(m.edition) && !editions.has(m.edition))) return { diagnostics, threshold, pass: false, exitCode: 2 };
+  // bundled editions no manifest names: only listed as uncovered (no ids, no orphan check)
+  for (const name of bundled) if (!editions.has(name)) editions.set(name, { name, ids: new Map() });
+
+  const res = analyzeCoverage(manifests, sources, editions);
+  diagnostics.push(...res.diagnostics);
+  if (errorCount(diagnostics)) return { diagnostics, threshold, pass: false, exitCode: 2 };
+  let report = res.report;
+  if (opts.edition !== undefined) {
+    const known = report.editions.map((e) => e.edition);
+    if (!known.includes(opts.edition)) throw new UsageError(`no manifest covers edition \`${opts.edition}\``, 2, known.length ? `editions in the manifests: ${known.map((k) => `\`${k}\``).join(", ")}` : undefined);
+    report = selectEditions(report, [opts.edition]);
+  }
+  const pass = threshold === null || meetsThreshold(report.total, threshold);
+  return { report, diagnostics, threshold, pass, exitCode: pass ? 0 : 1 };
+}
+
+const pct = (p: number | null) => (p === null ? "   n/a" : `${p.toFixed(1).padStart(5)}%`);
+
+/** The human report (no colors in the numbers, so it is stable for tests). */
+export function formatReport(r: CoverageReport, threshold: number | null, pass: boolean): string {
+  const out: string[] = ["coverage of the rulebook sources: restriction paragraphs encoded by rules", ""];
+  const width = Math.max(24, ...r.editions.flatMap((e) => e.files.map((f) => f.source.length)));
+  for (const e of r.editions) {
+    out.push(`${e.edition}${e.built ? "" : " (no bundled edition yet)"}`);
+    for (const f of e.files) {
+      const c = f.counts;
+      const other = [`out of scope ${c.out_of_scope}`, `procedure ${c.procedure}`, `example ${c.example}`, `heading ${c.heading}`].join(", ");
+      out.push(`  ${f.source.padEnd(width)}  ${`${f.encoded}/${f.restriction}`.padStart(7)} ${pct(f.percent)}   (${f.paragraphs} paragraphs; ${other})`);
+    }
+    out.push(`  ${`${e.edition} total`.padEnd(width)}  ${`${e.encoded}/${e.restriction}`.padStart(7)} ${pct(e.percent)}`);
+  }
+  out.push("");
+  const verdict = threshold === null ? "" : pass ? ` (threshold ${threshold}%: met)` : ` (threshold ${threshold}%: NOT met)`;
+  out.push(`total ${r.total.encoded}/${r.total.restriction} ${pct(r.total.percent).trim()}${verdict}`);
+  if (r.uncoveredEditions.length) out.push(`bundled editions no manifest names: ${r.uncoveredEditions.join(", ")}`);
+  if (r.notEncoded.length) {
+    out.push("", `not encoded (${r.notEncoded.length}):`);
+    for (const p of r.notEncoded) out.push(`  ${p.source} ¶${p.paragraph} (line ${p.line}): ${p.note}${p.rules.length ? ` [partly: ${p.rules.join(", ")}]` : ""}`);
+  }
+  return out.join("\n") + "\n";
+}
+
+export async function coverageCommand(opts: CoverageOptions): Promise<number> {
+  const r = runCoverage(opts);
+  if (opts.format === "json") {
+    const { report, diagnostics, threshold, pass, exitCode } = r;
+    process.stdout.write(JSON.stringify({ ...(report ?? {}), threshold, pass, exitCode, diagnostics }, null, 2) + "\n");
+    return r.exitCode;
+  }
+  printDiagnostics(r.diagnostics, opts.format);
+  if (r.report) process.stdout.write(formatReport(r.report, r.threshold, r.pass));
+  if (r.exitCode === 2) process.stderr.write(`${color.red("error")}: the coverage manifests have ${errorCount(r.diagnostics)} error(s)\n`);
+  return r.exitCode;
+}

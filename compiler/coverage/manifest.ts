@@ -1,0 +1,283 @@
+/**
+ * Reading one coverage manifest (`dsl/coverage/<source-stem>.yaml`). Never throws on bad
+ * content: every problem is a diagnostic with file, line, column and a hint (codes RW5xxx).
+ *
+ * ```yaml
+ * source: 001_42c9e1d76fa4cc82.txt   # a file of the sources folder
+ * sha256: 5d1c…                      # of that file's bytes: a changed source invalidates the numbers
+ * edition: his                       # the edition whose rule ids the paragraphs name
+ * implied:                           # optional: rules no paragraph states, each with a reason
+ *   dow.self: a declaration of war is made against another power
+ * paragraphs:                        # every paragraph of the source, exactly once, by number
+ *   1: heading                       # heading | procedure | example
+ *   8: [dow.hungary_bohemia]         # encoded by these rule or exemption ids
+ *   46: { rules: [control.impulse], not_encoded: "the CP budget is not checked yet" }
+ *   105: { out_of_scope: "dice of a Reformation attempt: resolution, not a restriction" }
+ *   34: { not_encoded: "impulse options: card play is not encoded yet" }
+ *   32: { example: "replayed in test/scenarios/his/deploy.yaml" }
+ * ```
+ * The mapping form takes exactly one of `heading`, `procedure`, `example`, `out_of_scope`
+ * (each with a note; `out_of_scope` needs its reason), or `rules` and/or `not_encoded` (a
+ * paragraph only partly encoded lists its rules and says what is missing; it counts as not
+ * encoded), plus an optional `note`.
+ */
+import YAML from "yaml";
+import type { Diagnostic, Span } from "../diagnostics/types.js";
+import { didYouMean, Reporter } from "../check/util.js";
+
+export type ParagraphKind = "encoded" | "not_encoded" | "out_of_scope" | "procedure" | "example" | "heading";
+
+/** Kinds that count as restriction paragraphs (the denominator of the coverage share). */
+export const RESTRICTION_KINDS: readonly ParagraphKind[] = ["encoded", "not_encoded"];
+
+export interface RuleRef {
+  id: string;
+  span: Span;
+}
+
+export interface ParagraphEntry {
+  /** paragraph number (compiler/coverage/paragraphs.ts) */
+  n: number;
+  /** `not_encoded` when the entry says so, even if it also lists rules */
+  kind: ParagraphKind;
+  rules: RuleRef[];
+  /** the reason (out_of_scope, not_encoded) or a free note */
+  note?: string;
+  /** position of the paragraph number in the manifest */
+  span: Span;
+}
+
+export interface Manifest {
+  /** manifest path (as given) */
+  file: string;
+  source: string;
+  sourceSpan: Span;
+  sha256: string;
+  shaSpan: Span;
+  edition: string;
+  editionSpan: Span;
+  implied: { id: string; reason: string; span: Span }[];
+  paragraphs: ParagraphEntry[];
+  /** paragraph numbers listed with a bad entry (already reported; not "missing") */
+  invalid: number[];
+  /** position of the `paragraphs` key */
+  paragraphsSpan: Span;
+}
+
+const TOP_KEYS = ["source", "sha256", "edition", "implied", "paragraphs"];
+const SIMPLE_KINDS = ["heading", "procedure", "example"] as const;
+const ENTRY_KEYS = ["rules", "not_encoded", "out_of_scope", "heading", "procedure", "example", "note"];
+const ENTRY_HELP = "write `heading`, `procedure`, `example`, a list of rule ids, or a mapping with `rules`, `not_encoded`, `out_of_scope`, `heading`, `procedure` or `example` (and an optional `note`)";
+const RULE_ID = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/**
+ * Reads a manifest from its text. `file` is used in diagnostics only. The manifest is returned
+ * whenever its header (`source`, `sha256`, `edition`, `paragraphs`) is sound, even if some
+ * entries are bad (those are in `invalid` and reported); check `diagnostics` for errors.
+ */
+export function readManifest(file: string, text: string): { manifest?: Manifest; diagnostics: Diagnostic[] } {
+  const rep = new Reporter();
+  const lc = new YAML.LineCounter();
+  const doc = YAML.parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
+  const spanOf = (range: readonly number[] | null | undefined): Span => {
+    if (!range) return { line: 1, column: 1, endLine: 1, endColumn: 2 };
+    const a = lc.linePos(range[0]!);
+    const b = lc.linePos(Math.max(range[0]! + 1, range[1] ?? range[0]! + 1));
+    return { line: a.line, column: a.col, endLine: b.line, endColumn: b.line === a.line ? b.col : a.col + 1 };
+  };
+  const nodeSpan = (n: unknown): Span => spanOf((n as YAML.Node | null)?.range);
+  if (doc.errors.length) {
+    for (const e of doc.errors) rep.report("RW5001", `invalid YAML: ${e.message.split("\n")[0]}`, file, spanOf(e.pos), "fix the YAML syntax");
+    return { diagnostics: rep.diagnostics };
+  }
+  const top = doc.contents;
+  if (!YAML.isMap(top)) {
+    rep.report("RW5002", "a coverage manifest is a mapping with `source`, `sha256`, `edition` and `paragraphs`", file, nodeSpan(top), "see compiler/coverage/README.md for the format");
+    return { diagnostics: rep.diagnostics };
+  }
+  const fields = new Map<string, YAML.Pair>();
+  for (const p of top.items) {
+    const key = YAML.isScalar(p.key) ? String(p.key.value) : "";
+    if (!TOP_KEYS.includes(key)) {
+      rep.report("RW5002", `unknown key \`${key}\` in a coverage manifest`, file, nodeSpan(p.key), didYouMean(key, TOP_KEYS, `the keys are ${TOP_KEYS.map((k) => `\`${k}\``).join(", ")}`));
+      continue;
+    }
+    if (fields.has(key)) {
+      rep.report("RW5002", `key \`${key}\` given twice`, file, nodeSpan(p.key), "keep one of them");
+      continue;
+    }
+    fields.set(key, p);
+  }
+  const str = (key: string, hint: string): { value: string; span: Span } | undefined => {
+    const p = fields.get(key);
+    if (!p) {
+      rep.report("RW5002", `missing \`${key}\``, file, nodeSpan(top), hint);
+      return undefined;
+    }
+    if (!YAML.isScalar(p.value) || typeof p.value.value !== "string" || p.value.value === "") {
+      rep.report("RW5002", `\`${key}\` must be a non-empty string`, file, nodeSpan(p.value ?? p.key), hint);
+      return undefined;
+    }
+    return { value: p.value.value, span: nodeSpan(p.value) };
+  };
+  const source = str("source", "name the source file, e.g. `source: 001_42c9e1d76fa4cc82.txt`");
+  const sha = str("sha256", "write the sha256 of the source file (`sha256sum <file>`)");
+  if (sha && !/^[0-9a-f]{64}$/.test(sha.value)) rep.report("RW5002", "`sha256` must be 64 lowercase hex digits", file, sha.span, "write the sha256 of the source file (`sha256sum <file>`)");
+  const edition = str("edition", "name the edition whose rules encode this source, e.g. `edition: his`");
+
+  // implied rules
+  const implied: Manifest["implied"] = [];
+  const imp = fields.get("implied");
+  if (imp && !(YAML.isScalar(imp.value) && imp.value.value === null)) {
+    if (!YAML.isMap(imp.value)) {
+      rep.report("RW5002", "`implied` must map rule ids to reasons", file, nodeSpan(imp.value ?? imp.key), "e.g. `implied: { dow.self: \"a declaration is made against another power\" }`");
+    } else {
+      for (const p of imp.value.items) {
+        const id = YAML.isScalar(p.key) ? String(p.key.value) : "";
+        const reason = YAML.isScalar(p.value) && typeof p.value.value === "string" ? p.value.value.trim() : "";
+        if (!RULE_ID.test(id)) rep.report("RW5002", `\`${id}\` is not a rule id`, file, nodeSpan(p.key), "rule ids are dotted identifiers, e.g. `dow.self`");
+        else if (!reason) rep.report("RW5002", `implied rule \`${id}\` needs a reason`, file, nodeSpan(p.value ?? p.key), "say why no paragraph states it, e.g. `a domain restriction of the action`");
+        else implied.push({ id, reason, span: nodeSpan(p.key) });
+      }
+    }
+  }
+
+  // paragraphs
+  const paragraphs: ParagraphEntry[] = [];
+  const invalid: number[] = [];
+  const pp = fields.get("paragraphs");
+  const paragraphsSpan = pp ? nodeSpan(pp.key) : nodeSpan(top);
+  if (!pp) rep.report("RW5002", "missing `paragraphs`", file, nodeSpan(top), "map every paragraph number of the source to its rules or kind");
+  else if (!YAML.isMap(pp.value)) rep.report("RW5002", "`paragraphs` must be a mapping from paragraph numbers to entries", file, nodeSpan(pp.value ?? pp.key), "e.g. `paragraphs: { 1: heading, 2: [dow.scotland] }`");
+  else {
+    const seen = new Map<number, Span>();
+    for (const p of pp.value.items) {
+      const kspan = nodeSpan(p.key);
+      const n = YAML.isScalar(p.key) ? p.key.value : undefined;
+      if (typeof n !== "number" || !Number.isInteger(n) || n < 1) {
+        rep.report("RW5002", `paragraph key \`${YAML.isScalar(p.key) ? String(p.key.value) : "?"}\` is not a paragraph number`, file, kspan, "paragraphs are numbered 1, 2, 3, … (see compiler/coverage/README.md)");
+        continue;
+      }
+      const first = seen.get(n);
+      if (first) {
+        rep.report("RW5005", `paragraph ${n} is listed twice`, file, kspan, "list every paragraph exactly once", [{ message: "first listed", pos: { file, line: first.line, column: first.column } }]);
+        continue;
+      }
+      seen.set(n, kspan);
+      const e = readEntry(p.value, n, kspan);
+      if (e) paragraphs.push(e);
+      else invalid.push(n);
+    }
+    paragraphs.sort((a, b) => a.n - b.n);
+  }
+
+  function readEntry(v: unknown, n: number, span: Span): ParagraphEntry | undefined {
+    const vspan = v ? nodeSpan(v) : span;
+    if (YAML.isScalar(v)) {
+      const s = v.value;
+      if (typeof s === "string" && (SIMPLE_KINDS as readonly string[]).includes(s)) return { n, kind: s as ParagraphKind, rules: [], span };
+      const word = typeof s === "string" ? s : String(s);
+      rep.report("RW5002", `paragraph ${n}: \`${word}\` is not a paragraph kind`, file, vspan, didYouMean(word, SIMPLE_KINDS, ENTRY_HELP));
+      return undefined;
+    }
+    if (YAML.isSeq(v)) {
+      const rules = ruleList(v, n);
+      if (!rules) return undefined;
+      return { n, kind: "encoded", rules, span };
+    }
+    if (!YAML.isMap(v)) {
+      rep.report("RW5002", `paragraph ${n} has no entry`, file, vspan, ENTRY_HELP);
+      return undefined;
+    }
+    const got = new Map<string, YAML.Pair>();
+    let ok = true;
+    for (const p of v.items) {
+      const key = YAML.isScalar(p.key) ? String(p.key.value) : "";
+      if (!ENTRY_KEYS.includes(key)) {
+        rep.report("RW5002", `paragraph ${n}: unknown key \`${key}\``, file, nodeSpan(p.key), didYouMean(key, ENTRY_KEYS, ENTRY_HELP));
+        ok = false;
+      } else if (got.has(key)) {
+        rep.report("RW5002", `paragraph ${n}: key \`${key}\` given twice`, file, nodeSpan(p.key), "keep one of them");
+        ok = false;
+      } else got.set(key, p);
+    }
+    if (!ok) return undefined;
+    const text = (key: string, required: boolean): string | undefined | null => {
+      const p = got.get(key);
+      if (!p) return undefined;
+      const val = YAML.isScalar(p.value) ? p.value.value : undefined;
+      if (typeof val === "string" && val.trim()) return val.trim();
+      if (!required && (val === true || val === null)) return undefined;
+      rep.report("RW5002", `paragraph ${n}: \`${key}\` needs ${required ? "a reason" : "a note (a string) or `true`"}`, file, nodeSpan(p.value ?? p.key), required ? `say why, e.g. \`${key}: "victory point scoring is not modelled"\`` : "e.g. `example: \"replayed in test/scenarios/…\"`");
+      return null;
+    };
+    const simple = [...SIMPLE_KINDS, "out_of_scope"].filter((k) => got.has(k));
+    const restriction = ["rules", "not_encoded"].filter((k) => got.has(k));
+    if (simple.length + (restriction.length ? 1 : 0) !== 1) {
+      const keys = [...simple, ...restriction].map((k) => `\`${k}\``).join(", ") || "none";
+      rep.report("RW5002", `paragraph ${n}: give exactly one kind (got ${keys})`, file, vspan, "`rules` and `not_encoded` may go together (a partly encoded paragraph); the other kinds stand alone");
+      return undefined;
+    }
+    const note = text("note", false);
+    if (note === null) return undefined;
+    if (simple.length) {
+      const kind = simple[0] as ParagraphKind;
+      const reason = text(kind, kind === "out_of_scope");
+      if (reason === null) return undefined;
+      const both = [reason, note].filter((x): x is string => !!x).join("; ");
+      return { n, kind, rules: [], span, ...(both ? { note: both } : {}) };
+    }
+    let rules: RuleRef[] = [];
+    const rp = got.get("rules");
+    if (rp) {
+      if (!YAML.isSeq(rp.value)) {
+        rep.report("RW5002", `paragraph ${n}: \`rules\` must be a list of rule ids`, file, nodeSpan(rp.value ?? rp.key), "e.g. `rules: [control.loc, assault.loc]`");
+        return undefined;
+      }
+      const r = ruleList(rp.value, n);
+      if (!r) return undefined;
+      rules = r;
+    }
+    const missing = text("not_encoded", true);
+    if (missing === null) return undefined;
+    const both = [missing, note].filter((x): x is string => !!x).join("; ");
+    return { n, kind: missing !== undefined ? "not_encoded" : "encoded", rules, span, ...(both ? { note: both } : {}) };
+  }
+
+  function ruleList(seq: YAML.YAMLSeq, n: number): RuleRef[] | undefined {
+    if (seq.items.length === 0) {
+      rep.report("RW5002", `paragraph ${n}: empty rule list`, file, nodeSpan(seq), "name the rules that encode the paragraph, or use `not_encoded: <what is missing>`");
+      return undefined;
+    }
+    const out: RuleRef[] = [];
+    for (const it of seq.items) {
+      const id = YAML.isScalar(it) && typeof it.value === "string" ? it.value : undefined;
+      if (!id || !RULE_ID.test(id)) {
+        rep.report("RW5002", `paragraph ${n}: \`${YAML.isScalar(it) ? String(it.value) : "?"}\` is not a rule id`, file, nodeSpan(it), "rule ids are dotted identifiers, e.g. `control.loc`");
+        return undefined;
+      }
+      out.push({ id, span: nodeSpan(it) });
+    }
+    return out;
+  }
+
+  // entry-level problems still give a (partial) manifest, so that the analysis can add what
+  // else is wrong; a manifest without its header fields gives none
+  if (!source || !sha || !edition || !pp || !/^[0-9a-f]{64}$/.test(sha.value)) return { diagnostics: rep.diagnostics };
+  return {
+    manifest: {
+      file,
+      source: source.value,
+      sourceSpan: source.span,
+      sha256: sha.value,
+      shaSpan: sha.span,
+      edition: edition.value,
+      editionSpan: edition.span,
+      implied,
+      paragraphs,
+      invalid,
+      paragraphsSpan,
+    },
+    diagnostics: rep.diagnostics,
+  };
+}
