@@ -193,6 +193,14 @@ describe("analyzeCoverage", () => {
     expect(analyze(paragraphs, { extra: "implied:\n  toy.two: a domain restriction\n" }).diagnostics).toEqual([]);
   });
 
+  it("takes result tables like rules: a table is named under a paragraph or reported as an orphan table", () => {
+    const eds = toyEdition("toy.one", "toy.two", "roll");
+    eds.get("toy")!.tables = new Set(["roll"]);
+    const orphan = analyze("  1: heading\n  2: [toy.one]\n  3: [toy.two]\n  4: example\n", { editions: eds });
+    expect(orphan.diagnostics).toEqual([expect.objectContaining({ code: "RW5007", message: "table `roll` of edition `toy` is not referenced by any coverage manifest", span: expect.objectContaining({ line: 12 }) })]);
+    expect(analyze("  1: heading\n  2: [toy.one, roll]\n  3: [toy.two]\n  4: example\n", { editions: eds }).diagnostics).toEqual([]);
+  });
+
   it("warns once instead of reporting every rule while no rule of the edition is mapped yet", () => {
     const { diagnostics, report } = analyze("  1: heading\n  2: { not_encoded: later }\n  3: { not_encoded: later }\n  4: example\n");
     expect(diagnostics.map((d) => [d.code, d.severity, d.span.line])).toEqual([["RW5011", "warning", 3]]);

@@ -73,7 +73,12 @@ export function runCoverage(opts: CoverageOptions): CoverageResult {
     if (!res.edition) continue;
     const ids = new Map<string, { file: string; line: number; column: number }>();
     for (const r of [...res.edition.rules, ...res.edition.exemptions]) ids.set(r.id, r.pos);
-    editions.set(name, { name, ids });
+    const tables = new Set<string>();
+    for (const t of res.edition.tables ?? []) {
+      ids.set(t.name, t.pos);
+      tables.add(t.name);
+    }
+    editions.set(name, { name, ids, tables });
   }
   // an edition that does not compile: its diagnostics, no numbers
   if (manifests.some((m) => bundled.includes(m.edition) && !editions.has(m.edition))) return { diagnostics, threshold, pass: false, exitCode: 2 };

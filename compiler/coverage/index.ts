@@ -24,10 +24,14 @@ export interface SourceFile {
   sha256: string;
 }
 
-/** The rule and exemption ids of a built edition, each with where it is defined. */
+/**
+ * The rule and exemption ids and the result-table names of a built edition, each with where it
+ * is defined. `tables` (optional) says which of the ids are tables, for the wording of diagnostics.
+ */
 export interface EditionIds {
   name: string;
   ids: Map<string, SourcePos>;
+  tables?: Set<string>;
 }
 
 export type KindCounts = Record<ParagraphKind, number>;
@@ -141,7 +145,7 @@ export function analyzeCoverage(
     const checkId = (id: string, span: Diagnostic["span"]) => {
       refs.add(id);
       if (!ed) return;
-      if (!ed.ids.has(id)) rep.report("RW5006", `edition \`${m.edition}\` has no rule or exemption \`${id}\``, m.file, span, didYouMean(id, ed.ids.keys(), "check the rule id in the edition's rule files"));
+      if (!ed.ids.has(id)) rep.report("RW5006", `edition \`${m.edition}\` has no rule, exemption or table \`${id}\``, m.file, span, didYouMean(id, ed.ids.keys(), "check the rule id in the edition's rule files"));
     };
     const named = [...m.paragraphs.flatMap((e) => e.rules), ...m.implied];
     if (!ed && named.length) {
@@ -178,7 +182,7 @@ export function analyzeCoverage(
       if (refs.has(id)) continue;
       rep.report(
         "RW5007",
-        `rule \`${id}\` of edition \`${name}\` is not referenced by any coverage manifest`,
+        `${ed.tables?.has(id) ? "table" : "rule"} \`${id}\` of edition \`${name}\` is not referenced by any coverage manifest`,
         pos.file,
         { line: pos.line, column: pos.column, endLine: pos.line, endColumn: pos.column + 1 },
         `name it under the paragraph that states it in ${manifestsOf.map((f) => `\`${f}\``).join(" or ")}, or list it under \`implied:\` with a reason`,
