@@ -6,7 +6,7 @@
 import type { Bool, Expr as ZExpr, Model } from "z3-solver";
 import type { EnumType, Expr, IRAction, IRRule, Type } from "../ir/types.js";
 import { EncodeError, type Env, type Sym, type Unit } from "./encode.js";
-import { declineMove, liftsOf, type Obligation } from "./obligations.js";
+import { declineMove, liftsOf, phaseMoves, type Obligation } from "./obligations.js";
 import type { Example, Prover, StuckInfo, Tracked } from "./solve.js";
 import { leafJson } from "./canon.js";
 import { routesIn } from "./cache.js";
@@ -126,8 +126,8 @@ const MAX_ENUMERATED = 64;
 
 /**
  * stuck_power(P): a state with phase P (under the invariants) where the active power may not
- * decline and every action with an actor is forbidden to it for every choice of its other
- * parameters. "May not decline": when the phase has a declared decline move (a choice-free
+ * decline and every move of the phase (`phaseMoves`: an action with an actor and a rule scoped
+ * to P) is forbidden to it for every choice of its other parameters. "May not decline": when the phase has a declared decline move (a choice-free
  * action with a forbid rule scoped to P, like `pass`), declining is that action and its being
  * forbidden is part of "every action is forbidden"; otherwise declining is implicit ("not
  * deploying") and possible unless an obligation binds the power. Parameters are enumerated when
@@ -136,15 +136,16 @@ const MAX_ENUMERATED = 64;
 function stuckQuery(p: Prover, ob: Obligation, invParts: Tracked[]): Query {
   const { ir, enc, ctx } = p;
   const phase = ob.phase!;
-  const withActor = ir.actions.filter((a) => a.params.some((x) => x.actor));
-  if (!withActor.length) throw new EncodeError("no action has an actor");
+  const withActor = phaseMoves(ir, phase);
+  if (!withActor.length) throw new EncodeError(`no action with an actor has a rule scoped to phase \`${phase}\``);
   const phaseField = ir.state.fields.find((f) => f.name === "phase");
   if (!phaseField || phaseField.type.k !== "enum") throw new EncodeError("stuck_power needs an enum field `state.phase`");
   const actorParam = (a: IRAction) => a.params.find((x) => x.actor)!;
   const actorType = actorParam(withActor[0]).type as EnumType;
   const apField = ir.state.fields.find((f) => f.name === "active_power" && f.type.k === "enum" && f.type.base === actorType.base);
   const decline = declineMove(ir, phase) ?? null;
-  const obliges = ir.rules.filter((r) => r.kind === "oblige" && withActor.some((a) => a.name === r.action));
+  const actorActions = new Set(ir.actions.filter((a) => a.params.some((x) => x.actor)).map((a) => a.name));
+  const obliges = ir.rules.filter((r) => r.kind === "oblige" && actorActions.has(r.action));
   const exampleAction = p.action(decline ?? obliges[0]?.action ?? withActor[0].name);
 
   const stateE: Expr = { k: "state", type: ir.state };

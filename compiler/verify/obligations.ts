@@ -92,6 +92,16 @@ export function stuckPhases(ir: IREdition): string[] {
 }
 
 /**
+ * The moves of phase P for stuck_power: the actions with an actor and at least one rule scoped
+ * (`during`) to P, in declaration order. An action whose rules are never scoped to P (a retreat,
+ * placing unrest: steps or reactions that the rules allow in any phase) is not one of the moves a
+ * power chooses from when the phase asks it to act.
+ */
+export function phaseMoves(ir: IREdition, phase: string): IRAction[] {
+  return ir.actions.filter((a) => a.params.some((p) => p.actor) && ir.rules.some((r) => r.action === a.name && r.scope?.phase === phase));
+}
+
+/**
  * The declared decline move of a phase: a choice-free action with a forbid rule scoped to the
  * phase — the edition says when declining is not allowed there (Here I Stand's `pass` in the
  * Action Phase). Undefined when declining is implicit (spring deployment: "not deploying" is no
@@ -136,8 +146,12 @@ export function obligationsFor(ir: IREdition): Obligation[] {
     mk("redundant_rule", r.id, r.action, [r.id, ...coverers.map((x) => x.id).sort()], [r.id]);
     for (const e of liftsOf(ir, r)) mk("swallowing_exemption", `${e.id}~${r.id}`, r.action, [r.id], [e.id, r.id], { exemptions: [e.id] });
   }
-  const actorRules = ir.rules.filter((r) => withActor.has(r.action)).map((r) => r.id).sort();
-  if (withActor.size) for (const p of stuckPhases(ir)) mk("stuck_power", p, "*", actorRules, [], { phase: p });
+  if (withActor.size)
+    for (const p of stuckPhases(ir)) {
+      const moves = new Set(phaseMoves(ir, p).map((a) => a.name));
+      const rules = ir.rules.filter((r) => moves.has(r.action) || (r.kind === "oblige" && withActor.has(r.action))).map((r) => r.id).sort();
+      mk("stuck_power", p, "*", rules, [], { phase: p });
+    }
   // result tables: a gap and an overlap obligation each (tables.ts); a finding is located at the table
   for (const t of ir.tables ?? []) for (const kind of ["table_gap", "table_overlap"] as const) mk(kind, t.name, "", [], [], { table: t.name });
   return out.sort(byId);
