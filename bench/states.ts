@@ -146,7 +146,16 @@ export function makeState(seed: number, kind: ActionKind): State {
     const n = chance(r, 0.2) ? 0 : int(r, 1, 6);
     // no combat cards: no benchmarked action reads `combat` (play_card is not benchmarked), and
     // drawing it would change every seed's state
-    hands[m] = Array.from({ length: n }, () => ({ id: pick(r, CARD_IDS), home: chance(r, 0.15), mandatory: chance(r, 0.08), combat: false }));
+    // a hand holds each card once (invariant state.hand_cards_distinct): a drawn id already in the
+    // hand is replaced by the next unused one, so the random draws (and the rest of the state) stay
+    // those of every earlier seed
+    const used = new Set<string>();
+    hands[m] = Array.from({ length: n }, () => {
+      let id = pick(r, CARD_IDS);
+      for (let k = CARD_IDS.indexOf(id); used.has(id); k = (k + 1) % CARD_IDS.length) id = CARD_IDS[k]!;
+      used.add(id);
+      return { id, home: chance(r, 0.15), mandatory: chance(r, 0.08), combat: false };
+    });
     rulers[m] = { name: base.rulers[m].name, admin_rating: int(r, 0, 4) };
   }
 

@@ -115,9 +115,9 @@ describe("stuck_power", () => {
     const power = cx.state.active_power as string;
     expect(cx.action).toEqual({ action: "pass", power });
     expect(mod.check(cx.state, cx.action).allowed).toBe(false);
-    // every declare_war target and the first few cards are forbidden too
-    const powers = ir.enums.find((e) => e.name === "Power")!.members;
-    for (const target of powers) expect(mod.check(cx.state, { action: "declare_war", by: power, target }).allowed, target).toBe(false);
+    // the moves of the Action Phase are pass and play_card (declare_war's rules are scoped to the
+    // Diplomacy Phase: not a move here); the first few cards are forbidden too
+    expect(o.stuck!.blocked.map((b) => b.action).sort()).toEqual(["pass", "play_card"]);
     for (let card = -1; card < 4; card++) expect(mod.check(cx.state, { action: "play_card", power, card }).allowed).toBe(false);
     expect(o.stuck!.blocked.find((b) => b.action === "play_card")!.rules).toContain("play.broken_home_card");
   }, LONG);

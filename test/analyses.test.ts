@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { proveEdition, type ProofReport } from "../compiler/verify/index.js";
-import { obligationsFor } from "../compiler/verify/obligations.js";
+import { declineMove, obligationsFor, phaseMoves } from "../compiler/verify/obligations.js";
 import { loadEdition } from "../compiler/check/index.js";
 import type { IRAction, IREdition, Type } from "../compiler/ir/types.js";
 import * as H from "./helpers/verify-ir.js";
@@ -152,7 +152,8 @@ describe("swallowing_exemption", () => {
 describe("stuck_power", () => {
   // the tiny state has no active_power: the obligation asks about any power
   const passBan = rule("pass.mandatory", "forbid", "pass", mandatoryInHand, { scope: actionScope });
-  const warInAction = rule("dow.not_in_action", "forbid", "declare_war", cmp("=", st("phase"), member(H.Phase, "action")));
+  // scoped to the Action Phase, so declare_war is one of its moves (phaseMoves)
+  const warInAction = rule("dow.not_in_action", "forbid", "declare_war", cmp("=", st("phase"), member(H.Phase, "action")), { scope: actionScope });
 
   it("is refuted when the decline move (pass) and every other move are forbidden", async () => {
     const r = await proveEdition(H.edition({ rules: [passBan, warInAction] }), { timeoutMs: 10_000, only: (o) => o.kind === "stuck_power" });
@@ -183,6 +184,23 @@ describe("stuck_power", () => {
     const o = ob(r, "t.stuck_power.action");
     expect(o.verdict).toBe("refuted");
     expect(o.stuck!.blocked.find((b) => b.action === "bid")).toEqual({ action: "bid", rules: ["bid.never_with_mandatory"], everyChoice: true });
+  });
+
+  it("counts as moves of a phase only the actions with a rule scoped to it", async () => {
+    const unscopedWar = rule("dow.not_in_action", "forbid", "declare_war", cmp("=", st("phase"), member(H.Phase, "action")));
+    const r = await proveEdition(H.edition({ rules: [passBan, unscopedWar] }), { timeoutMs: 10_000, only: (o) => o.kind === "stuck_power" });
+    const o = ob(r, "t.stuck_power.action");
+    expect(o.verdict).toBe("refuted");
+    expect(o.stuck!.blocked.map((b) => b.action)).toEqual(["pass"]);
+  });
+
+  it("prefers as the decline move the choice-free action its phase also obliges", async () => {
+    const base = H.edition({ rules: [rule("concede.never", "forbid", "concede", lit(true), { scope: actionScope }), passBan, rule("pass.empty", "oblige", "pass", emptyHand, { scope: actionScope })] });
+    // concede (only forbidden) is declared before pass (forbidden and obliged)
+    const ed: IREdition = { ...base, actions: [concede, ...base.actions] };
+    expect(declineMove(ed, "action")).toBe("pass");
+    expect(declineMove(ed, "diplomacy")).toBeUndefined();
+    expect(phaseMoves(ed, "action").map((a) => a.name).sort()).toEqual(["concede", "pass"]);
   });
 
   it("lets a power decline in a phase with no declared decline move, unless an obligation binds it", async () => {

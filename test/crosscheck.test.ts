@@ -17,6 +17,8 @@ interface Case {
   bundled: boolean;
   /** obligations that must be refuted (id suffix match) */
   mustRefute: string[];
+  /** stuck_power may end `unknown` (a warning whose quantified query can time out) */
+  stuckMayBeUnknown?: boolean;
   /** time for compiling and proving the whole edition (default: the configured hook timeout) */
   proveTimeoutMs?: number;
   /** what else the case's report must show */
@@ -48,7 +50,7 @@ const CASES: Case[] = [
   { dir: "test/broken/dead-rule", bundled: false, mustRefute: ["dead_rule.dow.broken_never"] },
   { dir: "test/broken/table-gap", bundled: false, mustRefute: ["table_gap.conquest"] },
   { dir: "test/broken/table-overlap", bundled: false, mustRefute: ["table_overlap.exploration"] },
-  { dir: "dsl/vq", bundled: true, mustRefute: [], proveTimeoutMs: 900_000 },
+  { dir: "dsl/vq", bundled: true, mustRefute: [], proveTimeoutMs: 900_000, stuckMayBeUnknown: true },
   {
     dir: "test/broken/vq-home-card-literal",
     bundled: false,
@@ -77,13 +79,13 @@ for (const c of CASES) {
       it(name, () => check(report));
     }
 
-    // An error-severity obligation must be decided. stuck_power (a warning) quantifies over the
-    // moves' parameters and Z3's quantifier instantiation may run out of time on a busy machine:
-    // its `unknown` is reported as unknown (never proved) and is not a failure here.
-    it("has no unknown verdicts at error severity, and none but stuck_power below it", () => {
-      const unknown = report.obligations.filter((o) => o.verdict === "unknown");
-      expect(unknown.filter((o) => o.severity === "error").map((o) => o.id)).toEqual([]);
-      expect(unknown.filter((o) => o.kind !== "stuck_power").map((o) => o.id)).toEqual([]);
+    // Every verdict is decided, except where a case allows stuck_power (a warning) to be unknown:
+    // Virgin Queen's Action Phase moves have Space parameters read through routes, and Z3's
+    // quantifier instantiation may run out of time there on a busy machine. An unknown is
+    // reported as unknown (never proved).
+    it("has no unknown verdicts (but the stuck_power ones a case allows)", () => {
+      const unknown = report.obligations.filter((o) => o.verdict === "unknown" && !(c.stuckMayBeUnknown && o.kind === "stuck_power"));
+      expect(unknown.map((o) => o.id)).toEqual([]);
     });
 
     it("refutes what the fixture breaks, and only that among errors", () => {

@@ -61,7 +61,9 @@ describe("obligations as data", () => {
 describe("proveEdition", () => {
   it("proves a consistent rulebook, with schema-valid witnesses", async () => {
     const ir = consistent();
-    const r = await proveEdition(ir, { timeoutMs: 10_000 });
+    // the tiny edition declares no card play: in its Action Phase `pass` is the only move, so a
+    // power holding a Mandatory Event is stuck (test/analyses.test.ts covers stuck_power)
+    const r = await proveEdition(ir, { timeoutMs: 10_000, only: (o) => o.kind !== "stuck_power" });
     const bad = r.obligations.filter((o) => o.verdict !== "proved").map((o) => `${o.id}: ${o.verdict} ${o.reason ?? ""} ${o.core ?? ""}`);
     expect(bad).toEqual([]);
     expect(r.summary).toMatchObject({ refuted: 0, unknown: 0, errors: 0, warnings: 0 });

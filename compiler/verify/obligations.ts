@@ -102,16 +102,18 @@ export function phaseMoves(ir: IREdition, phase: string): IRAction[] {
 }
 
 /**
- * The declared decline move of a phase: a choice-free action (only an actor parameter) that a
- * rule scoped to the phase forbids and one scoped to it obliges — the edition says when declining
- * is not allowed there and when it is the only thing left (Here I Stand's and Virgin Queen's
- * `pass` in the Action Phase). A choice-free action that is only ever forbidden (`end_impulse`,
- * recording a religious preference) is a move, not a way to decline. Undefined when declining is
- * implicit (spring deployment: "not deploying" is no action of the edition, and nothing forbids it).
+ * The declared decline move of a phase: a choice-free action (only an actor parameter) with a
+ * forbid rule scoped to the phase — the edition says when declining is not allowed there (Here I
+ * Stand's and Virgin Queen's `pass` in the Action Phase). When several choice-free actions qualify,
+ * the one a rule scoped to the phase also obliges is preferred (`pass`, obliged on an empty hand,
+ * over `end_impulse`, which is only ever forbidden), then the first declared. Undefined when
+ * declining is implicit (spring deployment: "not deploying" is no action of the edition, and
+ * nothing forbids it).
  */
 export function declineMove(ir: IREdition, phase: string): string | undefined {
   const scoped = (a: IRAction, kind: IRRule["kind"]) => ir.rules.some((r) => r.action === a.name && r.kind === kind && r.scope?.phase === phase);
-  return ir.actions.find((a) => isChoiceFree(a) && scoped(a, "forbid") && scoped(a, "oblige"))?.name;
+  const candidates = ir.actions.filter((a) => isChoiceFree(a) && scoped(a, "forbid"));
+  return (candidates.find((a) => scoped(a, "oblige")) ?? candidates[0])?.name;
 }
 
 /** Every obligation of the edition, sorted by id. */
