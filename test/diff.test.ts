@@ -286,7 +286,10 @@ describe("rulewright diff on the Here I Stand fixture variants", () => {
     const rep = JSON.parse(r.out) as JsonReport;
     expect(rep.actions.map((a) => [a.action, a.verdict])).toEqual([
       ["declare_war", "identical"],
+      ["end_impulse", "identical"],
       ["pass", "identical"],
+      ["play_card", "identical"],
+      ["spend_cp", "identical"],
       ["spring_deploy", "identical"],
     ]);
   }, 600_000);
