@@ -317,6 +317,25 @@ describe("rulewright coverage (the project's manifests, the real sources)", () =
     expect(r.err).not.toMatch(/at .*\.ts:\d+/);
   });
 
+  it("reports a YAML syntax error once, without calling the rules that manifest names orphans", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-coverage-"));
+    for (const n of fs.readdirSync("dsl/coverage")) fs.copyFileSync(path.join("dsl/coverage", n), path.join(dir, n));
+    const f = path.join(dir, "001_42c9e1d76fa4cc82.yaml");
+    fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace("  12: [dow.own_ally]", "  12: [dow.own_ally"));
+    const r = run(["coverage", "--manifests", dir]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/001_42c9e1d76fa4cc82\.yaml:\d+:\d+: error\[RW5001\]: invalid YAML/);
+    expect(r.err).not.toMatch(/RW5007/);
+  });
+
+  it("rejects a threshold that is not a plain decimal number", () => {
+    for (const bad of ["0x10", "1e2", "abc", "101", "-5"]) {
+      const r = run(["coverage", "--min-percent", bad]);
+      expect(r.code, bad).toBe(2);
+      expect(r.err, bad).toMatch(/--min-percent must be a number from 0 to 100/);
+    }
+  });
+
   it("exits 2 on an orphan rule, pointing at the rule file", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-coverage-"));
     for (const n of fs.readdirSync("dsl/coverage")) fs.copyFileSync(path.join("dsl/coverage", n), path.join(dir, n));

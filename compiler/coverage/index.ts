@@ -105,6 +105,7 @@ export function analyzeCoverage(
   manifests: Manifest[],
   sources: Map<string, SourceFile>,
   editions: Map<string, EditionIds>,
+  opts: { orphans?: boolean } = {},
 ): { report: CoverageReport; diagnostics: Diagnostic[] } {
   const rep = new Reporter();
   const files: FileCoverage[] = [];
@@ -169,7 +170,9 @@ export function analyzeCoverage(
   // orphans: rules of a named, built edition that nothing references. An edition whose
   // manifests name none of its rules yet (their paragraphs all `not_encoded`, e.g. right after
   // the edition was merged) gets one warning instead: its share shows 0%.
-  for (const [name, refs] of [...referenced].sort(([a], [b]) => a.localeCompare(b))) {
+  // Skipped (`opts.orphans === false`) when a manifest could not be read: the rules it names would
+  // all be reported as orphans, burying the one real error.
+  for (const [name, refs] of opts.orphans === false ? [] : [...referenced].sort(([a], [b]) => a.localeCompare(b))) {
     const ed = editions.get(name);
     if (!ed) continue;
     const manifestsOf = manifests.filter((m) => m.edition === name).map((m) => m.file).sort();
