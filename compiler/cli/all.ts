@@ -1,10 +1,13 @@
 /**
  * `rulewright all` (what `npm start` runs): build, prove and test every bundled edition, then a
- * summary table. Exit 0 when everything passed; otherwise the worst exit code of the steps.
+ * summary table with each edition's share of the rulebook sources encoded (`rulewright coverage`,
+ * no threshold: "-" for an edition no manifest names or when the sources folder is missing).
+ * Exit 0 when everything passed; otherwise the worst exit code of the steps.
  */
 import { buildOne } from "./build.js";
 import { printProveSummary, proveOne } from "./prove.js";
 import { runScenarios } from "./test.js";
+import { runCoverage } from "./coverage.js";
 import { bundledEditions, UsageError, color, type Format } from "./common.js";
 
 export async function allCommand(opts: { format: Format }): Promise<number> {
@@ -16,7 +19,7 @@ export async function allCommand(opts: { format: Format }): Promise<number> {
     const b = await buildOne(e, { check: false, format: "text" });
     process.stdout.write(`build ${e}: ${b.status} (${b.files.length} files)\n`);
     if (b.status === "error") {
-      rows.push([e, color.red("compile errors"), "-", "-", "-"]);
+      rows.push([e, color.red("compile errors"), "-", "-", "-", "-"]);
       code = 2;
       continue;
     }
@@ -25,7 +28,7 @@ export async function allCommand(opts: { format: Format }): Promise<number> {
     const obs = p.report?.obligations ?? [];
     const n = (v: string) => obs.filter((o) => o.verdict === v).length;
     if (p.failed) code = Math.max(code, 1);
-    rows.push([e, b.status, `${n("proved")}/${obs.length}`, `${n("refuted")} refuted, ${n("unknown")} unknown`, ""]);
+    rows.push([e, b.status, `${n("proved")}/${obs.length}`, `${n("refuted")} refuted, ${n("unknown")} unknown`, "", "-"]);
   }
   const t = await runScenarios(["test/scenarios"], "text");
   for (const r of t.results.filter((r) => !r.pass)) process.stdout.write(`${color.red("FAIL")} ${r.file}:${r.line} ${r.name}\n     ${r.detail}\n`);
@@ -35,7 +38,18 @@ export async function allCommand(opts: { format: Format }): Promise<number> {
     row[4] = `${mine.filter((r) => r.pass).length}/${mine.length} passed`;
   }
   if (t.failed || t.problems.length) code = Math.max(code, 1);
-  const header = ["edition", "build", "proved", "not proved", "scenarios"];
+  try {
+    const cov = runCoverage({ format: "text" });
+    if (cov.exitCode === 2) process.stdout.write(`coverage: ${color.red("the manifests have errors")} (run \`rulewright coverage\`)\n`);
+    for (const ed of cov.report?.editions ?? []) {
+      const row = rows.find((r) => r[0] === ed.edition);
+      if (row && ed.percent !== null) row[5] = `${ed.encoded}/${ed.restriction} (${ed.percent.toFixed(1)}%)`;
+    }
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stdout.write(`coverage: not computed (${e.message})\n`);
+  }
+  const header = ["edition", "build", "proved", "not proved", "scenarios", "sources encoded"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => stripAnsi(r[i]).length)));
   const line = (r: string[]) => r.map((c, i) => c + " ".repeat(widths[i] - stripAnsi(c).length)).join("  ");
   process.stdout.write("\n" + color.bold(line(header)) + "\n" + rows.map(line).join("\n") + "\n");
