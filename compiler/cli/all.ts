@@ -23,7 +23,9 @@ export async function allCommand(opts: { format: Format }): Promise<number> {
       code = 2;
       continue;
     }
-    const p = await proveOne(e, { format: "text" });
+    // 60 s per obligation, as CI proves: a cold cache on a busy 2-core machine needs it (the
+    // §12 line-of-communication obligations take 10–45 s there)
+    const p = await proveOne(e, { format: "text", timeoutMs: 60_000 });
     printProveSummary(p);
     const obs = p.report?.obligations ?? [];
     const n = (v: string) => obs.filter((o) => o.verdict === v).length;
