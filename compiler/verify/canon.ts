@@ -6,7 +6,7 @@
 import type { Bool, Expr as ZExpr, Model, Solver } from "z3-solver";
 import type { Type } from "../ir/types.js";
 import type { Encoder } from "./encode.js";
-import { duringCheck, type Z3Ctx } from "./z3.js";
+import { duringCheck, reasonUnknown, type Z3Ctx } from "./z3.js";
 
 /**
  * Solves with a canonical model, so witnesses are small, readable and independent of Z3's
@@ -239,15 +239,6 @@ export function valueOf(enc: Encoder, model: Model<"main">, leaf: { e: unknown; 
   if (enc.ctx.isBool(v)) return enc.ctx.isTrue(v);
   if (enc.ctx.isIntVal(v)) return Number(v.value());
   return undefined;
-}
-
-export function reasonUnknown(solver: Solver<"main">): string {
-  try {
-    const r = solver.reasonUnknown();
-    return r === "canceled" || r === "timeout" ? `timeout (${r})` : r || "unknown";
-  } catch {
-    return "unknown";
-  }
 }
 
 /** `solver.check()` with a watchdog: if the solver's own timeout does not fire, interrupt and await. */

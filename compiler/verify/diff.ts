@@ -26,7 +26,7 @@ import { children } from "../ir/walk.js";
 import type { Env } from "./encode.js";
 import { decode } from "./decode.js";
 import { ExactRouteEncoder, routeGraph, type ExactUnit } from "./route-exact.js";
-import { duringCheck, getZ3, runExclusive, type Z3Ctx } from "./z3.js";
+import { duringCheck, getZ3, reasonUnknown, runExclusive, type Z3Ctx } from "./z3.js";
 
 type B = Bool<"main">;
 
@@ -565,15 +565,6 @@ async function solveExact(
     }
   } finally {
     firstModelNear?.release();
-  }
-}
-
-function reasonUnknown(solver: Solver<"main">): string {
-  try {
-    const r = solver.reasonUnknown();
-    return r === "canceled" || r === "timeout" ? `timeout (${r})` : r || "unknown";
-  } catch {
-    return "unknown";
   }
 }
 

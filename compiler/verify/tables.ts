@@ -22,7 +22,7 @@ import type { IREdition, IRTable, TableScalar, Type } from "../ir/types.js";
 import type { Encoder, Sym } from "./encode.js";
 import { obligationsFor, type Obligation } from "./obligations.js";
 import { canonicalSmt2 } from "./smt2.js";
-import { duringCheck, type Z3Ctx } from "./z3.js";
+import { duringCheck, reasonUnknown, type Z3Ctx } from "./z3.js";
 
 type B = Bool<"main">;
 
@@ -235,15 +235,6 @@ function exampleOf(ctx: Z3Ctx, enc: Encoder, t: IRTable, inputs: Input[], conds:
   });
   const rows = t.rows.filter((_, j) => ctx.isTrue(model.eval(conds[j]!, true))).map((r) => ({ file: r.pos.file, line: r.pos.line }));
   return { inputs: ins, keys, rows };
-}
-
-function reasonUnknown(solver: Solver<"main">): string {
-  try {
-    const r = solver.reasonUnknown();
-    return r === "canceled" || r === "timeout" ? `timeout (${r})` : r || "unknown";
-  } catch {
-    return "unknown";
-  }
 }
 
 export { describeTableExample } from "./describe.js";

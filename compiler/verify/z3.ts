@@ -12,7 +12,7 @@
  * creates in `init()` is therefore a deferring one: cleanups that arrive during a check are queued
  * and run when the check has finished.
  */
-import { init } from "z3-solver";
+import { init, type Solver } from "z3-solver";
 
 export type Z3Ctx = Awaited<ReturnType<typeof makeContext>>;
 
@@ -68,4 +68,18 @@ export function runExclusive<T>(fn: () => Promise<T>): Promise<T> {
   const next = queue.then(fn, fn);
   queue = next.catch(() => undefined);
   return next;
+}
+
+/**
+ * Why `solver` answered unknown, for a report: "timeout (canceled)" or "timeout (timeout)" when its
+ * time ran out or it was interrupted, else Z3's own reason ("unknown" when Z3 gives none or the
+ * call fails).
+ */
+export function reasonUnknown(solver: Solver<"main">): string {
+  try {
+    const r = solver.reasonUnknown();
+    return r === "canceled" || r === "timeout" ? `timeout (${r})` : r || "unknown";
+  } catch {
+    return "unknown";
+  }
 }
