@@ -256,17 +256,7 @@ export function handSpringDeploy(s: State, power: string, origin: string, destin
   if (SEA[to]) (v ??= []).push("deploy.to_land");
 
   // the path rules
-  curState = s;
-  curFriends = POWER_BIT[power]!;
-  for (const x of s.alliances) {
-    if (x.a === power) curFriends |= POWER_BIT[x.b]!;
-    else if (x.b === power) curFriends |= POWER_BIT[x.a]!;
-  }
-  curOthers = MAJORS_MASK & ~POWER_BIT[power]!;
-  for (const l of s.loans) if (l.borrower === power) curOthers &= ~POWER_BIT[l.owner]!;
-  friendly.fill(0);
-  port.fill(0);
-  blocked.fill(0);
+  preparePath(s, power);
   const src = INDEX.get(origin)!;
   const over5 = units > 5;
   let prepared = false;
@@ -301,8 +291,8 @@ export function handCheck(s: State, a: { action: string } & Record<string, unkno
   }
 }
 
-/** Exposed for the json-rules-engine translation, which needs the path as a precomputed fact. */
-export function handDeployPath(s: State, power: string, origin: string, destination: string, noPasses: boolean, noBlocked: boolean, noSeas: boolean): boolean {
+/** Sets the path search's per-call state: the deploying power's friends and the other powers whose ships block, with empty memo tables. */
+function preparePath(s: State, power: string): void {
   curState = s;
   curFriends = POWER_BIT[power]!;
   for (const x of s.alliances) {
@@ -314,6 +304,11 @@ export function handDeployPath(s: State, power: string, origin: string, destinat
   friendly.fill(0);
   port.fill(0);
   blocked.fill(0);
+}
+
+/** Exposed for the json-rules-engine translation, which needs the path as a precomputed fact. */
+export function handDeployPath(s: State, power: string, origin: string, destination: string, noPasses: boolean, noBlocked: boolean, noSeas: boolean): boolean {
+  preparePath(s, power);
   return path_(INDEX.get(origin)!, INDEX.get(destination)!, noPasses, noBlocked, noSeas ? 0 : 1);
 }
 
