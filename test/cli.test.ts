@@ -70,6 +70,25 @@ describe("rulewright check", () => {
     expect(r.err).toContain("state.no_self_alliance");
   });
 
+  it("holds hands to what a deck allows: no combat card that is a Mandatory Event, no card twice (his invariants)", () => {
+    const dir = tmpdir();
+    const base = JSON.parse(fs.readFileSync(`${EX}/deploy-paris-genoa.state.json`, "utf8"));
+    const check = (hand: unknown[]) => {
+      fs.writeFileSync(path.join(dir, "s.json"), JSON.stringify({ ...base, hands: { ...base.hands, france: hand } }));
+      return run(["check", "--edition", "his", "--state", path.join(dir, "s.json"), "--action", `${EX}/deploy-5-units.action.json`]);
+    };
+    const card = (id: string, kind: { combat?: boolean; mandatory?: boolean } = {}) => ({ id, home: false, mandatory: false, combat: false, ...kind });
+    const ok = check([card("siege_artillery", { combat: true }), card("plague", { mandatory: true })]);
+    expect(ok.err).not.toMatch(/state\.(combat_cards_are_plain|hand_cards_distinct)/);
+    expect(ok.code).not.toBe(2);
+    const both = check([card("siege_artillery", { combat: true, mandatory: true })]);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain("state.combat_cards_are_plain");
+    const twice = check([card("plague"), card("plague")]);
+    expect(twice.code).toBe(2);
+    expect(twice.err).toContain("state.hand_cards_distinct");
+  });
+
   it("reports a missing file, an unknown edition, a bad action and missing options with exit 2", () => {
     const missing = run(["check", "--edition", "his", "--state", "nope.json", "--action", `${EX}/deploy-5-units.action.json`]);
     expect(missing.code).toBe(2);
