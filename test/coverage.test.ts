@@ -134,6 +134,21 @@ describe("readManifest", () => {
     ]);
   });
 
+  it("reads a partly encoded paragraph whose rest is out of scope, with its reason", () => {
+    const m = readOk(manifestText("  1: { rules: [toy.one], out_of_scope: card texts }\n  2: { rules: [toy.two], not_encoded: the cost, out_of_scope: scoring, note: n }\n"));
+    expect(m.paragraphs.map((p) => [p.n, p.kind, p.rules.map((r) => r.id), p.note ?? "", p.outOfScope])).toEqual([
+      [1, "encoded", ["toy.one"], "", "card texts"],
+      [2, "not_encoded", ["toy.two"], "the cost; n", "scoring"],
+    ]);
+    const ps = problems(manifestText("  1: { not_encoded: x, out_of_scope: y }\n  2: { rules: [toy.one], out_of_scope: '' }\n  3: { rules: [toy.one], out_of_scope: y, heading: z }\n"));
+    expect(ps.map((p) => [p.line, p.message])).toEqual([
+      [5, "paragraph 1: give exactly one kind (got `out_of_scope`, `not_encoded`)"],
+      [6, "paragraph 2: `out_of_scope` needs a reason"],
+      [7, "paragraph 3: give exactly one kind (got `heading`, `rules`)"],
+    ]);
+    expect(problems(manifestText("  1: { not_encoded: x, out_of_scope: y }\n"))[0]!.help).toContain("`rules` with `out_of_scope`");
+  });
+
   it("checks the sha256 shape", () => {
     expect(problems("source: toy.txt\nsha256: abc\nedition: toy\nparagraphs:\n  1: heading\n")).toEqual([expect.objectContaining({ code: "RW5002", line: 2 })]);
   });
@@ -166,6 +181,18 @@ describe("analyzeCoverage", () => {
     ]);
     expect(report.total).toEqual({ encoded: 1, restriction: 2, percent: 50 });
     expect(report.notEncoded).toEqual([{ source: "toy.txt", edition: "toy", paragraph: 3, line: 5, note: "half of it", rules: ["toy.two"] }]);
+  });
+
+  it("counts a paragraph with rules and an out-of-scope rest as encoded and lists it as out of scope with its rules", () => {
+    const { report, diagnostics } = analyze("  1: heading\n  2: { rules: [toy.one], out_of_scope: printed on cards }\n  3: { rules: [toy.two], not_encoded: half, out_of_scope: scoring }\n  4: example\n");
+    expect(diagnostics).toEqual([]);
+    expect(report.total).toEqual({ encoded: 1, restriction: 2, percent: 50 });
+    expect(report.editions[0]!.files[0]!.counts).toEqual({ encoded: 1, not_encoded: 1, out_of_scope: 0, procedure: 0, example: 1, heading: 1 });
+    expect(report.notEncoded).toEqual([{ source: "toy.txt", edition: "toy", paragraph: 3, line: 5, note: "half", rules: ["toy.two"] }]);
+    expect(report.outOfScope).toEqual([
+      { source: "toy.txt", edition: "toy", paragraph: 2, line: 3, note: "printed on cards", rules: ["toy.one"] },
+      { source: "toy.txt", edition: "toy", paragraph: 3, line: 5, note: "scoring", rules: ["toy.two"] },
+    ]);
   });
 
   it("reports paragraphs that are not listed, as ranges", () => {

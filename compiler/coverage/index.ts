@@ -67,7 +67,8 @@ export interface ListedParagraph {
   /** 1-based line of the paragraph in its source */
   line: number;
   note: string;
-  /** rules that encode part of it (not_encoded entries that list some) */
+  /** rules that encode part of it (not_encoded entries that list some; out-of-scope entries
+   * whose paragraph is partly encoded by these rules) */
   rules: string[];
 }
 
@@ -162,6 +163,8 @@ export function analyzeCoverage(
       const item = { source: m.source, edition: m.edition, paragraph: e.n, line, note: e.note ?? "", rules: e.rules.map((r) => r.id) };
       if (e.kind === "not_encoded") notEncoded.push(item);
       if (e.kind === "out_of_scope") outOfScope.push(item);
+      // a partly encoded paragraph whose rest is out of scope: listed with its reason and rules
+      if (e.outOfScope !== undefined) outOfScope.push({ ...item, note: e.outOfScope });
     }
     const restriction = RESTRICTION_KINDS.reduce((s, k) => s + counts[k], 0);
     files.push({ source: m.source, edition: m.edition, manifest: m.file, paragraphs: paras.length, encoded: counts.encoded, restriction, percent: percent(counts.encoded, restriction), counts });

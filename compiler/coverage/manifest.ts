@@ -14,12 +14,15 @@
  *   46: { rules: [control.impulse], not_encoded: "the CP budget is not checked yet" }
  *   105: { out_of_scope: "dice of a Reformation attempt: resolution, not a restriction" }
  *   34: { not_encoded: "impulse options: card play is not encoded yet" }
+ *   39: { rules: [cards.mandatory_not_for_cp], out_of_scope: "the conditions printed on single cards" }
  *   32: { example: "replayed in test/scenarios/his/deploy.yaml" }
  * ```
  * The mapping form takes exactly one of `heading`, `procedure`, `example`, `out_of_scope`
  * (each with a note; `out_of_scope` needs its reason), or `rules` and/or `not_encoded` (a
  * paragraph only partly encoded lists its rules and says what is missing; it counts as not
- * encoded), plus an optional `note`.
+ * encoded), plus an optional `note`. A paragraph with `rules` may also give `out_of_scope`: the
+ * reason the rest of it is not modelled; it counts as its rules say (encoded, or not encoded
+ * with `not_encoded`) and is listed among the out-of-scope paragraphs too.
  */
 import YAML from "yaml";
 import type { Diagnostic, Span } from "../diagnostics/types.js";
@@ -43,6 +46,8 @@ export interface ParagraphEntry {
   rules: RuleRef[];
   /** the reason (out_of_scope, not_encoded) or a free note */
   note?: string;
+  /** an entry with `rules`: why the rest of the paragraph is out of scope */
+  outOfScope?: string;
   /** position of the paragraph number in the manifest */
   span: Span;
 }
@@ -211,11 +216,13 @@ export function readManifest(file: string, text: string): { manifest?: Manifest;
       rep.report("RW5002", `paragraph ${n}: \`${key}\` needs ${required ? "a reason" : "a note (a string) or `true`"}`, file, nodeSpan(p.value ?? p.key), required ? `say why, e.g. \`${key}: "victory point scoring is not modelled"\`` : "e.g. `example: \"replayed in test/scenarios/…\"`");
       return null;
     };
-    const simple = [...SIMPLE_KINDS, "out_of_scope"].filter((k) => got.has(k));
+    // `out_of_scope` beside `rules` is the reason for the rest of a partly encoded paragraph
+    const partOutOfScope = got.has("rules") && got.has("out_of_scope");
+    const simple = [...SIMPLE_KINDS, "out_of_scope"].filter((k) => got.has(k) && !(partOutOfScope && k === "out_of_scope"));
     const restriction = ["rules", "not_encoded"].filter((k) => got.has(k));
     if (simple.length + (restriction.length ? 1 : 0) !== 1) {
       const keys = [...simple, ...restriction].map((k) => `\`${k}\``).join(", ") || "none";
-      rep.report("RW5002", `paragraph ${n}: give exactly one kind (got ${keys})`, file, vspan, "`rules` and `not_encoded` may go together (a partly encoded paragraph); the other kinds stand alone");
+      rep.report("RW5002", `paragraph ${n}: give exactly one kind (got ${keys})`, file, vspan, "`rules` and `not_encoded` may go together (a partly encoded paragraph), and `rules` with `out_of_scope` (the reason for the rest); the other kinds stand alone");
       return undefined;
     }
     const note = text("note", false);
@@ -240,8 +247,10 @@ export function readManifest(file: string, text: string): { manifest?: Manifest;
     }
     const missing = text("not_encoded", true);
     if (missing === null) return undefined;
+    const rest = text("out_of_scope", true);
+    if (rest === null) return undefined;
     const both = [missing, note].filter((x): x is string => !!x).join("; ");
-    return { n, kind: missing !== undefined ? "not_encoded" : "encoded", rules, span, ...(both ? { note: both } : {}) };
+    return { n, kind: missing !== undefined ? "not_encoded" : "encoded", rules, span, ...(both ? { note: both } : {}), ...(rest !== undefined ? { outOfScope: rest } : {}) };
   }
 
   function ruleList(seq: YAML.YAMLSeq, n: number): RuleRef[] | undefined {
