@@ -14,7 +14,7 @@
  *   46: { rules: [control.impulse], not_encoded: "the CP budget is not checked yet" }
  *   105: { out_of_scope: "dice of a Reformation attempt: resolution, not a restriction" }
  *   34: { not_encoded: "impulse options: card play is not encoded yet" }
- *   39: { rules: [cards.mandatory_not_for_cp], out_of_scope: "the conditions printed on single cards" }
+ *   39: { rules: [card.combat_as_event], out_of_scope: "the conditions printed on single cards" }
  *   32: { example: "replayed in test/scenarios/his/deploy.yaml" }
  * ```
  * The mapping form takes exactly one of `heading`, `procedure`, `example`, `out_of_scope`
