@@ -285,6 +285,7 @@ describe("rulewright diff on the Here I Stand fixture variants", () => {
     expect(r.code, r.err).toBe(0);
     const rep = JSON.parse(r.out) as JsonReport;
     expect(rep.actions.map((a) => [a.action, a.verdict])).toEqual([
+      ["choose_deep_exploration", "identical"],
       ["declare_war", "identical"],
       ["end_impulse", "identical"],
       ["pass", "identical"],
