@@ -302,9 +302,18 @@ describe("rulewright coverage (the project's manifests, the real sources)", () =
   });
 
   it("exits 1 under the threshold", () => {
-    const r = run(["coverage", "--edition", "his", "--min-percent", "100"]);
+    // his encodes every restriction paragraph: mark one of them partly not encoded in a copy
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-coverage-under-"));
+    for (const f of fs.readdirSync(path.join(REPO, "dsl/coverage"))) fs.copyFileSync(path.join(REPO, "dsl/coverage", f), path.join(dir, f));
+    const m = path.join(dir, "002_920c505f137a31cf.yaml");
+    const text = fs.readFileSync(m, "utf8");
+    expect(text).toMatch(/^ {2}19: \{ rules: /m);
+    fs.writeFileSync(m, text.replace(/^ {2}19: \{ rules: /m, '  19: { not_encoded: "left out for this test", rules: '));
+    const r = run(["coverage", "--manifests", dir, "--edition", "his", "--min-percent", "100"]);
+    expect(r.err).toBe("");
     expect(r.code).toBe(1);
     expect(r.out).toContain("(threshold 100%: NOT met)");
+    expect(r.out).toContain("002_920c505f137a31cf.txt ¶19 (line");
     expect(r.out).not.toMatch(/^vq/m);
   });
 
