@@ -242,6 +242,45 @@ describe("type checks", () => {
     expect(only(rule("count(state.hands[green]) > 0").diagnostics, "RW3007").message).toBe("map keyed by `MajorPower` indexed by `Power`");
   });
 
+  it("`distance(a, b)`: Space × Space → int in 0..space count; misuse is a diagnostic", () => {
+    const rule = (cond: string) => variant({ "war.rules": [["forbid pass when some c in state.hands[power]: c = truce", `forbid move when ${cond}`]] }).result;
+    const ok = rule("distance(origin, destination) < distance(origin, red_home)");
+    expect(ok.diagnostics).toEqual([]);
+    const when = ok.edition!.rules.find((r) => r.id === "pass.card")!.when;
+    expect(walk(when).find((x) => x.k === "distance")).toMatchObject({
+      from: { k: "var", name: "origin" }, to: { k: "var", name: "destination" }, type: { k: "int", min: 0, max: 5 },
+    });
+    expect(only(rule("distance(origin) > 1").diagnostics, "RW3003").message).toBe("`distance` takes 2 arguments, found 1");
+    expect(only(rule("distance(origin, destination, origin) > 1").diagnostics, "RW3003").message).toBe("`distance` takes 2 arguments, found 3");
+    expect(only(rule("distance(power, destination) > 1").diagnostics, "RW3001").message).toBe("argument `from` of `distance` must be `Space`, found `MajorPower`");
+    expect(only(rule("distance(origin, 3) > 1").diagnostics, "RW3001").message).toBe("argument `to` of `distance` must be `Space`, found `int`");
+    // an int, not a bool
+    expect(only(rule("distance(origin, destination)").diagnostics, "RW3001").message).toBe("a rule's `when` condition must be `bool`, found `int`");
+    expect(only(rule("distance(origin, destination) and true").diagnostics, "RW3002").message).toBe("`and` takes a `bool`, found `int`");
+    // a misspelling suggests it
+    expect(only(rule("distanse(origin, destination) > 1").diagnostics, "RW2005").help).toBe("did you mean `distance`?");
+    // a def of that name takes precedence (the builtin is not a reserved word)
+    const def = variant({ "war.rules": [
+      ["forbid pass when some c in state.hands[power]: c = truce", "forbid move when distance(origin, destination) > 1"],
+      ["def controls(", "def distance(a: Space, b: Space): bool = a = b\ndef controls("],
+    ] }).result;
+    expect(only(def.diagnostics, "RW3002").message).toBe("`>` takes an `int`, found `bool`");
+  });
+
+  it("`distance` between two literal spaces no path joins is a warning (RW3010)", () => {
+    const island = variant({
+      "board.json": [['{ "id": "sea_a", "name": "Sea A", "type": "sea", "home": [] }', '{ "id": "sea_a", "name": "Sea A", "type": "sea", "home": [] },\n    { "id": "island", "name": "Island", "type": "normal", "home": [] }']],
+      "state.schema.json": [['"pass_town", "sea_a"]', '"pass_town", "sea_a", "island"]'], ['"pass_town", "sea_a"] }', '"pass_town", "sea_a", "island"] }']],
+      "war.rules": [["forbid pass when some c in state.hands[power]: c = truce", "forbid pass when distance(red_home, island) < distance(island, island) + distance(red_home, genoa)"]],
+    }).result;
+    expect(errors(island.diagnostics)).toEqual([]);
+    const ws = island.diagnostics.filter((d) => d.code === "RW3010");
+    expect(ws).toHaveLength(1);
+    expect(ws[0]).toMatchObject({ severity: "warning", message: "no path on the board joins `red_home` and `island`: `distance` gives 6 (the space count)" });
+    expect(ws[0]!.help).toBeTruthy();
+    expect(island.edition).toBeDefined();
+  });
+
   it("map indexed by the wrong enum", () => {
     const d = only(rule("state.spaces[power].unrest").diagnostics, "RW3007");
     expect(d.message).toBe("map keyed by `Space` indexed by `MajorPower`");

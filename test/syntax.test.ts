@@ -100,6 +100,16 @@ invariant state.six "t": E.m = state.a.b[k].c`;
     expect(ast.decls[5]).toMatchObject({ id: { name: "state.six" } });
   });
 
+  it("parses `distance(a, b)` as a builtin call (not a keyword), with a syntax error for a missing argument", () => {
+    const ok = parseRules(`invariant d.one "t": distance(s, E.m) + 1 < distance(state.a[k], t) * 2
+def distance(a: Space, b: Space): int = 0`, "d.rules");
+    expect(ok.diagnostics).toEqual([]);
+    expect(sx((ok.ast.decls[0] as Extract<Decl, { k: "invariant" }>).expr)).toBe("(< (+ distance(s E.m) 1) (* distance(state.a[k] t) 2))");
+    expect(ok.ast.decls[1]).toMatchObject({ k: "def", name: { name: "distance" } });
+    const bad = parseRules(`invariant d.two "t": distance(s, ) < 2`, "d.rules");
+    expect(bad.diagnostics.map((d) => [d.code, d.span.line, d.span.column])).toEqual([["RW1004", 1, 34]]);
+  });
+
   it("reports every syntax error of a file with its line and column", () => {
     const src = [
       "enum Power { red, blue }", //                              1

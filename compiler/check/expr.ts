@@ -9,6 +9,7 @@ import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type { BoardDomainFn, BoardFn, Domain, EnumType, Expr, Type } from "../ir/types.js";
 import type { Expr as Ast } from "../syntax/ast.js";
 import { children, domainExprs } from "../ir/walk.js";
+import { boardDistances, unreachableDistance } from "../ir/board.js";
 import { enumType, typeName, type Env, type ParamInfo } from "./env.js";
 import { didYouMean, posOf, type Reporter } from "./util.js";
 
@@ -26,6 +27,8 @@ export const BOARD_FNS: Record<BoardFn, ("Space" | "Power")[]> = {
   port_on: ["Space", "Space"],
 };
 export const BOARD_DOMAIN_FNS: BoardDomainFn[] = ["ports_of", "sea_zones_of", "neighbors"];
+/** The board builtin `distance(a, b)` (an int, unlike the bool `BOARD_FNS`; IR `{ k: "distance" }`). */
+export const DISTANCE = "distance";
 const BOOL: Type = { k: "bool" };
 const INT: Type = { k: "int" };
 const STRING: Type = { k: "string" };
@@ -414,6 +417,7 @@ export class ExprChecker {
       const m = new Map(def.params.map((p, i) => [p.name, args[i]!]));
       return { ...substitute(tpl, m), pos: posOf(ctx.file, e.span) };
     }
+    if (n === DISTANCE) return this.distance(e, ctx);
     if (n in BOARD_FNS) {
       const sig = BOARD_FNS[n as BoardFn];
       const params: ParamInfo[] = [];
@@ -435,7 +439,7 @@ export class ExprChecker {
     if (env.routes.has(n)) return this.err(ctx, "RW2020", `route \`${n}\` is not a function`, e.span, `use it in \`reachable(${n}(…), from, to)\``);
     if (env.actions.has(n)) return this.err(ctx, "RW2020", `action \`${n}\` is not a function`, e.span, "actions are named only after `forbid`/`oblige`");
     return this.err(ctx, "RW2005", `unknown def or builtin \`${n}\``, e.callee.span,
-      didYouMean(n, [...env.defs.keys(), ...(env.tables?.keys() ?? []), ...Object.keys(BOARD_FNS), ...BOARD_DOMAIN_FNS], "declare it with `def` or use a board builtin (dsl/README.md)"));
+      didYouMean(n, [...env.defs.keys(), ...(env.tables?.keys() ?? []), ...Object.keys(BOARD_FNS), DISTANCE, ...BOARD_DOMAIN_FNS], "declare it with `def` or use a board builtin (dsl/README.md)"));
   }
 
   /**
@@ -481,6 +485,39 @@ export class ExprChecker {
       return this.err(ctx, "RW3008", `\`.${field.name}\` reads a record field, but table \`${n}\` gives \`${typeName(res)}\``, field.span, "only record-valued tables have fields");
     }
     return this.mk({ k: "table", table: n, args, type: res }, ctx, e.span);
+  }
+
+  /**
+   * `distance(a, b)`: Space × Space → int in 0..n (n = the board's space count, the value of a
+   * pair no path joins). Two literal spaces the board does not connect are a warning (RW3010):
+   * the call is then the constant n, which is almost surely not what the rule means.
+   */
+  private distance(e: Extract<Ast, { k: "call" }>, ctx: Ctx): Expr | undefined {
+    const env = this.env;
+    const space = enumType(env, "Space");
+    if (!space || !env.board) return undefined; // the board failed
+    const params: ParamInfo[] = [{ name: "from", type: space, actor: false }, { name: "to", type: space, actor: false }];
+    const args = this.args(e.args, params, ctx, DISTANCE, e.span);
+    if (!args) return undefined;
+    const [from, to] = args as [Expr, Expr];
+    const n = space.members.length;
+    if (from.k === "lit" && to.k === "lit") {
+      const order = space.members;
+      const i = order.indexOf(String(from.value));
+      const j = order.indexOf(String(to.value));
+      const far = unreachableDistance(n);
+      if (i >= 0 && j >= 0 && this.distances(order)[i]![j] === far) {
+        this.r.report("RW3010", `no path on the board joins \`${String(from.value)}\` and \`${String(to.value)}\`: \`distance\` gives ${far} (the space count)`, ctx.file, e.span,
+          "check board.json's connections, or compare with a space the board connects");
+      }
+    }
+    return this.mk({ k: "distance", from, to, type: { k: "int", min: 0, max: n } }, ctx, e.span);
+  }
+
+  private distanceCache?: number[][];
+  private distances(order: string[]): number[][] {
+    this.distanceCache ??= boardDistances(this.env.board!, order);
+    return this.distanceCache;
   }
 
   private reach(e: Extract<Ast, { k: "reach" }>, ctx: Ctx): Expr | undefined {
@@ -577,6 +614,7 @@ export function substitute(e: Expr, m: Map<string, Expr>): Expr {
     case "setlit": return { ...e, items: e.items.map(s) };
     case "board": return { ...e, args: e.args.map(s) };
     case "reach": return { ...e, args: e.args.map(s), from: s(e.from), to: s(e.to) };
+    case "distance": return { ...e, from: s(e.from), to: s(e.to) };
     case "table": return { ...e, args: e.args.map(s) };
     case "quant":
     case "agg": {

@@ -9,6 +9,7 @@
  * - PORT_ADJ: port connections (land → its sea zones, sea zone → its ports)
  * - SEA_ADJ:  sea connections between two sea zones
  */
+import { boardDistances, unreachableDistance } from "../ir/board.js";
 import type { IREdition } from "../ir/types.js";
 import { header } from "./header.js";
 
@@ -141,6 +142,20 @@ export function boardStatements(ir: IREdition): string[] {
       `export function neighbors(s: Space): readonly Space[] {\n  return NEIGHBORS[SPACE_INDEX[s]]!;\n}`,
     ].join("\n\n"),
   );
+  if (usesDistance(ir)) {
+    // only editions whose rules call `distance` carry the matrix (148² numbers in Here I Stand)
+    const d = boardDistances(ir.board, t.ids);
+    s.push(
+      table(
+        "DISTANCE",
+        `\`distance(a, b)\`: connections on a shortest path from space a to space b, any connection type (a sea zone counts as a space); ${unreachableDistance(t.ids.length)} (SPACE_COUNT) when no path joins them.`,
+        "readonly (readonly number[])[]",
+        t,
+        (i) => nums(d[i]!),
+      ),
+    );
+    s.push(`export function distance(a: Space, b: Space): number {\n  return DISTANCE[SPACE_INDEX[a]]![SPACE_INDEX[b]]!;\n}`);
+  }
   s.push(
     [
       `/**`,
@@ -175,4 +190,16 @@ export function boardStatements(ir: IREdition): string[] {
     ].join("\n"),
   );
   return s;
+}
+
+/** Does some expression of the edition (rule, exemption, invariant, route, table) call `distance`? */
+export function usesDistance(ir: IREdition): boolean {
+  const visit = (x: unknown): boolean => {
+    if (Array.isArray(x)) return x.some(visit);
+    if (!x || typeof x !== "object") return false;
+    const o = x as Record<string, unknown>;
+    if (o.k === "distance" && "from" in o && "to" in o) return true;
+    return Object.values(o).some(visit);
+  };
+  return visit([ir.rules, ir.exemptions, ir.invariants, ir.routes, ir.tables ?? []]);
 }

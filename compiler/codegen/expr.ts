@@ -45,6 +45,7 @@ const BOARD_FN: Record<string, string> = {
   adjacent: "adjacent",
   pass_between: "passBetween",
   port_on: "portOn",
+  distance: "distance",
   ports_of: "portsOf",
   sea_zones_of: "seaZonesOf",
   neighbors: "neighbors",
@@ -145,6 +146,9 @@ export function freeVars(e: Expr): Map<string, Type> {
         return;
       case "reach":
         for (const a of x.args) walk(a, bound);
+        walk(x.from, bound);
+        return walk(x.to, bound);
+      case "distance":
         walk(x.from, bound);
         return walk(x.to, bound);
       case "table":
@@ -304,6 +308,11 @@ export class ExprCompiler {
       case "board": {
         const f = this.boardFn(e.fn);
         return { code: `${f}(${e.args.map((a) => this.expr(a, ctx, base).code).join(", ")})`, prec: P.primary };
+      }
+      case "distance": {
+        // a lookup in the generated DISTANCE matrix (board.ts)
+        const f = this.boardFn("distance");
+        return { code: `${f}(${this.expr(e.from, ctx, base).code}, ${this.expr(e.to, ctx, base).code})`, prec: P.primary };
       }
       case "reach": {
         const f = this.routeFns.get(e.route);

@@ -100,6 +100,30 @@ class BoardFacts {
   isLand(s: string): boolean {
     return this.type.has(s) && !this.isSea(s);
   }
+  /**
+   * `distance(a, b)`: breadth-first search over every connection (any type) from a, counting
+   * steps; the space count when b cannot be reached (dsl/README.md "Board builtins").
+   */
+  distance(a: string, b: string): number {
+    if (a === b) return 0;
+    const seen = new Set([a]);
+    let frontier = [a];
+    for (let d = 1; frontier.length; d++) {
+      const next: string[] = [];
+      for (const x of frontier) {
+        for (const y of this.any.get(x) ?? []) {
+          if (y === b) return d;
+          if (!seen.has(y)) {
+            seen.add(y);
+            next.push(y);
+          }
+        }
+      }
+      frontier = next;
+    }
+    return this.type.size;
+  }
+
   /** the ports on sea zone z, or the sea zones of port q (port connections of the space) */
   portLinks(s: string): string[] {
     return [...(this.port.get(s) ?? [])];
@@ -210,6 +234,8 @@ export function createInterpreter(ir: IREdition): Interpreter {
         const v = t.rows[rowOf(t, e.args.map((a) => evaluate(a, state, env)))]!.value;
         return e.field !== undefined ? (v as Rec)[e.field] : v;
       }
+      case "distance":
+        return board.distance(evaluate(e.from, state, env) as string, evaluate(e.to, state, env) as string);
       case "reach": {
         const r = routes.get(e.route);
         if (!r) throw new InterpretError(`unknown route \`${e.route}\``);

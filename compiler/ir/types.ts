@@ -112,6 +112,14 @@ export type Expr = (
   /** `count(listExpr)`: the length of a list */
   | { k: "len"; arg: Expr }
   | { k: "board"; fn: BoardFn; args: Expr[] }
+  /**
+   * `distance(from, to)`: the number of connections on a shortest path between two spaces of the
+   * board, over every connection type (normal, pass, port, sea: a sea zone counts as a space);
+   * 0 from a space to itself; the board's space count (more than any real distance) when no path
+   * joins them. A static property of the board: `boardDistances` (compiler/ir/board.ts).
+   * INVARIANT: `type` is `int` with min 0 and max the space count.
+   */
+  | { k: "distance"; from: Expr; to: Expr }
   /** `reachable(route(args), from, to)`: a path exists on the board under the route's clauses */
   | { k: "reach"; route: string; args: Expr[]; from: Expr; to: Expr }
   /**

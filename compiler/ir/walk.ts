@@ -22,6 +22,7 @@ export function children(e: Expr): Expr[] {
     case "setlit": return e.items;
     case "board": return e.args;
     case "reach": return [...e.args, e.from, e.to];
+    case "distance": return [e.from, e.to];
     case "table": return e.args;
     case "quant": return [...domainExprs(e.domain), e.body];
     case "agg": return [...domainExprs(e.domain), ...(e.where ? [e.where] : []), ...(e.body ? [e.body] : [])];

@@ -22,6 +22,7 @@
  */
 import type { Arith, Bool, Expr as ZExpr, Sort } from "z3-solver";
 import type { Board, Domain, EnumType, Expr, IRAction, IREdition, IRRule, IRTable, TableScalar, Type } from "../ir/types.js";
+import { boardDistances } from "../ir/board.js";
 import type { Z3Ctx } from "./z3.js";
 
 type B = Bool<"main">;
@@ -636,7 +637,52 @@ export class Encoder {
       }
       case "table":
         return this.tableLookup(e, env);
+      case "distance":
+        return this.distance(this.expr(e.from, env), this.expr(e.to, env));
     }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // distance
+
+  private distMatrix?: number[][];
+  private readonly distRows = new Map<string, I>();
+
+  /**
+   * `distance(a, b)`, exact: the board's shortest-path matrix (`boardDistances`) is a constant, so
+   * a lookup with a known space folds to the number; with one symbolic space it is the row of the
+   * known one as an if-then-else over the distinct distances (`b ∈ {spaces at d1} ? d1 : b ∈ {…
+   * at d2} ? d2 : …`, each set the shorter of itself or its complement); with two symbolic spaces,
+   * an if-then-else over the first space's members of those rows. The matrix is symmetric (the
+   * connections are undirected), so a row serves for a known second space too. Rows are cached
+   * per term, so a quantifier unrolled over Space shares them.
+   */
+  private distance(a: Sym, b: Sym): Sym {
+    if (a.k !== "e" || b.k !== "e") throw new EncodeError("`distance` of a non-space value");
+    const d = (this.distMatrix ??= boardDistances(this.ir.board, this.enumMembers.get("Space")!));
+    if (a.c !== undefined && b.c !== undefined) return this.iv(d[a.c]![b.c]!);
+    if (a.c !== undefined) return this.distRow(a.c, b.e, d);
+    if (b.c !== undefined) return this.distRow(b.c, a.e, d);
+    const n = d.length;
+    let out: I = this.asInt(this.distRow(n - 1, b.e, d));
+    for (let x = n - 2; x >= 0; x--) out = this.ctx.If(a.e.eq(this.enumVal("Space", x)), this.asInt(this.distRow(x, b.e, d)), out) as I;
+    return { k: "i", e: out };
+  }
+
+  /** Row `x` of the distance matrix applied to the symbolic space `v`. */
+  private distRow(x: number, v: EV, d: number[][]): Sym {
+    const key = `${x}|${v.toString()}`;
+    const hit = this.distRows.get(key);
+    if (hit) return { k: "i", e: hit };
+    const row = d[x]!;
+    const values = [...new Set(row)].sort((p, q) => p - q);
+    let out: I = this.ctx.Int.val(values[values.length - 1]!);
+    for (let i = values.length - 2; i >= 0; i--) {
+      const codes = row.flatMap((dv, j) => (dv === values[i] ? [j] : []));
+      out = this.ctx.If(this.memberE(v, "Space", codes), this.ctx.Int.val(values[i]!), out) as I;
+    }
+    this.distRows.set(key, out);
+    return { k: "i", e: out };
   }
 
   // ------------------------------------------------------------------------------------------
