@@ -355,7 +355,9 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
                 const o = x.oblige.filter((r) => holds(r.u.e)).map((r) => r.id);
                 return { allowed: f.length === 0, obliged: o.length > 0, rules: [...f, ...o].sort() };
               };
+              const tp = performance.now();
               res.candidates.push({ aspect, state: out.example!.state, action: out.example!.action, a: predict(sides[0]), b: predict(sides[1]) });
+              if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  diff ${name}: verdicts read from the model in ${Math.round(performance.now() - tp)} ms\n`);
               // the next state must differ in which rules fire (either edition) or in the actor
               const sig: B[] = sides.flatMap((x) => decisiveOf(x).map((r) => (holds(r.u.e) ? r.u.e : enc.not(r.u.e))));
               if (actor && (actor.k === "e" || actor.k === "i" || actor.k === "b")) sig.push((actor.e as ZExpr<"main">).eq(m.eval(actor.e as ZExpr<"main">, true)) as B);
@@ -483,6 +485,7 @@ async function solveExact(
     if (!pins.length) solver.set("smt.relevancy", 0);
     for (const f of [...factsOf(enc, leaves), ...invariants.map((i) => i.e), ...blocks, ...excluded, ...lemmas, ...pins]) solver.add(f);
     solver.add(ctx.Implies(lit, query));
+    debug(`solver built (${pins.length} pins)`);
     return solver;
   };
   let rounds = 0;
@@ -580,7 +583,9 @@ async function solveExact(
             exact = refine(solver, m);
             if (exact) {
               debug("sat");
-              return { result: "sat", model: m, example: decode(enc, m, leaves, action) };
+              const example = decode(enc, m, leaves, action);
+              debug("decoded");
+              return { result: "sat", model: m, example };
             }
           } finally {
             if (!exact) m.release();
