@@ -270,6 +270,8 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
   }
 
   const { shared, notCompared } = sharedActions(a, b, names);
+  // route subsumption verdicts, by pair of route call instances (instances are shared across actions)
+  const proven = new Map<string, boolean>();
   const actions: ActionDiff[] = [];
   for (const name of shared) {
     const t0 = performance.now();
@@ -319,6 +321,7 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
       const actorParam = act.params.find((p) => p.actor)?.name;
       const actor = actorParam ? env.get(actorParam) : undefined;
       const units = [...invariants, params, ...sides.flatMap((x) => [...x.forbid, ...x.oblige].map((f) => f.u))];
+      const routeLemmas = await subsumptions(ctx, enc, units, proven);
       for (const aspect of ["allowed", "obliged"] as const) {
         const decisiveOf = (x: (typeof sides)[number]) => (aspect === "allowed" ? x.forbid : x.oblige);
         // Two directions: `hi` says yes (allows / obliges), `lo` says no. A rule of `lo` whose
@@ -336,7 +339,7 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
           if (ctx.isFalse(query)) continue;
           const blocks: B[] = [];
           for (let n = 0; n < maxStates; n++) {
-            const out = await solveExact(ctx, enc, units, invariants, query, blocks, timeoutMs, act, pinnable, routeEnds);
+            const out = await solveExact(ctx, enc, units, [...invariants, ...routeLemmas], query, blocks, timeoutMs, act, pinnable, routeEnds);
             if (out.result === "unsat") break;
             if (out.result === "unknown") {
               if (res.aspects[aspect] !== "differs") res.aspects[aspect] = "unknown";
@@ -352,7 +355,9 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
                 const o = x.oblige.filter((r) => holds(r.u.e)).map((r) => r.id);
                 return { allowed: f.length === 0, obliged: o.length > 0, rules: [...f, ...o].sort() };
               };
+              const tp = performance.now();
               res.candidates.push({ aspect, state: out.example!.state, action: out.example!.action, a: predict(sides[0]), b: predict(sides[1]) });
+              if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  diff ${name}: verdicts read from the model in ${Math.round(performance.now() - tp)} ms\n`);
               // the next state must differ in which rules fire (either edition) or in the actor
               const sig: B[] = sides.flatMap((x) => decisiveOf(x).map((r) => (holds(r.u.e) ? r.u.e : enc.not(r.u.e))));
               if (actor && (actor.k === "e" || actor.k === "i" || actor.k === "b")) sig.push((actor.e as ZExpr<"main">).eq(m.eval(actor.e as ZExpr<"main">, true)) as B);
@@ -386,6 +391,33 @@ function mapKeyVars(e: Expr, out: Set<string>): Set<string> {
 function routeEndVars(e: Expr, out: Map<string, string>): Map<string, string> {
   if (e.k === "reach" && e.from.k === "var" && e.to.k === "var") out.set(e.from.name, e.to.name);
   for (const c of children(e)) routeEndVars(c, out);
+  return out;
+}
+
+/**
+ * Route subsumption lemmas for the route call instances of `units`: for each ordered pair (a, b)
+ * where every path of `a` is a path of `b` (`ExactRouteEncoder.subsumes`), the lemma
+ * `from_a = from_b ∧ to_a = to_b ⇒ (reach_a ⇒ reach_b)`, as a unit. Valid in every state, so
+ * adding it changes no verdict; it lets the solver see at once that a route with more
+ * restrictions (his-500's deploy_path_500) never reaches where one with fewer (deploy_path) does
+ * not, which refinement alone learns one state at a time. `proven` caches verdicts by pair
+ * across actions (instances are shared).
+ */
+async function subsumptions(ctx: Z3Ctx, enc: ExactRouteEncoder, units: ExactUnit[], proven: Map<string, boolean>): Promise<ExactUnit[]> {
+  const ids = [...new Set(units.flatMap((u) => [...u.reach]))].sort((x, y) => x - y);
+  const out: ExactUnit[] = [];
+  for (const a of ids)
+    for (const b of ids) {
+      if (a === b) continue;
+      const key = `${a}>${b}`;
+      let ok = proven.get(key);
+      if (ok === undefined) {
+        ok = await enc.subsumes(a, b);
+        proven.set(key, ok);
+        if (process.env.RW_VERIFY_DEBUG && ok) process.stderr.write(`  route ${enc.describeInstance(a)} is subsumed by ${enc.describeInstance(b)}\n`);
+      }
+      if (ok) out.push(enc.unit(() => enc.subsumption(a, b)));
+    }
   return out;
 }
 
@@ -453,6 +485,7 @@ async function solveExact(
     if (!pins.length) solver.set("smt.relevancy", 0);
     for (const f of [...factsOf(enc, leaves), ...invariants.map((i) => i.e), ...blocks, ...excluded, ...lemmas, ...pins]) solver.add(f);
     solver.add(ctx.Implies(lit, query));
+    debug(`solver built (${pins.length} pins)`);
     return solver;
   };
   let rounds = 0;
@@ -550,7 +583,9 @@ async function solveExact(
             exact = refine(solver, m);
             if (exact) {
               debug("sat");
-              return { result: "sat", model: m, example: decode(enc, m, leaves, action) };
+              const example = decode(enc, m, leaves, action);
+              debug("decoded");
+              return { result: "sat", model: m, example };
             }
           } finally {
             if (!exact) m.release();
