@@ -454,6 +454,12 @@ export class ExactRouteEncoder extends Encoder {
     return ctx.isTrue(await ctx.simplify(x.maxSeas.e.le(y.maxSeas.e)));
   }
 
+  /** The ends of a route call instance, as a key: instances with equal keys start and end at the same terms. */
+  endsKey(id: number): string {
+    const x = this.byId[id];
+    return `${x.from.e.id()}>${x.to.e.id()}`;
+  }
+
   /** A route call instance as text, for debugging: `route(args) from → to`. */
   describeInstance(id: number): string {
     const x = this.byId[id];
