@@ -19,8 +19,15 @@ export type Z3Ctx = Awaited<ReturnType<typeof makeContext>>;
 let checking = 0;
 const pending: (() => void)[] = [];
 
+/**
+ * Runs the frees deferred during checks. A long check can defer millions of them: they are taken
+ * as a batch (`splice`), since `shift()` one at a time copies the rest of the queue each time and
+ * made the queue quadratic (minutes of a busy main thread after one long check). A free never
+ * starts a check, so `checking` cannot change while this runs.
+ */
 function flushPending(): void {
-  while (checking === 0 && pending.length) pending.shift()!();
+  if (checking > 0) return;
+  while (pending.length) for (const cleanup of pending.splice(0, pending.length)) cleanup();
 }
 
 async function makeContext() {
