@@ -39,6 +39,7 @@ import type { Arith, Bool, Model, Expr as ZExpr } from "z3-solver";
 import type { Board, Expr, IRRoute } from "../ir/types.js";
 import { children } from "../ir/walk.js";
 import { Encoder, EncodeError, type Env, type Sym, type Unit } from "./encode.js";
+import { duringCheck } from "./z3.js";
 
 type B = Bool<"main">;
 type I = Arith<"main">;
@@ -439,7 +440,9 @@ export class ExactRouteEncoder extends Encoder {
     };
     const implies = async (p: B, q: B): Promise<boolean> => {
       if (p.eqIdentity(q)) return true;
-      const [sp, sq] = [(await ctx.simplify(p)) as B, (await ctx.simplify(q)) as B];
+      // simplify runs on Z3's worker thread like a check: frees are deferred meanwhile (z3.ts)
+      const sp = (await duringCheck(() => ctx.simplify(p))) as B;
+      const sq = (await duringCheck(() => ctx.simplify(q))) as B;
       if (ctx.isTrue(sq) || ctx.isFalse(sp)) return true;
       const conj = (e: B): B[] => (ctx.isAnd(e) ? e.children().flatMap((c) => conj(c as B)) : [e]);
       const have = new Set(conj(sp).map((e) => e.id()));
@@ -451,7 +454,8 @@ export class ExactRouteEncoder extends Encoder {
     if (!(await implies(x.passes.e, y.passes.e))) return false;
     if (!y.maxSeas || (x.maxSeas && x.maxSeas.e.eqIdentity(y.maxSeas.e))) return true;
     if (!x.maxSeas) return false;
-    return ctx.isTrue(await ctx.simplify(x.maxSeas.e.le(y.maxSeas.e)));
+    const le = x.maxSeas.e.le(y.maxSeas.e);
+    return ctx.isTrue(await duringCheck(() => ctx.simplify(le)));
   }
 
   /** The ends of a route call instance, as a key: instances with equal keys start and end at the same terms. */
@@ -467,7 +471,7 @@ export class ExactRouteEncoder extends Encoder {
     return `${x.route.name}(${x.route.params.map((p) => show(x.env.get(p.name))).join(", ")}) ${show(x.from)} → ${show(x.to)}`;
   }
 
-  /** `from_a = from_b ∧ to_a = to_b ⇒ (reach_a ⇒ reach_b)`: valid when `stepGap(a, b)` is unsatisfiable. */
+  /** `from_a = from_b ∧ to_a = to_b ⇒ (reach_a ⇒ reach_b)`: valid in every state when `subsumes(a, b)`. */
   subsumption(a: number, b: number): B {
     const [x, y] = [this.byId[a], this.byId[b]];
     const same = (p: Extract<Sym, { k: "e" }>, q: Extract<Sym, { k: "e" }>): B => (p.e.eqIdentity(q.e) ? this.ctx.Bool.val(true) : (p.e.eq(q.e) as B));

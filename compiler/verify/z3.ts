@@ -27,7 +27,14 @@ const pending: (() => void)[] = [];
  */
 function flushPending(): void {
   if (checking > 0) return;
-  while (pending.length) for (const cleanup of pending.splice(0, pending.length)) cleanup();
+  while (pending.length)
+    for (const cleanup of pending.splice(0, pending.length)) {
+      try {
+        cleanup();
+      } catch {
+        // a failed free leaks that one object; the others in the batch still run
+      }
+    }
 }
 
 async function makeContext() {
