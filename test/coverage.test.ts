@@ -144,7 +144,7 @@ describe("readManifest", () => {
     expect(ps.map((p) => [p.line, p.message])).toEqual([
       [5, "paragraph 1: give exactly one kind (got `out_of_scope`, `not_encoded`)"],
       [6, "paragraph 2: `out_of_scope` needs a reason"],
-      [7, "paragraph 3: give exactly one kind (got `heading`, `rules`)"],
+      [7, "paragraph 3: give exactly one kind (got `heading`, `out_of_scope`, `rules`)"],
     ]);
     expect(problems(manifestText("  1: { not_encoded: x, out_of_scope: y }\n"))[0]!.help).toContain("`rules` with `out_of_scope`");
   });
@@ -176,7 +176,7 @@ describe("analyzeCoverage", () => {
         encoded: 1,
         restriction: 2,
         percent: 50,
-        files: [{ source: "toy.txt", edition: "toy", manifest: "m.yaml", paragraphs: 4, encoded: 1, restriction: 2, percent: 50, counts: { encoded: 1, not_encoded: 1, out_of_scope: 0, procedure: 0, example: 1, heading: 1 } }],
+        files: [{ source: "toy.txt", edition: "toy", manifest: "m.yaml", paragraphs: 4, encoded: 1, restriction: 2, percent: 50, counts: { encoded: 1, not_encoded: 1, out_of_scope: 0, procedure: 0, example: 1, heading: 1 }, partlyOutOfScope: 0 }],
       },
     ]);
     expect(report.total).toEqual({ encoded: 1, restriction: 2, percent: 50 });
@@ -298,6 +298,8 @@ describe("rulewright coverage (the project's manifests, the real sources)", () =
     expect(r.out).toMatch(/^his$/m);
     expect(r.out).toMatch(/001_42c9e1d76fa4cc82\.txt +\d+\/\d+ +\d+\.\d%/);
     expect(r.out).toMatch(/^total \d+\/\d+ +\d+\.\d%/m);
+    // paragraphs encoded in part, the rest out of scope (001 ¶39: the card texts), are shown beside the out-of-scope count
+    expect(r.out).toMatch(/001_42c9e1d76fa4cc82\.txt .*out of scope \d+ \(\+\d+ partly\)/);
     expect(r.out).toContain(`(threshold ${threshold}%: met)`);
   });
 

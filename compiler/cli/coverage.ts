@@ -110,7 +110,7 @@ export function formatReport(r: CoverageReport, threshold: number | null, pass: 
     out.push(`${e.edition}${e.built ? "" : " (no bundled edition yet)"}`);
     for (const f of e.files) {
       const c = f.counts;
-      const other = [`out of scope ${c.out_of_scope}`, `procedure ${c.procedure}`, `example ${c.example}`, `heading ${c.heading}`].join(", ");
+      const other = [`out of scope ${c.out_of_scope}${f.partlyOutOfScope ? ` (+${f.partlyOutOfScope} partly)` : ""}`, `procedure ${c.procedure}`, `example ${c.example}`, `heading ${c.heading}`].join(", ");
       out.push(`  ${f.source.padEnd(width)}  ${`${f.encoded}/${f.restriction}`.padStart(7)} ${pct(f.percent)}   (${f.paragraphs} paragraphs; ${other})`);
     }
     out.push(`  ${`${e.edition} total`.padEnd(width)}  ${`${e.encoded}/${e.restriction}`.padStart(7)} ${pct(e.percent)}`);

@@ -48,6 +48,8 @@ export interface FileCoverage {
   /** encoded / restriction × 100; null when the file states no restriction */
   percent: number | null;
   counts: KindCounts;
+  /** restriction paragraphs (counted as their rules say) whose rest is out of scope, with a reason */
+  partlyOutOfScope: number;
 }
 
 export interface EditionCoverage {
@@ -156,6 +158,7 @@ export function analyzeCoverage(
     for (const r of named) checkId(r.id, r.span);
 
     const counts: KindCounts = { ...ZERO };
+    let partlyOutOfScope = 0;
     for (const e of m.paragraphs) {
       if (e.n > paras.length) continue;
       counts[e.kind]++;
@@ -164,10 +167,13 @@ export function analyzeCoverage(
       if (e.kind === "not_encoded") notEncoded.push(item);
       if (e.kind === "out_of_scope") outOfScope.push(item);
       // a partly encoded paragraph whose rest is out of scope: listed with its reason and rules
-      if (e.outOfScope !== undefined) outOfScope.push({ ...item, note: e.outOfScope });
+      if (e.outOfScope !== undefined) {
+        outOfScope.push({ ...item, note: e.outOfScope });
+        partlyOutOfScope++;
+      }
     }
     const restriction = RESTRICTION_KINDS.reduce((s, k) => s + counts[k], 0);
-    files.push({ source: m.source, edition: m.edition, manifest: m.file, paragraphs: paras.length, encoded: counts.encoded, restriction, percent: percent(counts.encoded, restriction), counts });
+    files.push({ source: m.source, edition: m.edition, manifest: m.file, paragraphs: paras.length, encoded: counts.encoded, restriction, percent: percent(counts.encoded, restriction), counts, partlyOutOfScope });
   }
 
   // orphans: rules of a named, built edition that nothing references. An edition whose

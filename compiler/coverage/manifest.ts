@@ -221,7 +221,8 @@ export function readManifest(file: string, text: string): { manifest?: Manifest;
     const simple = [...SIMPLE_KINDS, "out_of_scope"].filter((k) => got.has(k) && !(partOutOfScope && k === "out_of_scope"));
     const restriction = ["rules", "not_encoded"].filter((k) => got.has(k));
     if (simple.length + (restriction.length ? 1 : 0) !== 1) {
-      const keys = [...simple, ...restriction].map((k) => `\`${k}\``).join(", ") || "none";
+      // every kind key written, the out_of_scope beside rules included (it is part of the mistake)
+      const keys = [...SIMPLE_KINDS, "out_of_scope", ...restriction].filter((k) => got.has(k)).map((k) => `\`${k}\``).join(", ") || "none";
       rep.report("RW5002", `paragraph ${n}: give exactly one kind (got ${keys})`, file, vspan, "`rules` and `not_encoded` may go together (a partly encoded paragraph), and `rules` with `out_of_scope` (the reason for the rest); the other kinds stand alone");
       return undefined;
     }
