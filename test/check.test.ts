@@ -265,6 +265,12 @@ describe("type checks", () => {
       ["def controls(", "def distance(a: Space, b: Space): bool = a = b\ndef controls("],
     ] }).result;
     expect(only(def.diagnostics, "RW3002").message).toBe("`>` takes an `int`, found `bool`");
+    // so does a table of that name: called with one argument, it is the table, not the builtin
+    const table = variant({ "war.rules": [
+      ["forbid pass when some c in state.hands[power]: c = truce", "forbid move when distance(2) > 1"],
+      ["def controls(", "table distance §1 \"a toy table\" (roll: int in 1..2): int key roll { 1: 0\n 2: 5 }\ndef controls("],
+    ] }).result;
+    expect(errors(table.diagnostics)).toEqual([]);
   });
 
   it("`distance` between two literal spaces no path joins is a warning (RW3010)", () => {

@@ -417,6 +417,8 @@ export class ExprChecker {
       const m = new Map(def.params.map((p, i) => [p.name, args[i]!]));
       return { ...substitute(tpl, m), pos: posOf(ctx.file, e.span) };
     }
+    // a table named like a builtin takes precedence, as a def does (and as `t(args).field` reads it)
+    if (env.tables?.has(n)) return this.tableCall(e, ctx);
     if (n === DISTANCE) return this.distance(e, ctx);
     if (n in BOARD_FNS) {
       const sig = BOARD_FNS[n as BoardFn];
@@ -435,7 +437,6 @@ export class ExprChecker {
     if ((BOARD_DOMAIN_FNS as string[]).includes(n)) {
       return this.err(ctx, "RW2020", `\`${n}\` is a board collection, not a value`, e.span, `use it as a domain: \`some x in ${n}(…): …\``);
     }
-    if (env.tables?.has(n)) return this.tableCall(e, ctx);
     if (env.routes.has(n)) return this.err(ctx, "RW2020", `route \`${n}\` is not a function`, e.span, `use it in \`reachable(${n}(…), from, to)\``);
     if (env.actions.has(n)) return this.err(ctx, "RW2020", `action \`${n}\` is not a function`, e.span, "actions are named only after `forbid`/`oblige`");
     return this.err(ctx, "RW2005", `unknown def or builtin \`${n}\``, e.callee.span,
