@@ -11,6 +11,7 @@
  */
 import { boardDistances, unreachableDistance } from "../ir/board.js";
 import type { IREdition } from "../ir/types.js";
+import { editionExprs, someExpr } from "../ir/walk.js";
 import { header } from "./header.js";
 
 export const F_SEA = 1;
@@ -194,12 +195,5 @@ export function boardStatements(ir: IREdition): string[] {
 
 /** Does some expression of the edition (rule, exemption, invariant, route, table) call `distance`? */
 export function usesDistance(ir: IREdition): boolean {
-  const visit = (x: unknown): boolean => {
-    if (Array.isArray(x)) return x.some(visit);
-    if (!x || typeof x !== "object") return false;
-    const o = x as Record<string, unknown>;
-    if (o.k === "distance" && "from" in o && "to" in o) return true;
-    return Object.values(o).some(visit);
-  };
-  return visit([ir.rules, ir.exemptions, ir.invariants, ir.routes, ir.tables ?? []]);
+  return editionExprs(ir).some((e) => someExpr(e, (x) => x.k === "distance"));
 }

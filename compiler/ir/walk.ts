@@ -2,7 +2,7 @@
  * Generic traversal of IR expressions: the direct sub-expressions of a node, so passes that only
  * need to visit (collect variables, positions, …) do not each spell out every node kind.
  */
-import type { Domain, Expr } from "./types.js";
+import type { Domain, Expr, IREdition } from "./types.js";
 
 /** The expressions a quantifier or aggregate domain reads (a list expression, a board fn's args). */
 export function domainExprs(d: Domain): Expr[] {
@@ -28,4 +28,23 @@ export function children(e: Expr): Expr[] {
     case "agg": return [...domainExprs(e.domain), ...(e.where ? [e.where] : []), ...(e.body ? [e.body] : [])];
     default: return [];
   }
+}
+
+/**
+ * The root expressions of an edition: every rule's and exemption's `when`, every invariant, every
+ * route clause (land, sea, port, max_seas, passes), and every table's keys and row guards.
+ */
+export function editionExprs(ir: IREdition): Expr[] {
+  return [
+    ...ir.rules.map((r) => r.when),
+    ...ir.exemptions.map((x) => x.when),
+    ...ir.invariants.map((i) => i.expr),
+    ...ir.routes.flatMap((r) => [r.land, r.sea, r.port, ...(r.maxSeas ? [r.maxSeas] : []), r.passes]),
+    ...(ir.tables ?? []).flatMap((t) => [...t.keys, ...t.rows.flatMap((row) => (row.guard ? [row.guard] : []))]),
+  ];
+}
+
+/** Whether `e` or one of its sub-expressions satisfies `pred`. */
+export function someExpr(e: Expr, pred: (x: Expr) => boolean): boolean {
+  return pred(e) || children(e).some((c) => someExpr(c, pred));
 }

@@ -671,7 +671,8 @@ export class Encoder {
 
   /** Row `x` of the distance matrix applied to the symbolic space `v`. */
   private distRow(x: number, v: EV, d: number[][]): Sym {
-    const key = `${x}|${v.toString()}`;
+    // the term id, not its text: printing a large term costs more than the row (the cached row keeps v alive)
+    const key = `${x}|${v.id()}`;
     const hit = this.distRows.get(key);
     if (hit) return { k: "i", e: hit };
     const row = d[x]!;
