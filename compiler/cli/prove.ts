@@ -1,8 +1,8 @@
 /**
  * `rulewright prove [editions…]`: runs the Z3 pass and writes proofs/<edition>/.
  *
- * Output: report.json (deterministic but for timings and the cache counters), one .smt2 per
- * obligation, and for every counterexample / witness `counterexamples|witnesses/<id>.state.json`
+ * Output: report.json (deterministic but for timings and the cache counters), profile.json (where
+ * the time went), an .smt2 per obligation not proved (per obligation with `--smt2`), and for every counterexample / witness `counterexamples|witnesses/<id>.state.json`
  * + `.action.json`, replayable with `rulewright check`. Printed as text (with explanations),
  * JSON, SARIF 2.1.0 or JUnit XML; progress goes to stderr only.
  *
@@ -15,12 +15,13 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import type { Severity } from "../ir/analyses.js";
 import { editionFolder, type IREdition } from "../ir/types.js";
-import { proveEdition, safeName, type ObligationResult, type ProofReport } from "../verify/index.js";
+import { proveEdition, SolverPool, safeName, type ObligationResult, type ProofReport, type ProveOptions } from "../verify/index.js";
+import { judgeWith, scenarioCandidates } from "./witnesses.js";
 import { claim, describeTableExample, factText, idInfo, involved, posText, verdictMessage } from "../verify/describe.js";
 import { toSarif, type FormatInput } from "../verify/sarif.js";
 import { counts, toJunit } from "../verify/junit.js";
 import { KIND_ORDER } from "../verify/obligations.js";
-import { bundledEditions, compile, errorCount, resolveEdition, UsageError, color, PROOFS_DIR } from "./common.js";
+import { bundledEditions, compile, errorCount, loadValidators, resolveEdition, UsageError, color, PROOFS_DIR, type EditionRef } from "./common.js";
 import { Progress } from "./progress.js";
 
 export type ProveFormat = "text" | "json" | "sarif" | "junit";
@@ -55,6 +56,18 @@ export interface ProveOneOptions {
   isolate?: boolean;
   /** progress on stderr (default true) */
   progress?: boolean;
+  /** solver processes shared with the other editions of the run */
+  pool?: SolverPool;
+  /** verdicts shared with the other editions of the run (a variant's unchanged obligations) */
+  memo?: ProveOptions["memo"];
+  /** prove one shard of the obligations */
+  shard?: { index: number; count: number };
+  /** folders of scenario files whose states are tried as witnesses first (default test/scenarios); false = none */
+  witnesses?: string[] | false;
+  /** slice invariants to the cone of influence (default true) */
+  slicing?: boolean;
+  /** which obligations get an .smt2 file (default "findings") */
+  smt2?: ProveOptions["smt2"];
 }
 
 /** Where proofs of an edition folder go: proofs/<edition> for bundled ones, proofs/.fixtures/<folder name> otherwise (git-ignored). */
@@ -82,6 +95,12 @@ export async function proveOne(arg: string, opts: ProveOneOptions): Promise<Prov
     isolate: opts.isolate !== false,
     deadlineMs: opts.deadlineMs,
     onProgress: (e) => progress.event(e),
+    pool: opts.pool,
+    memo: opts.memo,
+    shard: opts.shard,
+    slicing: opts.slicing,
+    smt2: opts.smt2,
+    witnesses: opts.witnesses === false ? undefined : await witnessesFor(ref, ir, opts.witnesses),
   });
   progress.end(report.obligations.length);
   // counterexamples and witnesses as files that `rulewright check` replays; the report points at them
@@ -97,6 +116,8 @@ export async function proveOne(arg: string, opts: ProveOneOptions): Promise<Prov
     files.set(o.id, { state: base + ".state.json", action: base + ".action.json" });
   }
   fs.writeFileSync(path.join(outDir, "report.json"), JSON.stringify(compactReport(report, files), null, 2) + "\n");
+  // where the time went, per obligation (run-dependent; bench/prove.ts and README "Profile" read it)
+  fs.writeFileSync(path.join(outDir, "profile.json"), JSON.stringify({ edition: report.edition, ms: report.ms, obligations: report.obligations.map((o) => ({ id: o.id, kind: o.kind, verdict: o.verdict, ms: o.ms, cached: !!o.cached, reusedFrom: o.reusedFrom, witness: o.witness?.source ? "concrete" : o.witness ? "solver" : undefined, ...o.profile })) }, null, 2) + "\n");
   const failed = report.obligations.some((o) => o.severity === "error" && o.verdict !== "proved");
   return { edition: editionFolder(ir), dir: ref.dir, outDir, report, ir, files, errors: 0, failed, ms: performance.now() - t0 };
 }
@@ -109,14 +130,28 @@ export function compactReport(report: Report, files: Map<string, { state: string
   return {
     ...report,
     obligations: report.obligations.map((o) => {
-      const { ms: _ms, counterexample, witness, ...rest } = o as ObligationResult & { ms?: number };
+      const { ms: _ms, profile: _profile, counterexample, witness, ...rest } = o as ObligationResult & { ms?: number };
       const f = files.get(o.id);
       const slim = (ex: ObligationResult["witness"]) =>
-        ex && { action: ex.action, replayable: ex.replayable, reason: ex.reason, facts: ex.facts, minimal: ex.minimal, stateFile: f?.state, actionFile: f?.action };
+        ex && { action: ex.action, replayable: ex.replayable, reason: ex.reason, facts: ex.facts, minimal: ex.minimal, source: ex.source, stateFile: f?.state, actionFile: f?.action };
       return { ...rest, counterexample: slim(counterexample), witness: slim(witness) };
     }),
     ms: undefined,
   };
+}
+
+/**
+ * The concrete witness candidates of an edition (compiler/cli/witnesses.ts): scenario states its
+ * validators and interpreter agree on, and the judge of earlier witnesses. Undefined (the solver
+ * does all the work) when its validators cannot be loaded, e.g. generated/ is stale.
+ */
+async function witnessesFor(ref: EditionRef, ir: IREdition, roots?: string[]): Promise<ProveOptions["witnesses"]> {
+  try {
+    const judge = judgeWith(ir, await loadValidators(ref, ir));
+    return { states: scenarioCandidates(judge, roots), judge };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The command that replays an obligation's counterexample (or undefined when it has none). */
@@ -164,9 +199,10 @@ export function printProveSummary(r: ProveResult, opts: { verbose?: boolean; fai
   }
   const obs = r.report.obligations;
   const count = (v: string) => obs.filter((o) => o.verdict === v).length;
-  const { solved, cached } = r.report.summary;
+  const { solved, cached, reused } = r.report.summary;
+  const witnessed = obs.filter((o) => !o.cached && !o.reusedFrom && o.witness?.source).length;
   out(
-    `${color.bold(r.edition)}${r.dir !== `dsl/${r.edition}` ? ` (${r.dir})` : ""}: ${obs.length} obligations — ${color.green(`${count("proved")} proved`)}, ${count("refuted") ? color.red(`${count("refuted")} refuted`) : "0 refuted"}, ${count("unknown") ? color.yellow(`${count("unknown")} unknown`) : "0 unknown"} (${(r.ms / 1000).toFixed(1)} s; ${solved} solved, ${cached} from the proof cache)`,
+    `${color.bold(r.edition)}${r.dir !== `dsl/${r.edition}` ? ` (${r.dir})` : ""}: ${obs.length} obligations — ${color.green(`${count("proved")} proved`)}, ${count("refuted") ? color.red(`${count("refuted")} refuted`) : "0 refuted"}, ${count("unknown") ? color.yellow(`${count("unknown")} unknown`) : "0 unknown"} (${(r.ms / 1000).toFixed(1)} s; ${solved} solved${witnessed ? ` (${witnessed} by a concrete witness)` : ""}, ${cached} from the proof cache${reused ? `, ${reused} shared with another edition` : ""})`,
   );
   for (const kind of KIND_ORDER) {
     const list = obs.filter((o) => o.kind === kind);
@@ -211,6 +247,25 @@ export interface ProveCommandOptions {
   isolate?: boolean;
   verbose?: boolean;
   quiet?: boolean;
+  /** `i/n`: prove the i-th of n shards */
+  shard?: string;
+  /** solver processes (default one per core) */
+  workers?: string;
+  /** scenario folders whose states are witness candidates; false with --no-witnesses */
+  witnesses?: string | boolean;
+  /** false with --no-slice */
+  slice?: boolean;
+  /** --smt2: a benchmark for every obligation */
+  smt2?: boolean;
+}
+
+/** `i/n` → { index: i, count: n } (1 ≤ i ≤ n). @throws UsageError */
+export function parseShard(s: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(s.trim());
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index < 1 || index > count || count > 1000) throw new UsageError(`--shard takes i/n with 1 ≤ i ≤ n (e.g. 2/3), not \`${s}\``, 2);
+  return { index, count };
 }
 
 /** The exit code of a prove run (see the file comment). */
@@ -234,21 +289,41 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
   if (!["error", "warning", "info"].includes(failOn)) throw new UsageError(`--fail-on takes error, warning or info, not \`${opts.failOn}\``, 2);
   const deadlineMs = opts.deadline !== undefined ? parseDuration(opts.deadline, "--deadline") : undefined;
   if (opts.out && names.length > 1) throw new UsageError("--out takes one edition", 2);
+  const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
+  let workers: number | undefined;
+  if (opts.workers !== undefined) {
+    workers = Number(opts.workers);
+    if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError(`--workers takes a number of solver processes from 1 to 64, not \`${opts.workers}\``, 2);
+  }
+  const witnesses = opts.witnesses === false ? false : typeof opts.witnesses === "string" ? opts.witnesses.split(",") : undefined;
   const started = performance.now();
   const results: ProveResult[] = [];
-  for (const n of names) {
-    const left = deadlineMs === undefined ? undefined : Math.max(1, deadlineMs - (performance.now() - started));
-    results.push(
-      await proveOne(n, {
-        format: opts.format,
-        timeoutMs,
-        out: opts.out,
-        deadlineMs: left,
-        cacheDir: opts.cache === false ? false : opts.cacheDir,
-        isolate: opts.isolate,
-        progress: !opts.quiet,
-      }),
-    );
+  // one pool of solver processes and one table of verdicts for every edition of the run
+  const pool = opts.isolate === false ? undefined : new SolverPool(workers);
+  const memo: NonNullable<ProveOptions["memo"]> = new Map();
+  try {
+    for (const n of names) {
+      const left = deadlineMs === undefined ? undefined : Math.max(1, deadlineMs - (performance.now() - started));
+      results.push(
+        await proveOne(n, {
+          format: opts.format,
+          timeoutMs,
+          out: opts.out,
+          deadlineMs: left,
+          cacheDir: opts.cache === false ? false : opts.cacheDir,
+          isolate: opts.isolate,
+          progress: !opts.quiet,
+          pool,
+          memo,
+          shard,
+          witnesses,
+          slicing: opts.slice,
+          smt2: opts.smt2 ? "all" : undefined,
+        }),
+      );
+    }
+  } finally {
+    await pool?.close();
   }
   const inputs: FormatInput[] = results.filter((r) => r.report).map((r) => ({ ir: r.ir!, report: r.report!, replay: (o) => replayCommand(r, o) }));
   const code = proveExitCode(results, failOn);

@@ -26,7 +26,7 @@ import { liftsOf, safeName, type Obligation } from "./obligations.js";
 import type { SolvedObligation } from "./solve.js";
 import { children } from "../ir/walk.js";
 
-const FORMAT = 1;
+const FORMAT = 2;
 
 let toolVersionMemo: string | undefined;
 /** package version + z3-solver version + a hash of the prover's own sources */
@@ -60,6 +60,12 @@ function stripPos(x: unknown): unknown {
   return x;
 }
 
+/** The result tables an expression looks up. */
+export function tablesIn(e: Expr, out: Set<string>): void {
+  if (e.k === "table") out.add(e.table);
+  for (const c of children(e)) tablesIn(c, out);
+}
+
 export function routesIn(e: Expr, out: Set<string>): void {
   if (e.k === "reach") out.add(e.route);
   for (const c of children(e)) routesIn(c, out);
@@ -83,8 +89,11 @@ const sha = (s: string) => crypto.createHash("sha256").update(s).digest("hex");
 /** The cache key of every obligation (same order). */
 export function obligationKeys(ir: IREdition, obligations: Obligation[], opts: { listBound: number }): string[] {
   const shared = sha(
-    stable({ tool: toolVersion(), listBound: opts.listBound, state: ir.state, enums: ir.enums.map((e) => ({ name: e.name, base: e.base, members: e.members })), board: ir.board, invariants: ir.invariants.map((i) => ({ id: i.id, expr: stripPos(i.expr) })), tables: (ir.tables ?? []).map((t) => ({ name: t.name, params: t.params, keys: stripPos(t.keys), result: t.result, rows: stripPos(t.rows) })) }),
+    stable({ tool: toolVersion(), listBound: opts.listBound, state: ir.state, enums: ir.enums.map((e) => ({ name: e.name, base: e.base, members: e.members })), board: ir.board, invariants: ir.invariants.map((i) => ({ id: i.id, expr: stripPos(i.expr) })) }),
   );
+  const semTable = (t: NonNullable<IREdition["tables"]>[number]) => ({ name: t.name, params: t.params, keys: stripPos(t.keys), result: t.result, rows: stripPos(t.rows) });
+  const invTables = new Set<string>();
+  for (const i of ir.invariants) tablesIn(i.expr, invTables);
   const ruleOf = new Map(ir.rules.map((r) => [r.id, r]));
   const semRule = (r: IRRule) => ({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: stripPos(r.when) });
   return obligations.map((ob) => {
@@ -95,18 +104,25 @@ export function obligationKeys(ir: IREdition, obligations: Obligation[], opts: {
     for (const r of rules) routesIn(r.when, routes);
     for (const e of exemptions) routesIn(e.when, routes);
     for (const i of ir.invariants) routesIn(i.expr, routes);
+    // the tables the obligation's formulas look up (rules, exemptions, routes, invariants)
+    const tables = new Set(invTables);
+    for (const r of rules) tablesIn(r.when, tables);
+    for (const e of exemptions) tablesIn(e.when, tables);
+    for (const r of ir.routes) if (routes.has(r.name)) for (const c of [r.land, r.sea, r.port, ...(r.maxSeas ? [r.maxSeas] : []), r.passes]) tablesIn(c, tables);
     const actionNames = new Set([ob.action, ...rules.map((r) => r.action)]);
     const actions = ob.action === "*" ? ir.actions : ir.actions.filter((a) => actionNames.has(a.name));
     return sha(
       stable({
         shared,
-        ob: { id: ob.id, kind: ob.kind, action: ob.action, rules: ob.rules, exemptions: ob.exemptions, phase: ob.phase, table: ob.table },
+        // the id without its edition: a variant's unchanged obligation has its parent's key
+        ob: { id: ob.id.startsWith(`${ob.edition}.`) ? ob.id.slice(ob.edition.length + 1) : ob.id, kind: ob.kind, action: ob.action, rules: ob.rules, exemptions: ob.exemptions, phase: ob.phase, table: ob.table },
         // a table obligation's example names its rows by file and line: key on the table as written
         table: ob.table === undefined ? undefined : (ir.tables ?? []).find((t) => t.name === ob.table),
         rules: rules.map(semRule),
         exemptions: exemptions.map((e) => ({ id: e.id, groups: e.groups, rules: e.rules, when: stripPos(e.when) })),
         actions: actions.map((a) => ({ name: a.name, params: a.params })),
         routes: ir.routes.filter((r) => routes.has(r.name)).map((r) => stripPos({ ...r })),
+        lookups: (ir.tables ?? []).filter((t) => tables.has(t.name)).map(semTable),
       }),
     );
   });
@@ -114,20 +130,55 @@ export function obligationKeys(ir: IREdition, obligations: Obligation[], opts: {
 
 export type CachedResult = SolvedObligation;
 
+interface StoreFile {
+  format: number;
+  tool?: string;
+  entries: Record<string, CachedResult>;
+  witnesses?: Record<string, { state: string; action: Record<string, unknown> }>;
+  states?: Record<string, Record<string, unknown>>;
+}
+
 /** A proof cache of one edition folder (a gzip'd JSON file). */
 export class ProofCache {
   private entries = new Map<string, CachedResult>();
   private used = new Set<string>();
+  /** obligation id → the state and action of its last witness (by content hash in `states`) */
+  private witnesses = new Map<string, { state: string; action: Record<string, unknown> }>();
+  private states = new Map<string, Record<string, unknown>>();
+  private seenIds = new Set<string>();
   readonly file: string;
 
   constructor(dir: string, name: string) {
     this.file = path.join(dir, `${safeName(name)}.json.gz`);
     try {
-      const data = JSON.parse(zlib.gunzipSync(fs.readFileSync(this.file)).toString("utf8")) as { format: number; entries: Record<string, CachedResult> };
-      if (data.format === FORMAT) this.entries = new Map(Object.entries(data.entries));
+      const data = JSON.parse(zlib.gunzipSync(fs.readFileSync(this.file)).toString("utf8")) as StoreFile;
+      if (data.format === FORMAT) {
+        this.entries = new Map(Object.entries(data.entries));
+        this.witnesses = new Map(Object.entries(data.witnesses ?? {}));
+        this.states = new Map(Object.entries(data.states ?? {}));
+      }
     } catch {
       // missing or unreadable: start empty
     }
+  }
+
+  /**
+   * The witness an earlier run found for this obligation id, whatever its key was then (a
+   * candidate for "concrete witnesses first" after an edit), or undefined.
+   */
+  earlierWitness(id: string): { state: Record<string, unknown>; action: Record<string, unknown> } | undefined {
+    const w = this.witnesses.get(id);
+    const state = w && this.states.get(w.state);
+    return w && state ? { state, action: w.action } : undefined;
+  }
+
+  /** Keeps this run's witness of an obligation for a later run (states are stored once by content). */
+  rememberWitness(id: string, ex: { state: Record<string, unknown>; action: Record<string, unknown> }): void {
+    const text = JSON.stringify(ex.state);
+    const h = sha(text).slice(0, 24);
+    if (!this.states.has(h)) this.states.set(h, ex.state);
+    this.witnesses.set(id, { state: h, action: ex.action });
+    this.seenIds.add(id);
   }
 
   get(key: string): CachedResult | undefined {
@@ -139,7 +190,8 @@ export class ProofCache {
   /** Stores a definite verdict (an `unknown` is never stored). */
   set(key: string, r: CachedResult): void {
     if (r.verdict === "unknown") return;
-    this.entries.set(key, r);
+    const { profile: _p, ...kept } = r;
+    this.entries.set(key, kept);
     this.used.add(key);
   }
 
@@ -150,9 +202,13 @@ export class ProofCache {
   save(prune: boolean): void {
     const keep = prune ? [...this.entries].filter(([k]) => this.used.has(k)) : [...this.entries];
     keep.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const wit = [...this.witnesses].filter(([id]) => !prune || this.seenIds.has(id)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const stateIds = new Set(wit.map(([, w]) => w.state));
+    const states = [...this.states].filter(([h]) => stateIds.has(h)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, zlib.gzipSync(JSON.stringify({ format: FORMAT, tool: toolVersion(), entries: Object.fromEntries(keep) })));
+    const data: StoreFile = { format: FORMAT, tool: toolVersion(), entries: Object.fromEntries(keep), witnesses: Object.fromEntries(wit), states: Object.fromEntries(states) };
+    fs.writeFileSync(tmp, zlib.gzipSync(JSON.stringify(data)));
     fs.renameSync(tmp, this.file);
   }
 }

@@ -10,11 +10,15 @@ import path from "node:path";
 import type { IREdition } from "../ir/types.js";
 import { obligationKeys, ProofCache } from "./cache.js";
 import { obligationsFor, safeName, type Obligation } from "./obligations.js";
-import { runInProcess, runIsolated } from "./runner.js";
-import type { Example, SolvedObligation, StuckInfo } from "./solve.js";
+import { runInProcess, runPool, type SolverPool } from "./runner.js";
+import type { Candidate, Example, Profile, Smt2Mode, SolvedObligation, StuckInfo } from "./solve.js";
 import type { TableExample } from "./tables.js";
+import { candidatesFor, type JudgedState } from "./witnesses.js";
 
 export { obligationsFor, safeName, type Obligation } from "./obligations.js";
+export { SolverPool, defaultWorkers } from "./runner.js";
+export type { JudgedState } from "./witnesses.js";
+export type { Candidate, Profile, Smt2Mode } from "./solve.js";
 export type { Example, Fact, StuckInfo } from "./solve.js";
 export { describeTableExample, tableObligations, type TableExample } from "./tables.js";
 
@@ -34,12 +38,16 @@ export interface ObligationResult extends Obligation {
   vacuous?: boolean;
   /** stuck_power counterexample: the power, and what blocks each of its actions */
   stuck?: StuckInfo;
-  /** file name of the SMT-LIB benchmark, relative to outDir */
-  smt2: string;
+  /** file name of the SMT-LIB benchmark, relative to outDir (absent for a proved obligation unless `smt2: "all"`) */
+  smt2?: string;
   /** the verdict came from the proof cache (not solved in this run) */
   cached?: boolean;
   /** wall time of this obligation (strip for determinism; 0 when cached) */
   ms: number;
+  /** where the solver process spent that time (strip for determinism; absent when cached) */
+  profile?: Profile;
+  /** the verdict is that of an identical obligation of another edition of the same run (`memo`), not solved again */
+  reusedFrom?: string;
 }
 
 export interface ProofReport {
@@ -57,6 +65,8 @@ export interface ProofReport {
     /** obligations solved in this run / taken from the proof cache (run-dependent, like `ms`) */
     solved: number;
     cached: number;
+    /** obligations whose verdict another edition of the same run found (`memo`) */
+    reused: number;
   };
   bounds: { listBound: number; timeoutMs: number; lists: { path: string; bound: number }[]; note: string };
   /** wall time of the whole run (strip for determinism) */
@@ -68,7 +78,7 @@ export interface ProveOptions {
   timeoutMs?: number;
   /** bound of list-typed action parameters (default 4) */
   listBound?: number;
-  /** write report.json and one <id>.smt2 per obligation here */
+  /** write report.json and the <id>.smt2 files (see `smt2`) here */
   outDir?: string;
   /** reuse and store verdicts in `<cacheDir>/<cacheName>.json.gz` (cache.ts); absent = no cache */
   cacheDir?: string;
@@ -84,6 +94,30 @@ export interface ProveOptions {
   only?: (ob: Obligation) => boolean;
   /** progress: called when an obligation starts solving and when it has a verdict */
   onProgress?: (e: ProgressEvent) => void;
+  /** isolated mode: solver processes of the run (default one per core); ignored with `pool` */
+  workers?: number;
+  /** isolated mode: a pool shared with other runs (the caller closes it) */
+  pool?: SolverPool;
+  /** leave out the invariants outside each obligation's cone of influence (default true; README "Slicing") */
+  slicing?: boolean;
+  /**
+   * Concrete witnesses first (README "Concrete witnesses"): judged states to try before the
+   * solver searches, and the judge of an earlier run's witnesses (from the proof cache). A judge
+   * returns undefined for a state the validators disagree on or that is not a valid state.
+   */
+  witnesses?: { states: readonly JudgedState[]; judge?: (state: Record<string, unknown>, action: Record<string, unknown>, source: string) => JudgedState | undefined };
+  /**
+   * Which obligations get an SMT-LIB benchmark (`<id>.smt2`): `findings` (default) those not
+   * proved and every table obligation; `all` every one (printing a large query costs time).
+   */
+  smt2?: Smt2Mode;
+  /** prove only shard `index` (1-based) of `count`: the obligations at positions ≡ index − 1 (mod count) in id order */
+  shard?: { index: number; count: number };
+  /**
+   * Verdicts of this run shared across editions, by edition-independent key: an obligation whose
+   * key another edition of the run already solved (a variant's unchanged rules) is not solved again.
+   */
+  memo?: Map<string, { id: string; result: SolvedObligation }>;
 }
 
 export interface ProgressEvent {
@@ -109,7 +143,12 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
   const timeoutMs = Math.max(1, Math.floor(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS));
   const listBound = opts.listBound ?? DEFAULT_LIST_BOUND;
   const all = obligationsFor(ir);
-  const obligations = opts.only ? all.filter(opts.only) : all;
+  let obligations = opts.only ? all.filter(opts.only) : all;
+  if (opts.shard) {
+    const { index, count } = opts.shard;
+    if (!Number.isInteger(count) || count < 1 || !Number.isInteger(index) || index < 1 || index > count) throw new RangeError(`bad shard ${index}/${count}: use i/n with 1 ≤ i ≤ n`);
+    obligations = obligations.filter((_, i) => i % count === index - 1);
+  }
   const keys = obligationKeys(ir, obligations, { listBound });
   const keyOf = new Map(obligations.map((ob, i) => [ob.id, keys[i]]));
   const cache = opts.cacheDir ? new ProofCache(opts.cacheDir, opts.cacheName ?? ir.name) : undefined;
@@ -117,36 +156,63 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
   const smt2 = new Map<string, string>();
   const total = obligations.length;
   const settle = (ob: Obligation, r: SolvedObligation, ms: number, cached: boolean) => {
-    const { smt2: text, ...rest } = r;
-    smt2.set(ob.id, text);
-    results.set(ob.id, { ...ob, ...rest, smt2: `${safeName(ob.id)}.smt2`, ...(cached ? { cached: true } : {}), ms });
+    const { smt2: text, profile, ...rest } = r as SolvedObligation & { reusedFrom?: string };
+    if (text !== undefined) smt2.set(ob.id, retitle(text, ob));
+    results.set(ob.id, { ...ob, ...rest, ...(text !== undefined ? { smt2: `${safeName(ob.id)}.smt2` } : {}), ...(cached ? { cached: true } : {}), ms, ...(profile ? { profile } : {}) });
     opts.onProgress?.({ type: "done", id: ob.id, done: results.size, total, verdict: r.verdict, cached });
   };
 
   const toSolve: Obligation[] = [];
+  const smt2Mode = opts.smt2 ?? "findings";
   for (const ob of obligations) {
-    const hit = cache?.get(keyOf.get(ob.id)!);
+    const key = keyOf.get(ob.id)!;
+    let hit = cache?.get(key);
+    // a cached proof printed without its SMT-LIB text is solved again when every text is asked for
+    if (hit && smt2Mode === "all" && hit.smt2 === undefined) hit = undefined;
+    const twin = hit ? undefined : opts.memo?.get(key);
     if (hit) settle(ob, hit, 0, true);
-    else toSolve.push(ob);
+    else if (twin) {
+      settle(ob, { ...twin.result, reusedFrom: twin.id } as SolvedObligation, 0, false);
+      cache?.set(key, twin.result);
+    } else toSolve.push(ob);
   }
   if (toSolve.length) {
     const byId = new Map(toSolve.map((ob) => [ob.id, ob]));
-    const run = opts.isolate ? runIsolated : runInProcess;
-    await run(ir, toSolve, {
+    // candidates: the judged states first (in their order), then this obligation's witness of an earlier run
+    const states = [...(opts.witnesses?.states ?? [])];
+    const candidates = (ob: Obligation): Candidate[] => {
+      const earlier = cache?.earlierWitness(ob.id);
+      const judged = earlier && opts.witnesses?.judge?.(earlier.state, earlier.action, `earlier witness of ${ob.id}`);
+      return candidatesFor(ob, judged ? [...states, judged] : states);
+    };
+    // the solver's searches first (they are the long ones), witnesses to try last: the pool's tail stays short
+    const order = [...toSolve].sort((a, b) => weight(b, candidates) - weight(a, candidates) || (a.id < b.id ? -1 : 1));
+    const runOpts = {
       timeoutMs,
       listBound,
       deadline: opts.deadlineMs === undefined ? undefined : t0 + opts.deadlineMs,
       killAfterMs: opts.killAfterMs ?? 3 * timeoutMs + 15_000,
-      onStart: (id) => opts.onProgress?.({ type: "start", id, done: results.size, total }),
-      onResult: (id, r, ms) => {
+      workers: opts.workers,
+      slicing: opts.slicing ?? true,
+      candidates,
+      smt2: smt2Mode,
+      onStart: (id: string) => opts.onProgress?.({ type: "start", id, done: results.size, total }),
+      onResult: (id: string, r: SolvedObligation, ms: number) => {
         const ob = byId.get(id);
         if (!ob || results.has(id)) return;
         settle(ob, r, ms, false);
         cache?.set(keyOf.get(id)!, r);
+        if (r.verdict !== "unknown") opts.memo?.set(keyOf.get(id)!, { id, result: r });
       },
-    });
+    };
+    if (opts.isolate) await runPool(ir, order, runOpts, opts.pool);
+    else await runInProcess(ir, order, runOpts);
   }
-  cache?.save(!opts.only);
+  for (const ob of obligations) {
+    const w = results.get(ob.id)?.witness;
+    if (w) cache?.rememberWitness(ob.id, w);
+  }
+  cache?.save(!opts.only && !opts.shard);
 
   const list = obligations.map((ob) => results.get(ob.id)!);
   const count = (f: (o: ObligationResult) => boolean) => list.filter(f).length;
@@ -161,8 +227,9 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
       errors: count((o) => o.severity === "error" && o.verdict === "refuted"),
       warnings: count((o) => o.severity === "warning" && o.verdict === "refuted"),
       infos: count((o) => o.severity === "info" && o.verdict === "refuted"),
-      solved: count((o) => !o.cached),
+      solved: count((o) => !o.cached && !o.reusedFrom),
       cached: count((o) => !!o.cached),
+      reused: count((o) => !!o.reusedFrom),
     },
     bounds: {
       listBound,
@@ -176,10 +243,22 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
   };
   if (opts.outDir) {
     fs.mkdirSync(opts.outDir, { recursive: true });
-    for (const o of list) fs.writeFileSync(path.join(opts.outDir, o.smt2), smt2.get(o.id) ?? `; ${o.id}: not encoded\n`);
+    for (const o of list) if (o.smt2) fs.writeFileSync(path.join(opts.outDir, o.smt2), smt2.get(o.id) ?? `; ${o.id}: not encoded\n`);
     fs.writeFileSync(path.join(opts.outDir, "report.json"), JSON.stringify(report, null, 2) + "\n");
   }
   return report;
+}
+
+/** Rough cost of an obligation, for ordering the pool's queue (larger first). */
+function weight(ob: Obligation, candidates: (ob: Obligation) => Candidate[]): number {
+  if (ob.kind === "stuck_power") return 3;
+  if (ob.kind === "table_gap" || ob.kind === "table_overlap") return 0;
+  return candidates(ob).length ? 1 : 2;
+}
+
+/** The .smt2 text with its first line naming this obligation (a result shared by another edition's twin names that one). */
+function retitle(text: string, ob: Obligation): string {
+  return text.replace(/^; [^\s:]+:/, `; ${ob.id}:`);
 }
 
 /** Every state list path with its bound (map keys shown as `[*]`). */

@@ -1,15 +1,18 @@
 /**
- * Running obligations: in a solver child process (worker.ts) with a watchdog and a whole-run
- * deadline, or in this process. Either way every obligation gets a result — a crash, a hang, a
+ * Running obligations: in a pool of solver processes (worker.ts, tinypool) with a watchdog per
+ * obligation and a whole-run deadline, or in this process. Either way every obligation gets a result — a crash, a hang, a
  * kill or the deadline give `unknown` with the reason — and the run never hangs.
  */
-import { fork, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { createRequire } from "node:module";
+import Tinypool from "tinypool";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { IREdition } from "../ir/types.js";
 import type { Obligation } from "./obligations.js";
-import { proverFor, type SolvedObligation } from "./solve.js";
-import type { ProveRequest, WorkerMessage } from "./worker.js";
+import { proverFor, type Candidate, type Smt2Mode, type SolvedObligation } from "./solve.js";
+import type { SolveAnswer, SolveTask, WorkerMessage } from "./worker.js";
 import { getZ3, runExclusive } from "./z3.js";
 
 export interface RunOptions {
@@ -19,6 +22,14 @@ export interface RunOptions {
   deadline?: number;
   /** isolated mode: kill the solver process when one obligation takes longer than this (ms) */
   killAfterMs: number;
+  /** solver processes (pool mode; default `defaultWorkers()`) */
+  workers?: number;
+  /** slice invariants to the cone of influence (default true) */
+  slicing?: boolean;
+  /** concrete witness candidates of an obligation, tried before the solver searches */
+  candidates?: (ob: Obligation) => Candidate[];
+  /** which obligations carry their SMT-LIB text (default "findings") */
+  smt2?: Smt2Mode;
   onStart?: (id: string) => void;
   onResult: (id: string, r: SolvedObligation, ms: number) => void;
 }
@@ -28,7 +39,7 @@ const unknown = (reason: string, ob: Obligation): SolvedObligation => ({ verdict
 /** Solves in this process (one Z3 context per process; runs are serialized). */
 export async function runInProcess(ir: IREdition, obs: Obligation[], o: RunOptions): Promise<void> {
   const ctx = await getZ3();
-  const prover = proverFor(ctx, ir, o.listBound);
+  const prover = proverFor(ctx, ir, o.listBound, o.slicing ?? true);
   await runExclusive(async () => {
     for (const ob of obs) {
       const left = o.deadline === undefined ? Infinity : o.deadline - performance.now();
@@ -38,113 +49,120 @@ export async function runInProcess(ir: IREdition, obs: Obligation[], o: RunOptio
       }
       o.onStart?.(ob.id);
       const t0 = performance.now();
-      const r = await prover.solve(ob, Math.max(1, Math.min(o.timeoutMs, Math.floor(left))));
+      const r = await prover.solve(ob, Math.max(1, Math.min(o.timeoutMs, Math.floor(left))), o.candidates?.(ob) ?? [], o.smt2);
       o.onResult(ob.id, r, Math.round(performance.now() - t0));
     }
   });
 }
 
-/** How many times in a row a solver process may die before answering anything. */
-const MAX_SILENT_DEATHS = 2;
-const STDERR_TAIL = 2000;
+/**
+ * Solves in a pool of solver processes (tinypool, runtime `child_process`, `workers` of them:
+ * default one per core, at most 4). Each obligation is one task; a watchdog per task starts when
+ * a worker takes it (`killAfterMs`) and a timer for the whole-run deadline aborts what is left.
+ * An aborted task kills its process (tinypool starts a fresh one); a process that exits or
+ * crashes fails its task. Either way the obligation is `unknown` with the reason, and the run
+ * goes on. A pool that starts no task for `killAfterMs` + 60 s (a solver process that cannot
+ * start) ends the run: every obligation left is `unknown` ("could not run").
+ */
+export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, shared?: SolverPool): Promise<void> {
+  if (!obs.length) return;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-prove-"));
+  const irFile = path.join(dir, "ir.json");
+  fs.writeFileSync(irFile, JSON.stringify(ir));
+  const owned = shared ? undefined : new SolverPool(Math.min(o.workers ?? defaultWorkers(), obs.length));
+  const pool = (shared ?? owned!).pool;
+  const all = new AbortController();
+  let settledAny = false;
+  let lastActivity = performance.now();
+  const stallMs = o.killAfterMs + 60_000;
+  let stalled = false;
+  const stall = setInterval(() => {
+    if (performance.now() - lastActivity > stallMs) {
+      stalled = true;
+      all.abort();
+    }
+  }, 1000);
+  const deadlineTimer = o.deadline === undefined ? undefined : setTimeout(() => all.abort(), Math.max(0, o.deadline - performance.now()));
+  try {
+    await Promise.all(
+      obs.map(async (ob) => {
+        const mine = new AbortController();
+        const onAll = () => mine.abort();
+        all.signal.addEventListener("abort", onAll);
+        let watchdog: NodeJS.Timeout | undefined;
+        let killed: string | undefined;
+        let started = false;
+        const listeners: ((m: unknown) => void)[] = [];
+        const channel = {
+          onMessage: (l: (m: unknown) => void) => void listeners.push(l),
+          postMessage: (m: unknown) => {
+            const msg = m as WorkerMessage;
+            if (msg?.type !== "start" || msg.id !== ob.id) return;
+            started = true;
+            lastActivity = performance.now();
+            o.onStart?.(ob.id);
+            watchdog = setTimeout(() => {
+              killed = `no answer within ${o.killAfterMs} ms: the solver process was killed`;
+              mine.abort();
+            }, o.killAfterMs);
+          },
+        };
+        try {
+          const task: SolveTask = { irFile, obligation: ob, timeoutMs: o.timeoutMs, listBound: o.listBound, slicing: o.slicing ?? true, candidates: o.candidates?.(ob) ?? [], smt2: o.smt2 ?? "findings" };
+          const answer = (await pool.run(task, { signal: mine.signal, channel })) as SolveAnswer;
+          settledAny = true;
+          lastActivity = performance.now();
+          o.onResult(ob.id, answer.result, answer.ms);
+        } catch (e) {
+          lastActivity = performance.now();
+          const why =
+            killed ??
+            (stalled
+              ? `the solver process could not run: no obligation started within ${stallMs} ms${settledAny ? "" : " of the start"}`
+              : all.signal.aborted
+                ? started
+                  ? "deadline reached: the solver process was killed"
+                  : "deadline reached before this obligation was solved"
+                : `the solver process exited: ${e instanceof Error ? e.message : String(e)}`);
+          o.onResult(ob.id, unknown(why, ob), 0);
+        } finally {
+          clearTimeout(watchdog);
+          all.signal.removeEventListener("abort", onAll);
+        }
+      }),
+    );
+  } finally {
+    clearInterval(stall);
+    clearTimeout(deadlineTimer);
+    await owned?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /**
- * Solves in child processes: one process for all obligations while it behaves; when it exits,
- * crashes or is killed (watchdog, deadline), the obligation it was on becomes `unknown` with the
- * reason and a fresh process takes the rest.
+ * A pool of solver processes that several proof runs share (the CLI proves every edition with
+ * one): the processes start once and keep their Z3 contexts. `close()` ends them.
  */
-export async function runIsolated(ir: IREdition, obs: Obligation[], o: RunOptions): Promise<void> {
-  let queue = [...obs];
-  let silentDeaths = 0;
-  while (queue.length) {
-    if (o.deadline !== undefined && performance.now() >= o.deadline) break;
-    const answered = await runChild(ir, queue, o);
-    queue = queue.filter((ob) => !answered.done.has(ob.id));
-    if (answered.done.size === 0) {
-      if (++silentDeaths >= MAX_SILENT_DEATHS) {
-        for (const ob of queue) o.onResult(ob.id, unknown(`the solver process could not run: ${answered.why}`, ob), 0);
-        return;
-      }
-    } else silentDeaths = 0;
+export class SolverPool {
+  /** the tinypool instance (runtime `child_process`) */
+  readonly pool: Tinypool;
+  constructor(readonly workers = defaultWorkers()) {
+    const { script, execArgv } = workerCommand();
+    const n = Math.max(1, Math.floor(workers));
+    this.pool = new Tinypool({ runtime: "child_process", filename: script, execArgv, minThreads: n, maxThreads: n, serialization: "advanced", env: process.env as Record<string, string> });
   }
-  for (const ob of queue) o.onResult(ob.id, unknown("deadline reached before this obligation was solved", ob), 0);
+  async close(): Promise<void> {
+    await this.pool.destroy().catch(() => undefined);
+  }
+}
+
+/** One solver process per core (at most 4: each holds a Z3 context and the encodings). */
+export function defaultWorkers(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism()));
 }
 
 function workerCommand(): { script: string; execArgv: string[] } {
   const req = createRequire(import.meta.url);
   const tsx = pathToFileURL(req.resolve("tsx")).href;
   return { script: fileURLToPath(new URL("./worker.ts", import.meta.url)), execArgv: ["--import", tsx] };
-}
-
-/** One solver process over `obs`; resolves with the ids it settled (answered or marked unknown). */
-function runChild(ir: IREdition, obs: Obligation[], o: RunOptions): Promise<{ done: Set<string>; why: string }> {
-  const done = new Set<string>();
-  const byId = new Map(obs.map((ob) => [ob.id, ob]));
-  const { script, execArgv } = workerCommand();
-  return new Promise((resolve) => {
-    let child: ChildProcess;
-    try {
-      child = fork(script, [], { execArgv, stdio: ["ignore", "pipe", "pipe", "ipc"], serialization: "advanced", env: process.env });
-    } catch (e) {
-      resolve({ done, why: (e as Error).message });
-      return;
-    }
-    let stderr = "";
-    const keep = (b: Buffer) => {
-      stderr = (stderr + b.toString("utf8")).slice(-STDERR_TAIL);
-      if (process.env.RW_VERIFY_DEBUG) process.stderr.write(b);
-    };
-    child.stdout?.on("data", keep);
-    child.stderr?.on("data", keep);
-    let current: string | undefined;
-    let killedFor: string | undefined;
-    let watchdog: NodeJS.Timeout | undefined;
-    const kill = (why: string) => {
-      if (killedFor) return;
-      killedFor = why;
-      child.kill("SIGKILL");
-    };
-    const arm = () => {
-      clearTimeout(watchdog);
-      watchdog = setTimeout(() => kill(`no answer within ${o.killAfterMs} ms: the solver process was killed`), o.killAfterMs);
-    };
-    const deadlineTimer = o.deadline === undefined ? undefined : setTimeout(() => kill("deadline reached: the solver process was killed"), Math.max(0, o.deadline - performance.now()));
-    child.on("message", (m: WorkerMessage) => {
-      if (m.type === "start") {
-        current = m.id;
-        arm();
-        o.onStart?.(m.id);
-      } else if (m.type === "result") {
-        clearTimeout(watchdog);
-        current = undefined;
-        done.add(m.id);
-        o.onResult(m.id, m.result, m.ms);
-      } else if (m.type === "done") {
-        clearTimeout(watchdog);
-      }
-    });
-    let settled = false;
-    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(watchdog);
-      clearTimeout(deadlineTimer);
-      const tail = stderr.trim().split("\n").slice(-3).join(" | ");
-      const why = killedFor ?? `the solver process exited (${signal ? `signal ${signal}` : `code ${code}`})${tail ? `: ${tail}` : ""}`;
-      if (current && !done.has(current)) {
-        done.add(current);
-        o.onResult(current, unknown(why, byId.get(current)!), 0);
-      }
-      resolve({ done, why });
-    };
-    child.on("exit", finish);
-    child.on("error", (e) => {
-      stderr += String(e.message);
-      child.kill("SIGKILL");
-    });
-    const req: ProveRequest = { type: "prove", ir, obligations: obs, timeoutMs: o.timeoutMs, listBound: o.listBound };
-    child.send(req, (err) => {
-      if (err) kill(`could not send the obligations to the solver process: ${err.message}`);
-    });
-  });
 }

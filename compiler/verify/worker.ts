@@ -1,65 +1,60 @@
 /**
- * The solver process: `proveEdition(…, { isolate: true })` forks this file (through tsx) and
- * sends it the IR and the obligations to solve; it answers one message per obligation. Z3 runs
- * only here, so a solver that runs out of memory, crashes or hangs takes down this process
- * alone: the parent (runner.ts) kills it, reports the obligation as `unknown` and carries on
- * with a fresh process.
+ * The solver process: a tinypool worker (runtime `child_process`) that solves one obligation per
+ * task. `proveEdition(…, { isolate: true })` runs a pool of them (runner.ts); Z3 runs only here,
+ * so a solver that runs out of memory, crashes or hangs takes down this process alone: the pool
+ * reports the obligation `unknown` and starts a fresh process for the rest.
  *
- * Protocol (IPC, advanced serialization):
- *   parent → child  { type: "prove", ir, obligations, timeoutMs, listBound }
- *   child → parent  { type: "start", id } … { type: "result", id, result, ms } … { type: "done" }
+ * Task: `{ irFile, obligation, timeoutMs, listBound, slicing, candidates, smt2 }`. The IR is read from
+ * `irFile` (JSON written by the parent once per run) and kept per file, with its prover (and its
+ * cached encodings) for the life of the process. Before solving, the worker sends
+ * `{ type: "start", id }` to the parent (the parent's watchdog starts then).
  *
  * Test-only switches (never set in normal use): RW_WORKER_CRASH_ON=<text> makes the process exit
  * with code 70 when it starts an obligation whose id contains <text>; RW_WORKER_HANG_ON=<text>
  * makes it spin forever there (a solver that never answers).
  */
+import fs from "node:fs";
 import type { IREdition } from "../ir/types.js";
 import type { Obligation } from "./obligations.js";
-import { proverFor, type SolvedObligation } from "./solve.js";
+import { proverFor, type Candidate, type Smt2Mode, type SolvedObligation } from "./solve.js";
 import { getZ3, runExclusive } from "./z3.js";
 
-export interface ProveRequest {
-  type: "prove";
-  ir: IREdition;
-  obligations: Obligation[];
+export interface SolveTask {
+  irFile: string;
+  obligation: Obligation;
   timeoutMs: number;
   listBound: number;
+  slicing: boolean;
+  candidates: Candidate[];
+  smt2: Smt2Mode;
 }
-export type WorkerMessage =
-  | { type: "start"; id: string }
-  | { type: "result"; id: string; result: SolvedObligation; ms: number }
-  | { type: "done" };
-
-function send(m: WorkerMessage): Promise<void> {
-  return new Promise((resolve) => process.send!(m, undefined, undefined, () => resolve()));
+export interface SolveAnswer {
+  result: SolvedObligation;
+  /** wall time of the obligation in the solver process */
+  ms: number;
 }
+export type WorkerMessage = { type: "start"; id: string; pid: number };
 
-async function serve(req: ProveRequest): Promise<void> {
-  const ctx = await getZ3();
-  const prover = proverFor(ctx, req.ir, req.listBound);
+// the parent's stdout may carry a JSON/SARIF document: nothing of the solver process goes there
+console.log = (...args: unknown[]) => console.error(...args);
+
+const irs = new Map<string, IREdition>();
+
+/** Solves one obligation (the pool calls it; never throws for a solver problem: that is `unknown`). */
+export default async function solveTask(task: SolveTask): Promise<SolveAnswer> {
+  const ob = task.obligation;
+  process.send?.({ type: "start", id: ob.id, pid: process.pid } satisfies WorkerMessage);
   const crashOn = process.env.RW_WORKER_CRASH_ON;
   const hangOn = process.env.RW_WORKER_HANG_ON;
-  await runExclusive(async () => {
-    for (const ob of req.obligations) {
-      await send({ type: "start", id: ob.id });
-      if (crashOn && ob.id.includes(crashOn)) process.exit(70);
-      if (hangOn && ob.id.includes(hangOn)) for (;;);
-      const t0 = performance.now();
-      const result = await prover.solve(ob, req.timeoutMs);
-      await send({ type: "result", id: ob.id, result, ms: Math.round(performance.now() - t0) });
-    }
+  if (crashOn && ob.id.includes(crashOn)) process.exit(70);
+  if (hangOn && ob.id.includes(hangOn)) for (;;);
+  let ir = irs.get(task.irFile);
+  if (!ir) irs.set(task.irFile, (ir = JSON.parse(fs.readFileSync(task.irFile, "utf8")) as IREdition));
+  const ctx = await getZ3();
+  const prover = proverFor(ctx, ir, task.listBound, task.slicing);
+  return runExclusive(async () => {
+    const t0 = performance.now();
+    const result = await prover.solve(ob, task.timeoutMs, task.candidates, task.smt2);
+    return { result, ms: Math.round(performance.now() - t0) };
   });
-  await send({ type: "done" });
-  // the Z3 runtime keeps worker threads alive: leave explicitly
-  process.exit(0);
-}
-
-if (process.send) {
-  process.on("message", (m: ProveRequest) => {
-    if (m?.type === "prove") void serve(m).catch((e) => {
-      process.stderr.write(`solver process: ${e instanceof Error ? e.message : String(e)}\n`);
-      process.exit(71);
-    });
-  });
-  process.on("disconnect", () => process.exit(0));
 }
