@@ -6,11 +6,12 @@
  */
 import { describe, expect, it, beforeAll } from "vitest";
 import { loadEdition } from "../compiler/check/index.js";
-import { proveEdition } from "../compiler/verify/index.js";
+import type { ProofReport } from "../compiler/verify/index.js";
+import { proofReport } from "./helpers/proof-reports.js";
 import { loadValidators, stateProblems, type ValidatorModule } from "../compiler/cli/common.js";
 import type { IREdition } from "../compiler/ir/types.js";
 
-type Report = Awaited<ReturnType<typeof proveEdition>>;
+type Report = ProofReport;
 
 interface Case {
   dir: string;
@@ -70,9 +71,9 @@ for (const c of CASES) {
       expect(res.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
       edition = res.edition!;
       mod = await loadValidators({ dir: c.dir, bundled: c.bundled }, edition);
-      report = await proveEdition(edition, { timeoutMs: 20_000 });
-      // proving a whole edition takes minutes on a busy machine: time is measured in benchmarks, not here
-    }, Math.max(c.proveTimeoutMs ?? 0, 1_800_000));
+      // proved once for the whole test run (test/setup/proofs.ts)
+      report = proofReport(c.dir);
+    }, 600_000);
 
     if (c.expectations) {
       const { name, check } = c.expectations;

@@ -296,32 +296,34 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
     if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError(`--workers takes a number of solver processes from 1 to 64, not \`${opts.workers}\``, 2);
   }
   const witnesses = opts.witnesses === false ? false : typeof opts.witnesses === "string" ? opts.witnesses.split(",") : undefined;
-  const started = performance.now();
   const results: ProveResult[] = [];
   // one pool of solver processes and one table of verdicts for every edition of the run
   const pool = opts.isolate === false ? undefined : new SolverPool(workers);
   const memo: NonNullable<ProveOptions["memo"]> = new Map();
   try {
-    for (const n of names) {
-      const left = deadlineMs === undefined ? undefined : Math.max(1, deadlineMs - (performance.now() - started));
-      results.push(
-        await proveOne(n, {
-          format: opts.format,
-          timeoutMs,
-          out: opts.out,
-          deadlineMs: left,
-          cacheDir: opts.cache === false ? false : opts.cacheDir,
-          isolate: opts.isolate,
-          progress: !opts.quiet,
-          pool,
-          memo,
-          shard,
-          witnesses,
-          slicing: opts.slice,
-          smt2: opts.smt2 ? "all" : undefined,
-        }),
-      );
-    }
+    // every edition at once: the pool stays busy, and a variant's obligations wait for the verdicts
+    // its parent's identical ones get (memo) instead of being solved twice
+    results.push(
+      ...(await Promise.all(
+        names.map((n) =>
+          proveOne(n, {
+            format: opts.format,
+            timeoutMs,
+            out: opts.out,
+            deadlineMs,
+            cacheDir: opts.cache === false ? false : opts.cacheDir,
+            isolate: opts.isolate,
+            progress: !opts.quiet,
+            pool,
+            memo,
+            shard,
+            witnesses,
+            slicing: opts.slice,
+            smt2: opts.smt2 ? "all" : undefined,
+          }),
+        ),
+      )),
+    );
   } finally {
     await pool?.close();
   }

@@ -20,8 +20,8 @@ type EV = ZExpr<"main">;
 type Json = unknown;
 
 export interface Pinned {
-  /** equalities fixing the leaves to the state's and action's values */
-  pins: B[];
+  /** equalities fixing the leaves to the state's and action's values (built on demand: one Z3 term per value) */
+  pins: () => B[];
   /** the same values as assignments: a constant leaf, or a map function at one key tuple */
   values: Assignment[];
   /** why a leaf could not be pinned (a value of the wrong type, an unknown enum member) */
@@ -69,27 +69,33 @@ function at(v: Json, segs: Seg[]): Json {
  * @param state complete state JSON (validated against the schema by the caller)
  * @param action flat action JSON (`{ action, ...params }`)
  */
-export function pinState(enc: Encoder, leaves: Iterable<string>, state: Json, action: Json): Pinned {
+export function pinState(enc: Encoder, leaves: Iterable<string>, state: Json, action: Json, memo?: PinMemo): Pinned {
   const { ctx } = enc;
-  const values: Assignment[] = [];
-  const problems: string[] = [];
-  const fresh = new Map<string, number>();
+  let values: Assignment[] = [];
+  let problems: string[] = [];
+  const fresh = memo?.fresh ?? new Map<string, number>();
   const roots: Record<string, Json> = { state, action };
+  const ints = intVals(enc);
+  const int = (n: number): EV => {
+    let v = ints.get(n);
+    if (!v) ints.set(n, (v = ctx.Int.val(n) as unknown as EV));
+    return v;
+  };
 
   const valueTerm = (t: Type, v: Json, isLen: boolean, where: string): EV | undefined => {
-    if (isLen) return typeof v === "number" ? (ctx.Int.val(v) as unknown as EV) : undefined;
+    if (isLen) return typeof v === "number" ? int(v) : undefined;
     switch (t.k) {
       case "bool":
         if (typeof v === "boolean") return ctx.Bool.val(v) as unknown as EV;
         break;
       case "int":
-        if (typeof v === "number" && Number.isInteger(v)) return ctx.Int.val(v) as unknown as EV;
+        if (typeof v === "number" && Number.isInteger(v)) return int(v);
         break;
       case "string":
         if (typeof v === "string") {
           let code = enc.atoms.get(v) ?? fresh.get(v);
           if (code === undefined) fresh.set(v, (code = enc.atomNames.length + fresh.size));
-          return ctx.Int.val(code) as unknown as EV;
+          return int(code);
         }
         break;
       case "enum": {
@@ -103,25 +109,60 @@ export function pinState(enc: Encoder, leaves: Iterable<string>, state: Json, ac
   };
 
   const done = new Set<string>();
+  const all: Assignment[] = [];
+  const allProblems: string[] = [];
   for (const name of leaves) {
     const leaf = enc.leaves.get(name);
     if (!leaf) continue;
-    if (leaf.pattern) {
-      if (done.has(leaf.pattern)) continue;
-      done.add(leaf.pattern);
-      pinMap(enc, leaf, roots, valueTerm, values);
+    const key = leaf.pattern ?? name;
+    if (done.has(key)) continue;
+    done.add(key);
+    const hit = memo?.byLeaf.get(key);
+    if (hit) {
+      all.push(...hit.values);
+      allProblems.push(...hit.problems);
       continue;
     }
+    values = [];
+    problems = [];
+    pinLeaf(leaf, name);
+    memo?.byLeaf.set(key, { values, problems });
+    all.push(...values);
+    allProblems.push(...problems);
+  }
+  values = all;
+  problems = allProblems;
+  const pinned = values;
+  const pins = () => pinned.map((a) => ("leaf" in a ? a.leaf.eq(a.value) : (a.fn.call(...a.keys) as EV).eq(a.value)) as B);
+  return { pins, values, problems };
+
+  function pinLeaf(leaf: Leaf, name: string): void {
+    if (leaf.pattern) {
+      pinMap(enc, leaf, roots, valueTerm, values);
+      return;
+    }
     const p = parsePath(name);
-    if (!p) continue;
+    if (!p) return;
     const v = at(roots[p.root], p.segs);
-    if (v === undefined) continue;
+    if (v === undefined) return;
     const isLen = p.segs[p.segs.length - 1]?.k === "len";
     const val = valueTerm(leaf.type, v, isLen, name);
     if (val) values.push({ leaf: leaf.e as EV, value: val });
   }
-  const pins = values.map((a) => ("leaf" in a ? a.leaf.eq(a.value) : (a.fn.call(...a.keys) as EV).eq(a.value)) as B);
-  return { pins, values, problems };
+}
+
+/** The pins of one concrete state already computed, per leaf name or map pattern (one memo per state and action). */
+export interface PinMemo {
+  byLeaf: Map<string, { values: Assignment[]; problems: string[] }>;
+  /** codes given to strings no rule mentions */
+  fresh: Map<string, number>;
+}
+
+const intMemo = new WeakMap<Encoder, Map<number, EV>>();
+function intVals(enc: Encoder): Map<number, EV> {
+  let m = intMemo.get(enc);
+  if (!m) intMemo.set(enc, (m = new Map()));
+  return m;
 }
 
 /**

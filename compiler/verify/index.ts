@@ -117,7 +117,7 @@ export interface ProveOptions {
    * Verdicts of this run shared across editions, by edition-independent key: an obligation whose
    * key another edition of the run already solved (a variant's unchanged rules) is not solved again.
    */
-  memo?: Map<string, { id: string; result: SolvedObligation }>;
+  memo?: Map<string, Promise<{ id: string; result: SolvedObligation }>>;
 }
 
 export interface ProgressEvent {
@@ -164,6 +164,8 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
 
   const toSolve: Obligation[] = [];
   const smt2Mode = opts.smt2 ?? "findings";
+  const twins: Promise<void>[] = [];
+  const mine = new Map<string, (v: { id: string; result: SolvedObligation }) => void>();
   for (const ob of obligations) {
     const key = keyOf.get(ob.id)!;
     let hit = cache?.get(key);
@@ -171,10 +173,17 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
     if (hit && smt2Mode === "all" && hit.smt2 === undefined) hit = undefined;
     const twin = hit ? undefined : opts.memo?.get(key);
     if (hit) settle(ob, hit, 0, true);
-    else if (twin) {
-      settle(ob, { ...twin.result, reusedFrom: twin.id } as SolvedObligation, 0, false);
-      cache?.set(key, twin.result);
-    } else toSolve.push(ob);
+    else if (twin)
+      twins.push(
+        twin.then((t) => {
+          settle(ob, { ...t.result, reusedFrom: t.id } as SolvedObligation, 0, false);
+          cache?.set(key, t.result);
+        }),
+      );
+    else {
+      toSolve.push(ob);
+      if (opts.memo) opts.memo.set(key, new Promise((resolve) => mine.set(ob.id, resolve)));
+    }
   }
   if (toSolve.length) {
     const byId = new Map(toSolve.map((ob) => [ob.id, ob]));
@@ -202,12 +211,13 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
         if (!ob || results.has(id)) return;
         settle(ob, r, ms, false);
         cache?.set(keyOf.get(id)!, r);
-        if (r.verdict !== "unknown") opts.memo?.set(keyOf.get(id)!, { id, result: r });
+        mine.get(id)?.({ id, result: r });
       },
     };
     if (opts.isolate) await runPool(ir, order, runOpts, opts.pool);
     else await runInProcess(ir, order, runOpts);
   }
+  await Promise.all(twins);
   for (const ob of obligations) {
     const w = results.get(ob.id)?.witness;
     if (w) cache?.rememberWitness(ob.id, w);
@@ -220,17 +230,7 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
     edition: ir.name,
     inputHash: ir.inputHash,
     obligations: list,
-    summary: {
-      proved: count((o) => o.verdict === "proved"),
-      refuted: count((o) => o.verdict === "refuted"),
-      unknown: count((o) => o.verdict === "unknown"),
-      errors: count((o) => o.severity === "error" && o.verdict === "refuted"),
-      warnings: count((o) => o.severity === "warning" && o.verdict === "refuted"),
-      infos: count((o) => o.severity === "info" && o.verdict === "refuted"),
-      solved: count((o) => !o.cached && !o.reusedFrom),
-      cached: count((o) => !!o.cached),
-      reused: count((o) => !!o.reusedFrom),
-    },
+    summary: summarize(list, count),
     bounds: {
       listBound,
       timeoutMs,
@@ -247,6 +247,40 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
     fs.writeFileSync(path.join(opts.outDir, "report.json"), JSON.stringify(report, null, 2) + "\n");
   }
   return report;
+}
+
+/**
+ * Merges the reports of the shards of one edition (`shard: { index, count }`) into the report an
+ * unsharded run gives: obligations in id order, the summary recounted, `ms` the longest shard's.
+ * @throws Error when the reports are of different editions or inputs, or two shards hold one obligation
+ */
+export function mergeReports(reports: readonly ProofReport[]): ProofReport {
+  if (!reports.length) throw new Error("no report to merge");
+  const [first] = reports;
+  for (const r of reports) if (r.edition !== first.edition || r.inputHash !== first.inputHash) throw new Error(`cannot merge reports of ${first.edition} and ${r.edition} (or of other rule files)`);
+  const byId = new Map<string, ObligationResult>();
+  for (const r of reports)
+    for (const o of r.obligations) {
+      if (byId.has(o.id)) throw new Error(`obligation ${o.id} is in two shards`);
+      byId.set(o.id, o);
+    }
+  const list = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const count = (f: (o: ObligationResult) => boolean) => list.filter(f).length;
+  return { ...first, obligations: list, summary: summarize(list, count), ms: Math.max(...reports.map((r) => r.ms)) };
+}
+
+function summarize(list: ObligationResult[], count: (f: (o: ObligationResult) => boolean) => number): ProofReport["summary"] {
+  return {
+    proved: count((o) => o.verdict === "proved"),
+    refuted: count((o) => o.verdict === "refuted"),
+    unknown: count((o) => o.verdict === "unknown"),
+    errors: count((o) => o.severity === "error" && o.verdict === "refuted"),
+    warnings: count((o) => o.severity === "warning" && o.verdict === "refuted"),
+    infos: count((o) => o.severity === "info" && o.verdict === "refuted"),
+    solved: count((o) => !o.cached && !o.reusedFrom),
+    cached: count((o) => !!o.cached),
+    reused: count((o) => !!o.reusedFrom),
+  };
 }
 
 /** Rough cost of an obligation, for ordering the pool's queue (larger first). */

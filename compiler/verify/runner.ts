@@ -3,6 +3,7 @@
  * obligation and a whole-run deadline, or in this process. Either way every obligation gets a result — a crash, a hang, a
  * kill or the deadline give `unknown` with the reason — and the run never hangs.
  */
+import { setMaxListeners } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -72,6 +73,7 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
   const owned = shared ? undefined : new SolverPool(Math.min(o.workers ?? defaultWorkers(), obs.length));
   const pool = (shared ?? owned!).pool;
   const all = new AbortController();
+  setMaxListeners(0, all.signal);
   let settledAny = false;
   let lastActivity = performance.now();
   const stallMs = o.killAfterMs + 60_000;

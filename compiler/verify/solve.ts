@@ -8,6 +8,7 @@
  * dispatched to tables.ts. Runs in the worker process (worker.ts) or, with
  * `isolate: false`, in the caller's. Never imports codegen.
  */
+import { createHash } from "node:crypto";
 import type { Bool, Model } from "z3-solver";
 import type { IRAction, IREdition, IRRule } from "../ir/types.js";
 import { decode } from "./decode.js";
@@ -16,7 +17,7 @@ import { Encoder, type Env, type Unit } from "./encode.js";
 import { liftsOf, type Obligation } from "./obligations.js";
 import { queryFor, type Query } from "./analyses.js";
 import { guardedCheck, leafJson, minimizeFacts, solveCanonical, valueOf, type Fact } from "./canon.js";
-import { concreteModel, defaultJson, pinState } from "./concrete.js";
+import { concreteModel, defaultJson, pinState, type Assignment, type PinMemo } from "./concrete.js";
 import { sliceInvariants } from "./slice.js";
 import { solveTable, type TableExample } from "./tables.js";
 import type { Z3Ctx } from "./z3.js";
@@ -76,7 +77,7 @@ export interface SolvedObligation {
 
 /** Wall time (ms) of the steps of one obligation in the solver process (README "Profile"). */
 export interface Profile {
-  /** building the query: encoding the rules and invariants (cached per process), slicing */
+  /** building the query: encoding its rules and invariants (the first time in a process; cached after), slicing */
   queryMs: number;
   /** asserting the query in a fresh solver */
   buildMs: number;
@@ -116,6 +117,15 @@ export class Prover {
     this.enc = new Encoder(ctx, ir, listBound);
   }
 
+  private readonly pinMemos = new Map<string, PinMemo>();
+  /** The pins of a candidate computed so far (a scenario state is tried by many obligations), by the content of its state and action. */
+  private pinMemo(c: Candidate): PinMemo {
+    const key = createHash("sha256").update(JSON.stringify(c.state)).update("\0").update(JSON.stringify(c.action)).digest("hex");
+    let m = this.pinMemos.get(key);
+    if (!m) this.pinMemos.set(key, (m = { byLeaf: new Map(), fresh: new Map() }));
+    return m;
+  }
+
   private defaultsOk?: Promise<boolean>;
   /**
    * Whether the default state (decode.ts's defaults) satisfies every invariant: the condition
@@ -133,18 +143,10 @@ export class Prover {
       }
       if (!invs.length) return true;
       const leaves = new Set(invs.flatMap((i) => [...i.unit.leaves]));
-      const { pins, problems } = pinState(enc, leaves, defaultJson(this.ir.state), { action: "" });
+      const { values, problems } = pinState(enc, leaves, defaultJson(this.ir.state), { action: "" });
       if (problems.length) return false;
-      const solver = new ctx.Solver();
-      try {
-        solver.set("timeout", 30_000);
-        for (const n of leaves) for (const f of enc.leaves.get(n)?.facts ?? []) solver.add(f);
-        for (const i of invs) solver.add(i.unit.e);
-        for (const p of pins) solver.add(p);
-        return (await guardedCheck(ctx, solver, 30_000)) === "sat";
-      } finally {
-        solver.release();
-      }
+      const facts = [...leaves].flatMap((n) => enc.leaves.get(n)?.facts ?? []);
+      return this.holdsOn(values, [...invs.map((i) => i.unit.e), ...facts], 30_000);
     })();
     return this.defaultsOk;
   }
@@ -238,6 +240,7 @@ export class Prover {
   async solve(ob: Obligation, timeoutMs: number, candidates: Candidate[] = [], smt2: Smt2Mode = "findings"): Promise<SolvedObligation> {
     // result tables have queries of their own (tables.ts): no rules, no state
     if (ob.kind === "table_gap" || ob.kind === "table_overlap") return solveTable(this.ctx, this.enc, ob, timeoutMs);
+    const t0 = performance.now();
     let q: Query;
     try {
       q = queryFor(this, ob);
@@ -246,7 +249,7 @@ export class Prover {
     }
     const prof: Profile = { queryMs: 0, buildMs: 0, smt2Ms: 0, witnessMs: 0, solveMs: 0, sliced: 0 };
     let built: Built | undefined;
-    let t = performance.now();
+    let t = t0;
     const lap = () => {
       const now = performance.now();
       const d = Math.round(now - t);
@@ -322,14 +325,10 @@ export class Prover {
   }
 
   /** The part or domain fact a model falsifies (an interrupted check), if any. */
-  private falsified(b: Built, q: Query, model: Model<"main">, strict = false): string | undefined {
+  private falsified(b: Built, q: Query, model: Model<"main">): string | undefined {
     const { ctx, enc } = this;
     const bad = this.assertions(b, q).find(
-      (x) => {
-        const v = model.eval(x.e, true);
-        // strict (a constructed model): only `true` counts; a term that does not reduce is no witness
-        return strict ? !ctx.isTrue(v) : ctx.isFalse(v);
-      },
+      (x) => ctx.isFalse(model.eval(x.e, true)),
     );
     return bad?.name;
   }
@@ -340,7 +339,7 @@ export class Prover {
    * candidate's own state and action, which the caller checked the validators agree on).
    */
   private async tryCandidates(b: Built, q: Query, candidates: Candidate[], timeoutMs: number): Promise<SolvedObligation | undefined> {
-    const { ctx, enc } = this;
+    const { enc } = this;
     const witness = (c: Candidate, model: Model<"main">): SolvedObligation => {
       const ex: Example = { state: c.state, action: c.action, replayable: true, source: c.source };
       ex.facts = factsOf(enc, model, nonDefault(enc, model, [...b.leaves].sort()));
@@ -349,42 +348,50 @@ export class Prover {
     };
     for (const c of candidates) {
       if (c.action.action !== q.exampleAction.name) continue;
-      const { values, problems } = pinState(enc, b.leaves, c.state, c.action);
+      const { values, problems } = pinState(enc, b.leaves, c.state, c.action, this.pinMemo(c));
       if (problems.length) continue;
-      // the query evaluated on the state: a model of the pinned values, no search. What does not
-      // reduce to true or false mentions only what the state does not fix (route answers, map
-      // keys outside the map): a small residual formula that Z3 decides at once.
-      const model = concreteModel(enc, values);
-      try {
-        const residual: Bool<"main">[] = [];
-        let rejected = false;
-        for (const x of this.assertions(b, q)) {
-          const v = model.eval(x.e, false) as Bool<"main">;
-          if (ctx.isTrue(v)) continue;
-          if (ctx.isFalse(v)) {
-            rejected = true;
-            break;
-          }
-          residual.push(v);
+      // the query's parts and domain facts evaluated on the state (its values pinned)
+      if (await this.holdsOn(values, this.assertions(b, q).map((x) => x.e), timeoutMs)) {
+        const model = concreteModel(enc, values);
+        try {
+          return witness(c, model);
+        } finally {
+          model.release();
         }
-        if (rejected) continue;
-        if (residual.length) {
-          const solver = new ctx.Solver();
-          try {
-            const ms = Math.max(1, Math.min(timeoutMs, CANDIDATE_MS));
-            solver.set("timeout", ms);
-            for (const r of residual) solver.add(r);
-            if ((await guardedCheck(ctx, solver, ms)) !== "sat") continue;
-          } finally {
-            solver.release();
-          }
-        }
-        return witness(c, model);
-      } finally {
-        model.release();
       }
     }
     return undefined;
+  }
+
+  /**
+   * Whether formulas hold on a concrete state: evaluated on a model of its values (no search).
+   * What does not reduce to true or false mentions only what the state does not fix (route
+   * answers, map keys outside the map): a small residual formula that Z3 decides at once.
+   */
+  private async holdsOn(values: Assignment[], formulas: Bool<"main">[], timeoutMs: number): Promise<boolean> {
+    const { ctx, enc } = this;
+    const model = concreteModel(enc, values);
+    const residual: Bool<"main">[] = [];
+    try {
+      for (const f of formulas) {
+        const v = model.eval(f, false) as Bool<"main">;
+        if (ctx.isTrue(v)) continue;
+        if (ctx.isFalse(v)) return false;
+        residual.push(v);
+      }
+    } finally {
+      model.release();
+    }
+    if (!residual.length) return true;
+    const solver = new ctx.Solver();
+    try {
+      const ms = Math.max(1, Math.min(timeoutMs, CANDIDATE_MS));
+      solver.set("timeout", ms);
+      for (const r of residual) solver.add(r);
+      return (await guardedCheck(ctx, solver, ms)) === "sat";
+    } finally {
+      solver.release();
+    }
   }
 
   /** Every asserted part and domain fact of a built query, named. */

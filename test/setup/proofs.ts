@@ -1,0 +1,65 @@
+/**
+ * Vitest global setup: proves, once per test run, every edition whose whole proof report the
+ * tests read (the bundled editions and the broken fixtures of test/crosscheck.test.ts), in one
+ * pool of solver processes with one table of shared verdicts, through the proof cache
+ * (proofs/.cache, as `rulewright prove` uses it: a second run, or `prove` after `npm test` in CI,
+ * reuses the verdicts). Each report is written to a temporary folder as
+ * `<safeName(edition folder)>.json` (full, with states); tests find it with `proofReport(dir)`
+ * (test/helpers/proof-reports.ts). No test file proves a whole edition on its own.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { loadEdition } from "../../compiler/check/index.js";
+import { loadValidators, resolveEdition } from "../../compiler/cli/common.js";
+import { judgeWith, scenarioCandidates } from "../../compiler/cli/witnesses.js";
+import { proveEdition, safeName, SolverPool, type ProveOptions } from "../../compiler/verify/index.js";
+
+/** The edition folders proved for the tests (bundled first: the fixtures reuse their verdicts). */
+export const PROVED_FOR_TESTS = [
+  "dsl/his",
+  "dsl/vq",
+  "dsl/his-500",
+  "test/broken/pass-contradiction",
+  "test/broken/dead-rule",
+  "test/broken/table-gap",
+  "test/broken/table-overlap",
+  "test/broken/vq-home-card-literal",
+];
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    proofReports: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-test-proofs-"));
+  const pool = new SolverPool();
+  const memo: NonNullable<ProveOptions["memo"]> = new Map();
+  const t0 = performance.now();
+  try {
+    await Promise.all(
+      PROVED_FOR_TESTS.map(async (dir) => {
+        const res = loadEdition(dir, { repoRoot: process.cwd() });
+        const ir = res.edition;
+        if (!ir) throw new Error(`${dir} does not compile: ${res.diagnostics.map((d) => d.message).join("; ")}`);
+        const ref = resolveEdition(dir);
+        let witnesses: ProveOptions["witnesses"];
+        if (ref.bundled) {
+          const judge = judgeWith(ir, await loadValidators(ref, ir));
+          witnesses = { states: scenarioCandidates(judge), judge };
+        }
+        // 60 s per obligation, as CI and `npm start` prove: a busy 2-core runner needs the margin
+        const report = await proveEdition(ir, { timeoutMs: 60_000, isolate: true, pool, memo, witnesses, cacheDir: path.join("proofs", ".cache"), cacheName: ref.dir });
+        fs.writeFileSync(path.join(out, `${safeName(dir)}.json`), JSON.stringify(report));
+      }),
+    );
+  } finally {
+    await pool.close();
+  }
+  process.stderr.write(`proofs for the tests: ${PROVED_FOR_TESTS.length} editions in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  project.provide("proofReports", out);
+  return () => fs.rmSync(out, { recursive: true, force: true });
+}
