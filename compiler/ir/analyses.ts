@@ -13,7 +13,6 @@
  * - `table_gap`, `table_overlap` — errors: a result table (dsl/README.md "Tables") that misses an
  *   input of its domain, or matches one input with two rows, gives no single answer for it.
  */
-import type { SourcePos } from "./types.js";
 
 /** Every analysis (proof obligation kind), in report order. */
 export const ANALYSES = [
@@ -60,5 +59,6 @@ export interface SeverityOverride {
   level: SeverityLevel;
   /** why (shown in reports, e.g. "§9.6 states this ban twice on purpose") */
   note?: string;
-  pos: SourcePos;
+  /** where the annotation is (a `SourcePos` of ./types.ts; spelled out so this file imports nothing) */
+  pos: { file: string; line: number; column: number };
 }

@@ -48,3 +48,15 @@ export function editionExprs(ir: IREdition): Expr[] {
 export function someExpr(e: Expr, pred: (x: Expr) => boolean): boolean {
   return pred(e) || children(e).some((c) => someExpr(c, pred));
 }
+
+/** The routes an expression calls (`reachable(r(…), …)`), added to `out`. */
+export function routesIn(e: Expr, out: Set<string>): void {
+  if (e.k === "reach") out.add(e.route);
+  for (const c of children(e)) routesIn(c, out);
+}
+
+/** The result tables an expression looks up, added to `out`. */
+export function tablesIn(e: Expr, out: Set<string>): void {
+  if (e.k === "table") out.add(e.table);
+  for (const c of children(e)) tablesIn(c, out);
+}

@@ -7,10 +7,10 @@ import type { Bool, Expr as ZExpr, Model } from "z3-solver";
 import type { EnumType, Expr, IRAction, IRRule, Type } from "../ir/types.js";
 import { EncodeError, type Env, type Sym, type Unit } from "./encode.js";
 import { declineMove, liftsOf, phaseMoves, type Obligation } from "./obligations.js";
-import type { Example, Prover, StuckInfo, Tracked } from "./solve.js";
+import type { QueryParts } from "./parts.js";
+import type { Example, StuckInfo, Tracked } from "./results.js";
 import { leafJson } from "./canon.js";
-import { routesIn } from "./cache.js";
-import { children } from "../ir/walk.js";
+import { children, routesIn } from "../ir/walk.js";
 
 type B = Bool<"main">;
 
@@ -36,7 +36,7 @@ export interface Query {
 }
 
 /** The query of an obligation. Throws (EncodeError, Error) on constructs the prover cannot encode. */
-export function queryFor(p: Prover, ob: Obligation): Query {
+export function queryFor(p: QueryParts, ob: Obligation): Query {
   const parts = new Map<string, Tracked>();
   for (const t of p.inv()) parts.set(t.name, t);
   const own = (action: string) => ({ units: [p.envOf(action).params], exampleAction: p.action(action) });
@@ -107,7 +107,7 @@ export function queryFor(p: Prover, ob: Obligation): Query {
 }
 
 /** firesParts for a rule read in another action's context; parts of the same name are conjoined. */
-function addParts(parts: Map<string, Tracked>, p: Prover, r: IRRule, ctxAction: string) {
+function addParts(parts: Map<string, Tracked>, p: QueryParts, r: IRRule, ctxAction: string) {
   const mine = new Map<string, Tracked>();
   p.firesParts(r, mine, ctxAction);
   for (const [k, t] of mine) {
@@ -133,7 +133,7 @@ const MAX_ENUMERATED = 64;
  * deploying") and possible unless an obligation binds the power. Parameters are enumerated when
  * they are few enum/bool choices, else universally quantified (Z3 `forall`).
  */
-function stuckQuery(p: Prover, ob: Obligation, invParts: Tracked[]): Query {
+function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
   const { ir, enc, ctx } = p;
   const phase = ob.phase!;
   const withActor = phaseMoves(ir, phase);
@@ -275,7 +275,7 @@ function readsAny(es: Expr[], names: Set<string>): boolean {
 }
 
 /** Every choice of the parameters (enum members, booleans) when there are at most MAX_ENUMERATED; else undefined. */
-function enumerate(enc: Prover["enc"], params: IRAction["params"]): Map<string, Sym>[] | undefined {
+function enumerate(enc: QueryParts["enc"], params: IRAction["params"]): Map<string, Sym>[] | undefined {
   let out: Map<string, Sym>[] = [new Map()];
   for (const prm of params) {
     const t = prm.type;

@@ -21,10 +21,12 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import type { Expr, IREdition, IRRule } from "../ir/types.js";
+import type { IREdition, IRRule } from "../ir/types.js";
 import { liftsOf, safeName, type Obligation } from "./obligations.js";
-import type { SolvedObligation } from "./solve.js";
-import { children } from "../ir/walk.js";
+import type { SolvedObligation } from "./results.js";
+import { routesIn, tablesIn } from "../ir/walk.js";
+
+export { routesIn } from "../ir/walk.js";
 
 const FORMAT = 2;
 
@@ -60,16 +62,6 @@ function stripPos(x: unknown): unknown {
   return x;
 }
 
-/** The result tables an expression looks up. */
-export function tablesIn(e: Expr, out: Set<string>): void {
-  if (e.k === "table") out.add(e.table);
-  for (const c of children(e)) tablesIn(c, out);
-}
-
-export function routesIn(e: Expr, out: Set<string>): void {
-  if (e.k === "reach") out.add(e.route);
-  for (const c of children(e)) routesIn(c, out);
-}
 
 /** Stable JSON: object keys sorted. */
 function stable(x: unknown): string {

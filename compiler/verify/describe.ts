@@ -4,7 +4,7 @@
  * the text report, SARIF, JUnit and `rulewright explain`. Pure functions of the IR and a report.
  */
 import type { IREdition, SourcePos } from "../ir/types.js";
-import type { ObligationResult } from "./index.js";
+import type { ObligationResult } from "./results.js";
 import type { Fact } from "./canon.js";
 import type { TableExample } from "./tables.js";
 

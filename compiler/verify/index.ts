@@ -11,67 +11,17 @@ import type { IREdition } from "../ir/types.js";
 import { obligationKeys, ProofCache } from "./cache.js";
 import { obligationsFor, safeName, type Obligation } from "./obligations.js";
 import { runInProcess, runPool, type SolverPool } from "./runner.js";
-import type { Candidate, Example, Profile, Smt2Mode, SolvedObligation, StuckInfo } from "./solve.js";
-import type { TableExample } from "./tables.js";
+import type { Candidate, ObligationResult, ProofReport, Smt2Mode, SolvedObligation } from "./results.js";
 import { candidatesFor, type JudgedState } from "./witnesses.js";
 
 export { obligationsFor, safeName, type Obligation } from "./obligations.js";
 export { SolverPool, defaultWorkers } from "./runner.js";
 export type { JudgedState } from "./witnesses.js";
-export type { Candidate, Profile, Smt2Mode } from "./solve.js";
-export type { Example, Fact, StuckInfo } from "./solve.js";
-export { describeTableExample, tableObligations, type TableExample } from "./tables.js";
+export type { Candidate, Example, Fact, ObligationResult, ProofReport, Profile, Smt2Mode, SolvedObligation, StuckInfo } from "./results.js";
+export { tableObligations, type TableExample } from "./tables.js";
+export { describeTableExample } from "./describe.js";
 
-export interface ObligationResult extends Obligation {
-  verdict: "proved" | "refuted" | "unknown";
-  /** refuted contradiction / obligation_clash / stuck_power: the state (+ action) that refutes it */
-  counterexample?: Example;
-  /** proved always_forbidden / dead_rule / redundant_rule / swallowing_exemption: the state that shows it */
-  witness?: Example;
-  /** unsat core (rule, exemption and invariant ids) whenever the check was unsat */
-  core?: string[];
-  /** refuted table_gap / table_overlap: the offending inputs, their keys and the matching rows */
-  example?: TableExample;
-  /** why the verdict is unknown (timeout, deadline, solver process crash, unsupported construct, …) or vacuous */
-  reason?: string;
-  /** proved only because the subject never applies (redundant_rule, swallowing_exemption of a dead rule) */
-  vacuous?: boolean;
-  /** stuck_power counterexample: the power, and what blocks each of its actions */
-  stuck?: StuckInfo;
-  /** file name of the SMT-LIB benchmark, relative to outDir (absent for a proved obligation unless `smt2: "all"`) */
-  smt2?: string;
-  /** the verdict came from the proof cache (not solved in this run) */
-  cached?: boolean;
-  /** wall time of this obligation (strip for determinism; 0 when cached) */
-  ms: number;
-  /** where the solver process spent that time (strip for determinism; absent when cached) */
-  profile?: Profile;
-  /** the verdict is that of an identical obligation of another edition of the same run (`memo`), not solved again */
-  reusedFrom?: string;
-}
 
-export interface ProofReport {
-  edition: string;
-  inputHash: string;
-  obligations: ObligationResult[];
-  summary: {
-    proved: number;
-    refuted: number;
-    unknown: number;
-    /** refuted obligations of severity error / warning / info */
-    errors: number;
-    warnings: number;
-    infos: number;
-    /** obligations solved in this run / taken from the proof cache (run-dependent, like `ms`) */
-    solved: number;
-    cached: number;
-    /** obligations whose verdict another edition of the same run found (`memo`) */
-    reused: number;
-  };
-  bounds: { listBound: number; timeoutMs: number; lists: { path: string; bound: number }[]; note: string };
-  /** wall time of the whole run (strip for determinism) */
-  ms: number;
-}
 
 export interface ProveOptions {
   /** per-obligation solver timeout (default 10 000 ms) */

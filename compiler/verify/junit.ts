@@ -13,7 +13,7 @@
  * Written by hand (a few elements; every text is escaped).
  */
 import type { Severity, SeverityLevel } from "../ir/analyses.js";
-import type { ObligationResult } from "./index.js";
+import type { ObligationResult } from "./results.js";
 import { describeTableExample, factText, verdictMessage } from "./describe.js";
 import type { FormatInput } from "./sarif.js";
 

@@ -12,7 +12,8 @@ import Tinypool from "tinypool";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { IREdition } from "../ir/types.js";
 import type { Obligation } from "./obligations.js";
-import { proverFor, type Candidate, type Smt2Mode, type SolvedObligation } from "./solve.js";
+import { proverFor } from "./solve.js";
+import type { Candidate, Smt2Mode, SolvedObligation } from "./results.js";
 import type { SolveAnswer, SolveTask, WorkerMessage } from "./worker.js";
 import { getZ3, runExclusive } from "./z3.js";
 

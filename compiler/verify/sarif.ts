@@ -19,7 +19,7 @@
  */
 import type { IREdition, SourcePos } from "../ir/types.js";
 import { ANALYSES, DEFAULT_SEVERITY, type AnalysisKind, type SeverityLevel } from "../ir/analyses.js";
-import type { ObligationResult, ProofReport } from "./index.js";
+import type { ObligationResult, ProofReport } from "./results.js";
 import { claim, describeTableExample, factText, idInfo, involved, verdictMessage } from "./describe.js";
 
 export interface FormatInput {

@@ -10,111 +10,43 @@
  */
 import { createHash } from "node:crypto";
 import type { Bool, Model } from "z3-solver";
-import type { IRAction, IREdition, IRRule } from "../ir/types.js";
+import type { IREdition } from "../ir/types.js";
 import { decode } from "./decode.js";
 import { canonicalSmt2 } from "./smt2.js";
-import { Encoder, type Env, type Unit } from "./encode.js";
-import { liftsOf, type Obligation } from "./obligations.js";
+import type { Encoder } from "./encode.js";
+import { QueryParts } from "./parts.js";
+
+export { joinUnits } from "./parts.js";
+import type { Obligation } from "./obligations.js";
 import { queryFor, type Query } from "./analyses.js";
 import { guardedCheck, leafJson, minimizeFacts, solveCanonical, valueOf, type Fact } from "./canon.js";
 import { concreteModel, defaultJson, pinState, type Assignment, type PinMemo } from "./concrete.js";
 import { sliceInvariants } from "./slice.js";
-import { solveTable, type TableExample } from "./tables.js";
+import { solveTable } from "./tables.js";
 import type { Z3Ctx } from "./z3.js";
 
-export type { Fact } from "./canon.js";
+export type { Candidate, Example, Fact, Profile, Smt2Mode, SolvedObligation, StuckInfo, Tracked } from "./results.js";
+import type { Candidate, Example, Profile, Smt2Mode, SolvedObligation, Tracked } from "./results.js";
 
-export interface Example {
-  /** a complete state, valid against the edition's JSON Schema */
-  state: Record<string, unknown>;
-  /** flat action JSON: `{ "action": name, ...params }` */
-  action: Record<string, unknown>;
-  /** false when the formula mentions a route (routes are uninterpreted in the prover) */
-  replayable: boolean;
-  reason?: string;
-  /**
-   * The facts that matter, for a readable summary: for a counterexample, a minimal set of leaf
-   * values that (with the invariants) implies the refutation (`minimal: true`); otherwise the
-   * leaves whose value is not the default.
-   */
-  facts?: Fact[];
-  minimal?: boolean;
-  /** a concrete witness: the scenario or earlier run it was taken from (README "Concrete witnesses") */
-  source?: string;
-}
 
-/** What a stuck_power counterexample blocks: per action, the rules that forbid it in the state. */
-export interface StuckInfo {
-  /** the power that has no move (state.active_power) */
-  actor: string;
-  /** the declared decline move of the phase (`pass`), or null when declining is implicit */
-  decline: string | null;
-  /** why declining is not possible: the decline move is forbidden, or these obligations bind */
-  obliged: string[];
-  blocked: { action: string; rules: string[]; everyChoice: boolean }[];
-}
 
-export interface SolvedObligation {
-  verdict: "proved" | "refuted" | "unknown";
-  counterexample?: Example;
-  witness?: Example;
-  core?: string[];
-  reason?: string;
-  /** true when the obligation holds only because its subject never applies (see README "Analyses") */
-  vacuous?: boolean;
-  stuck?: StuckInfo;
-  /** refuted table_gap / table_overlap: the offending inputs, their keys and the matching rows (tables.ts) */
-  example?: TableExample;
-  /**
-   * the SMT-LIB text of the query (written as <id>.smt2): always for table obligations, for the
-   * others when not proved, or always with `smt2: "all"` (printing a large query costs as much
-   * as a concrete witness)
-   */
-  smt2?: string;
-  /** where the time went (run-dependent, like `ms`; absent for cached results) */
-  profile?: Profile;
-}
 
-/** Wall time (ms) of the steps of one obligation in the solver process (README "Profile"). */
-export interface Profile {
-  /** building the query: encoding its rules and invariants (the first time in a process; cached after), slicing */
-  queryMs: number;
-  /** asserting the query in a fresh solver */
-  buildMs: number;
-  /** printing the canonical SMT-LIB text */
-  smt2Ms: number;
-  /** trying concrete witness candidates */
-  witnessMs: number;
-  /** solving: canonical model or minimal core, decoding, facts */
-  solveMs: number;
-  /** invariants left out by slicing */
-  sliced: number;
-}
 
-export interface Tracked {
-  name: string; // inv:<id> | rule:<id> | exempt:<id>
-  unit: Unit;
-  negate?: boolean;
-}
 
 /**
  * One edition's encoder and its caches. Encodings are kept per IR object (and list bound) for
  * the life of the IR: proving the same edition again in one process reuses the same Z3 terms, so
  * Z3 sees identical term ids and gives identical models.
  */
-export class Prover {
-  readonly enc: Encoder;
-  private readonly cache = new Map<string, Unit | Error>();
-  private readonly envs = new Map<string, { env: Env; params: Unit }>();
-
+export class Prover extends QueryParts {
   constructor(
-    readonly ctx: Z3Ctx,
-    readonly ir: IREdition,
-    readonly listBound: number,
+    ctx: Z3Ctx,
+    ir: IREdition,
+    listBound: number,
     /** leave out the invariants outside an obligation's cone of influence (slice.ts) */
     readonly slicing = true,
   ) {
-    this.enc = new Encoder(ctx, ir, listBound);
+    super(ctx, ir, listBound);
   }
 
   private readonly pinMemos = new Map<string, PinMemo>();
@@ -134,7 +66,7 @@ export class Prover {
    */
   defaultsSatisfyInvariants(): Promise<boolean> {
     this.defaultsOk ??= (async () => {
-      const { ctx, enc } = this;
+      const { enc } = this;
       let invs: Tracked[];
       try {
         invs = this.inv();
@@ -149,85 +81,6 @@ export class Prover {
       return this.holdsOn(values, [...invs.map((i) => i.unit.e), ...facts], 30_000);
     })();
     return this.defaultsOk;
-  }
-
-  /** A lazily encoded, cached unit (an encoding error is cached and rethrown). */
-  unit(key: string, f: () => Bool<"main">): Unit {
-    let u = this.cache.get(key);
-    if (!u) {
-      try {
-        u = this.enc.unit(f);
-      } catch (e) {
-        u = e instanceof Error ? e : new Error(String(e));
-      }
-      this.cache.set(key, u);
-    }
-    if (u instanceof Error) throw u;
-    return u;
-  }
-
-  action(name: string): IRAction {
-    const a = this.ir.actions.find((x) => x.name === name);
-    if (!a) throw new Error(`unknown action \`${name}\``);
-    return a;
-  }
-
-  rule(id: string): IRRule {
-    const r = this.ir.rules.find((x) => x.id === id);
-    if (!r) throw new Error(`unknown rule \`${id}\``);
-    return r;
-  }
-
-  /** action envs: `name` = the action's own params; `name@other` = rules of `name` read with its actor bound to `other`'s actor */
-  envOf(action: string, actorFrom?: string): { env: Env; params: Unit } {
-    const key = actorFrom ? `${action}@${actorFrom}` : action;
-    let v = this.envs.get(key);
-    if (!v) {
-      let env!: Env;
-      const host = this.action(actorFrom ?? action);
-      const params = this.enc.unit(() => {
-        env = this.enc.actionEnv(host);
-        return this.ctx.Bool.val(true);
-      });
-      if (actorFrom) {
-        const own = this.action(action);
-        const actor = own.params.find((p) => p.actor)!;
-        const hostActor = host.params.find((p) => p.actor)!;
-        env = new Map([[actor.name, env.get(hostActor.name)!]]);
-      }
-      v = { env, params };
-      this.envs.set(key, v);
-    }
-    return v;
-  }
-
-  inv(): Tracked[] {
-    return this.ir.invariants.map((i) => ({ name: `inv:${i.id}`, unit: this.unit(`inv:${i.id}`, () => this.enc.bool(i.expr, new Map())) }));
-  }
-
-  /** scope ∧ when of R, read in `ctxAction`'s context (R's own action, or another one of the same actor) */
-  ruleCore(r: IRRule, ctxAction: string): Unit {
-    const { env } = this.envOf(r.action, ctxAction === r.action ? undefined : ctxAction);
-    return this.unit(`rule:${r.id}@${ctxAction}`, () => this.enc.ruleCore(r, env));
-  }
-
-  exemptHolds(exId: string, r: IRRule, ctxAction: string): Unit {
-    const ex = this.ir.exemptions.find((e) => e.id === exId)!;
-    const { env } = this.envOf(r.action, ctxAction === r.action ? undefined : ctxAction);
-    return this.unit(`exempt:${exId}@${r.action}@${ctxAction}`, () => this.enc.bool(ex.when, env));
-  }
-
-  /** fires(R) as one unit (for negation) */
-  fires(r: IRRule, ctxAction: string): Unit {
-    const core = this.ruleCore(r, ctxAction);
-    const lifts = liftsOf(this.ir, r).map((e) => this.exemptHolds(e.id, r, ctxAction));
-    return joinUnits(this.enc, core, lifts);
-  }
-
-  /** fires(R) split into conjuncts: rule:R = scope ∧ when, exempt:E = ¬E.when for each lifting E */
-  firesParts(r: IRRule, into: Map<string, Tracked>, ctxAction = r.action): void {
-    into.set(`rule:${r.id}`, { name: `rule:${r.id}`, unit: this.ruleCore(r, ctxAction) });
-    for (const e of liftsOf(this.ir, r)) into.set(`exempt:${e.id}`, { name: `exempt:${e.id}`, unit: this.exemptHolds(e.id, r, ctxAction), negate: true });
   }
 
   /**
@@ -326,7 +179,7 @@ export class Prover {
 
   /** The part or domain fact a model falsifies (an interrupted check), if any. */
   private falsified(b: Built, q: Query, model: Model<"main">): string | undefined {
-    const { ctx, enc } = this;
+    const { ctx } = this;
     const bad = this.assertions(b, q).find(
       (x) => ctx.isFalse(model.eval(x.e, true)),
     );
@@ -453,11 +306,9 @@ interface Built {
   exprOf: (p: Tracked) => Bool<"main">;
 }
 
-/** Which obligations carry their SMT-LIB text: every one, or those not proved (findings and unknowns). */
-export type Smt2Mode = "all" | "findings";
 
 /** Asserts a query: domain facts and untracked facts as they are, every part under its tracking literal (sorted by name). */
-function assertQuery(p: Prover, q: Query, leaves: Set<string>, solver: import("z3-solver").Solver<"main">, track: Map<string, Bool<"main">>, exprOf: (t: Tracked) => Bool<"main">): void {
+function assertQuery(p: QueryParts, q: Query, leaves: Set<string>, solver: import("z3-solver").Solver<"main">, track: Map<string, Bool<"main">>, exprOf: (t: Tracked) => Bool<"main">): void {
   const { ctx, enc } = p;
   for (const name of [...leaves].sort()) for (const f of enc.leaves.get(name)?.facts ?? []) solver.add(f);
   for (const f of q.facts ?? []) solver.add(f);
@@ -472,18 +323,6 @@ function assertQuery(p: Prover, q: Query, leaves: Set<string>, solver: import("z
 /** Per-candidate check time: a pinned query is decided by propagation, or the candidate is skipped. */
 const CANDIDATE_MS = 5000;
 
-/**
- * A concrete state offered as a witness (README "Concrete witnesses"): from a scenario or an
- * earlier run's witness, with the generated validator's and the interpreter's agreement already
- * checked by the caller. Only its own formula decides whether it is a witness.
- */
-export interface Candidate {
-  state: Record<string, unknown>;
-  /** flat action JSON; only obligations of this action try it */
-  action: Record<string, unknown>;
-  /** where it comes from (`test/scenarios/his/pass.yaml:12`, `witness of his.dead_rule.x`) */
-  source: string;
-}
 
 /** The leaves whose model value differs from the default decoding would give them. */
 function nonDefault(enc: Encoder, model: import("z3-solver").Model<"main">, leaves: string[]): string[] {
@@ -505,13 +344,6 @@ function factsOf(enc: Encoder, model: import("z3-solver").Model<"main">, names: 
   return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-export function joinUnits(enc: Encoder, core: Unit, negated: Unit[]): Unit {
-  return {
-    e: enc.and([core.e, ...negated.map((l) => enc.not(l.e))]),
-    leaves: new Set([...core.leaves, ...negated.flatMap((l) => [...l.leaves])]),
-    routes: new Set([...core.routes, ...negated.flatMap((l) => [...l.routes])]),
-  };
-}
 
 const provers = new WeakMap<IREdition, Map<string, Prover>>();
 /** The memoized prover of an IR object and list bound (see `Prover`). */

@@ -237,4 +237,3 @@ function exampleOf(ctx: Z3Ctx, enc: Encoder, t: IRTable, inputs: Input[], conds:
   return { inputs: ins, keys, rows };
 }
 
-export { describeTableExample } from "./describe.js";

@@ -9,7 +9,7 @@
  * the obligation's own formula with the state's values pinned (solve.ts `tryCandidates`), so a
  * wrong pick costs one pinned check and never a wrong verdict.
  */
-import type { Candidate } from "./solve.js";
+import type { Candidate } from "./results.js";
 import type { Obligation } from "./obligations.js";
 
 export interface JudgedState extends Candidate {

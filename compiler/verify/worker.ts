@@ -16,7 +16,8 @@
 import fs from "node:fs";
 import type { IREdition } from "../ir/types.js";
 import type { Obligation } from "./obligations.js";
-import { proverFor, type Candidate, type Smt2Mode, type SolvedObligation } from "./solve.js";
+import { proverFor } from "./solve.js";
+import type { Candidate, Smt2Mode, SolvedObligation } from "./results.js";
 import { getZ3, runExclusive } from "./z3.js";
 
 export interface SolveTask {

@@ -1,0 +1,151 @@
+/**
+ * The shapes of proof results, shared by the prover (solve.ts), the runner, the cache and the
+ * reports (describe, SARIF, JUnit). Types only: every verify file may import it, it imports no
+ * verify file but the types of obligations.ts, canon.ts, encode.ts and tables.ts.
+ */
+import type { Fact } from "./canon.js";
+import type { Unit } from "./encode.js";
+import type { Obligation } from "./obligations.js";
+import type { TableExample } from "./tables.js";
+
+export type { Fact } from "./canon.js";
+
+export interface Example {
+  /** a complete state, valid against the edition's JSON Schema */
+  state: Record<string, unknown>;
+  /** flat action JSON: `{ "action": name, ...params }` */
+  action: Record<string, unknown>;
+  /** false when the formula mentions a route (routes are uninterpreted in the prover) */
+  replayable: boolean;
+  reason?: string;
+  /**
+   * The facts that matter, for a readable summary: for a counterexample, a minimal set of leaf
+   * values that (with the invariants) implies the refutation (`minimal: true`); otherwise the
+   * leaves whose value is not the default.
+   */
+  facts?: Fact[];
+  minimal?: boolean;
+  /** a concrete witness: the scenario or earlier run it was taken from (README "Concrete witnesses") */
+  source?: string;
+}
+
+/** What a stuck_power counterexample blocks: per action, the rules that forbid it in the state. */
+export interface StuckInfo {
+  /** the power that has no move (state.active_power) */
+  actor: string;
+  /** the declared decline move of the phase (`pass`), or null when declining is implicit */
+  decline: string | null;
+  /** why declining is not possible: the decline move is forbidden, or these obligations bind */
+  obliged: string[];
+  blocked: { action: string; rules: string[]; everyChoice: boolean }[];
+}
+
+export interface SolvedObligation {
+  verdict: "proved" | "refuted" | "unknown";
+  counterexample?: Example;
+  witness?: Example;
+  core?: string[];
+  reason?: string;
+  /** true when the obligation holds only because its subject never applies (see README "Analyses") */
+  vacuous?: boolean;
+  stuck?: StuckInfo;
+  /** refuted table_gap / table_overlap: the offending inputs, their keys and the matching rows (tables.ts) */
+  example?: TableExample;
+  /**
+   * the SMT-LIB text of the query (written as <id>.smt2): always for table obligations, for the
+   * others when not proved, or always with `smt2: "all"` (printing a large query costs as much
+   * as a concrete witness)
+   */
+  smt2?: string;
+  /** where the time went (run-dependent, like `ms`; absent for cached results) */
+  profile?: Profile;
+}
+
+/** Wall time (ms) of the steps of one obligation in the solver process (README "Profile"). */
+export interface Profile {
+  /** building the query: encoding its rules and invariants (the first time in a process; cached after), slicing */
+  queryMs: number;
+  /** asserting the query in a fresh solver */
+  buildMs: number;
+  /** printing the canonical SMT-LIB text */
+  smt2Ms: number;
+  /** trying concrete witness candidates */
+  witnessMs: number;
+  /** solving: canonical model or minimal core, decoding, facts */
+  solveMs: number;
+  /** invariants left out by slicing */
+  sliced: number;
+}
+
+export interface Tracked {
+  name: string; // inv:<id> | rule:<id> | exempt:<id>
+  unit: Unit;
+  negate?: boolean;
+}
+
+/** Which obligations carry their SMT-LIB text: every one, or those not proved (findings and unknowns). */
+export type Smt2Mode = "all" | "findings";
+
+/**
+ * A concrete state offered as a witness (README "Concrete witnesses"): from a scenario or an
+ * earlier run's witness, with the generated validator's and the interpreter's agreement already
+ * checked by the caller. Only its own formula decides whether it is a witness.
+ */
+export interface Candidate {
+  state: Record<string, unknown>;
+  /** flat action JSON; only obligations of this action try it */
+  action: Record<string, unknown>;
+  /** where it comes from (`test/scenarios/his/pass.yaml:12`, `witness of his.dead_rule.x`) */
+  source: string;
+}
+
+export interface ObligationResult extends Obligation {
+  verdict: "proved" | "refuted" | "unknown";
+  /** refuted contradiction / obligation_clash / stuck_power: the state (+ action) that refutes it */
+  counterexample?: Example;
+  /** proved always_forbidden / dead_rule / redundant_rule / swallowing_exemption: the state that shows it */
+  witness?: Example;
+  /** unsat core (rule, exemption and invariant ids) whenever the check was unsat */
+  core?: string[];
+  /** refuted table_gap / table_overlap: the offending inputs, their keys and the matching rows */
+  example?: TableExample;
+  /** why the verdict is unknown (timeout, deadline, solver process crash, unsupported construct, …) or vacuous */
+  reason?: string;
+  /** proved only because the subject never applies (redundant_rule, swallowing_exemption of a dead rule) */
+  vacuous?: boolean;
+  /** stuck_power counterexample: the power, and what blocks each of its actions */
+  stuck?: StuckInfo;
+  /** file name of the SMT-LIB benchmark, relative to outDir (absent for a proved obligation unless `smt2: "all"`) */
+  smt2?: string;
+  /** the verdict came from the proof cache (not solved in this run) */
+  cached?: boolean;
+  /** wall time of this obligation (strip for determinism; 0 when cached) */
+  ms: number;
+  /** where the solver process spent that time (strip for determinism; absent when cached) */
+  profile?: Profile;
+  /** the verdict is that of an identical obligation of another edition of the same run (`memo`), not solved again */
+  reusedFrom?: string;
+}
+
+export interface ProofReport {
+  edition: string;
+  inputHash: string;
+  obligations: ObligationResult[];
+  summary: {
+    proved: number;
+    refuted: number;
+    unknown: number;
+    /** refuted obligations of severity error / warning / info */
+    errors: number;
+    warnings: number;
+    infos: number;
+    /** obligations solved in this run / taken from the proof cache (run-dependent, like `ms`) */
+    solved: number;
+    cached: number;
+    /** obligations whose verdict another edition of the same run found (`memo`) */
+    reused: number;
+  };
+  bounds: { listBound: number; timeoutMs: number; lists: { path: string; bound: number }[]; note: string };
+  /** wall time of the whole run (strip for determinism) */
+  ms: number;
+}
