@@ -124,7 +124,7 @@ describe("prove --fail-on and exit codes", () => {
     const [res] = JSON.parse(r.out);
     const crashed = res.report.obligations.find((o: { id: string }) => o.id === "his.contradiction.pass.empty_hand~pass.home_card");
     expect(crashed.verdict).toBe("unknown");
-    expect(crashed.reason).toMatch(/the solver process exited \(code 70\)/);
+    expect(crashed.reason).toMatch(/the solver process exited/);
     expect(res.report.obligations.filter((o: { verdict: string }) => o.verdict === "unknown")).toHaveLength(1);
     // always_forbidden.pass is still refuted: exit 1 (a refuted error beats an unknown)
     expect(res.report.obligations.find((o: { id: string }) => o.id === "his.always_forbidden.pass").verdict).toBe("refuted");

@@ -153,7 +153,15 @@ export class SolverPool {
     const { script, execArgv } = workerCommand();
     const n = Math.max(1, Math.floor(workers));
     this.pool = new Tinypool({ runtime: "child_process", filename: script, execArgv, minThreads: n, maxThreads: n, serialization: "advanced", env: process.env as Record<string, string> });
+    // a solver process that dies while it holds no obligation (killed from outside, out of
+    // memory while idle) is an 'error' event of the pool: tinypool starts another; without a
+    // listener the event would end the whole run
+    this.pool.on("error", (e: unknown) => {
+      this.errors.push(e instanceof Error ? e.message : String(e));
+    });
   }
+  /** what went wrong with solver processes that held no obligation (for debugging) */
+  readonly errors: string[] = [];
   async close(): Promise<void> {
     await this.pool.destroy().catch(() => undefined);
   }

@@ -17,7 +17,7 @@
  * (the roll). So a gap at a total shows as that roll with no modifiers whenever the roll's range
  * allows it.
  */
-import type { Bool, Expr as ZExpr, Model, Solver } from "z3-solver";
+import type { Bool, Expr as ZExpr, Model } from "z3-solver";
 import type { IREdition, IRTable, TableScalar, Type } from "../ir/types.js";
 import type { Encoder, Sym } from "./encode.js";
 import { obligationsFor, type Obligation } from "./obligations.js";

@@ -36,7 +36,9 @@ export interface SolveAnswer {
 }
 export type WorkerMessage = { type: "start"; id: string; pid: number };
 
-// the parent's stdout may carry a JSON/SARIF document: nothing of the solver process goes there
+// the parent's stdout may carry a JSON/SARIF document, and tinypool pipes this process's stdout
+// into it: whatever this process (Z3, Node, a library) writes there goes to stderr instead
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 console.log = (...args: unknown[]) => console.error(...args);
 
 const irs = new Map<string, IREdition>();
