@@ -5,4 +5,6 @@ import { register } from "tsx/esm/api";
 register();
 const { main } = await import("../compiler/cli/main.ts");
 const code = await main(process.argv.slice(2));
+// a pipe takes large output asynchronously: let stdout and stderr drain before exiting
+await Promise.all([process.stdout, process.stderr].map((s) => new Promise((resolve) => s.write("", resolve))));
 process.exit(code);

@@ -51,6 +51,12 @@ export function parsePath(path: string): { root: string; segs: Seg[] } | undefin
   return { root: m[1], segs };
 }
 
+/** The JSON value of a leaf path (`state.wars[2].a`, `state.hands[france]#len`, `action.target`) in a state and action; undefined when absent. */
+export function valueAt(path: string, state: Json, action: Json): Json {
+  const p = parsePath(path);
+  return p ? at(p.root === "state" ? state : action, p.segs) : undefined;
+}
+
 /** The JSON value at `segs` below `v` (undefined when absent). */
 function at(v: Json, segs: Seg[]): Json {
   let cur: Json = v;

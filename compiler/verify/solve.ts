@@ -20,7 +20,8 @@ export { joinUnits } from "./parts.js";
 import type { Obligation } from "./obligations.js";
 import { queryFor, type Query } from "./analyses.js";
 import { guardedCheck, leafJson, minimizeFacts, solveCanonical, valueOf, type Fact } from "./canon.js";
-import { concreteModel, defaultJson, pinState, type Assignment, type PinMemo } from "./concrete.js";
+import { concreteModel, defaultJson, pinState, valueAt, type Assignment, type PinMemo } from "./concrete.js";
+import { scalarDefault } from "./state-facts.js";
 import { sliceInvariants } from "./slice.js";
 import { solveTable } from "./tables.js";
 import type { Z3Ctx } from "./z3.js";
@@ -195,7 +196,7 @@ export class Prover extends QueryParts {
     const { enc } = this;
     const witness = (c: Candidate, model: Model<"main">): SolvedObligation => {
       const ex: Example = { state: c.state, action: c.action, replayable: true, source: c.source };
-      ex.facts = factsOf(enc, model, nonDefault(enc, model, [...b.leaves].sort()));
+      ex.facts = stateFacts(enc, model, [...b.leaves], c);
       ex.minimal = false;
       return { verdict: "proved", witness: ex };
     };
@@ -330,6 +331,26 @@ function nonDefault(enc: Encoder, model: import("z3-solver").Model<"main">, leav
     const leaf = enc.leaves.get(n);
     return !!leaf && valueOf(enc, model, leaf) !== enc.defaultValue(leaf);
   });
+}
+
+/**
+ * The facts of a concrete witness: the query's leaves whose value in the state (read from the
+ * state itself, at the keys the state gives symbolic map keys) is not the default. A leaf the
+ * state has no value for (a list slot past its length) is no fact.
+ */
+function stateFacts(enc: Encoder, model: import("z3-solver").Model<"main">, names: string[], c: Candidate): Fact[] {
+  const out = new Map<string, Fact>();
+  for (const n of names) {
+    const leaf = enc.leaves.get(n);
+    if (!leaf) continue;
+    const path = enc.concreteName(leaf, model);
+    if (out.has(path) || path.includes("[?]")) continue;
+    const v = valueAt(path, c.state, c.action);
+    if (v === undefined) continue;
+    const def = leaf.type.k === "list" || path.endsWith("#len") ? 0 : scalarDefault(leaf.type);
+    if (v !== def) out.set(path, { path, value: v });
+  }
+  return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** Facts of leaves, with symbolic map keys shown by their model values (deduplicated, sorted by path). */
