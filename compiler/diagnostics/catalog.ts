@@ -91,6 +91,7 @@ export const CATALOG = {
   RW4008: { severity: "error", summary: "inconsistent board (duplicate id, unknown space, unknown home power)" },
   RW4009: { severity: "error", summary: "schema `$defs.Space` does not match the board" },
   RW4010: { severity: "error", summary: "record or map schema not closed (`required`, `additionalProperties`)" },
+  RW4011: { severity: "error", summary: "unsafe edition folder or rule file name (control character, line break, space, …)" },
 
   // coverage manifests (dsl/coverage/*.yaml)
   RW5001: { severity: "error", summary: "coverage manifest is not valid YAML" },
