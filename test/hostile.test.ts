@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { docText, jsString, lineComment, readComment, templateText } from "../compiler/codegen/escape.js";
 import { loadEdition } from "../compiler/check/index.js";
 import { generateEdition } from "../compiler/codegen/index.js";
@@ -66,9 +66,12 @@ describe("finding: code execution through generated comments (smallest inputs)",
     ["a line break in a rule file's name", { file: `a\n${PAYLOAD}//.rules` }],
     ["a quote and a template in a title", { ruleTitle: `"); ${PAYLOAD} ("\`\${${PAYLOAD}}` }],
   ];
-  it.each(cases)("%s: nothing runs, the text reads back", async (_, t) => {
-    const [problems] = await runInjectionBatch([{ ...base, ...t }]);
-    expect(problems).toEqual([]);
+  let results: string[][] = [];
+  beforeAll(async () => {
+    results = await runInjectionBatch(cases.map(([, t]) => ({ ...base, ...t }))); // one child process for all
+  });
+  it.each(cases.map(([name], i) => [name, i] as const))("%s: nothing runs, the text reads back", (_, i) => {
+    expect(results[i]).toEqual([]);
   });
 
   it("a rule file's title and citation with `*/` and U+2028 compile through the front end, nothing runs", async () => {
@@ -108,5 +111,69 @@ describe("finding: unsafe folder and file names get a diagnostic at the front do
   it("ordinary names pass", () => {
     const res = loadEdition(mini("his-500_b.2"), { repoRoot: tmp });
     expect(res.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  });
+});
+
+describe("finding: stack overflows on deep nesting (no internal error, limits reported where they are exceeded)", () => {
+  const cond: Record<string, (n: number) => string> = {
+    paren: (n) => "(".repeat(n) + "units > 4" + ")".repeat(n),
+    brace: (n) => "origin in " + "{".repeat(n) + "origin" + "}".repeat(n),
+    if: (n) => "if units > 1 then ".repeat(n) + "true" + " else false".repeat(n),
+    and: (n) => Array.from({ length: n }, (_, i) => `units > ${i}`).join(" and "),
+    or: (n) => Array.from({ length: n }, (_, i) => `units = ${i}`).join(" or "),
+    not: (n) => "not ".repeat(n) + "units > 4",
+  };
+  const rule = (id: string, c: string) => `rule move.${id} §10 "deep ${id}"\n  forbid move when ${c}\n`;
+
+  it.each([
+    ["151 nested parentheses", "paren", 151],
+    ["414 nested if … then … else", "if", 414],
+    ["a chain of 1,563 `and`", "and", 1563],
+  ] as const)("the issue's smallest input compiles: %s", (_, kind, n) => {
+    const res = loadEdition(mini(`small-${kind}`, { "deep.rules": rule("deep", cond[kind]!(n)) }), { repoRoot: tmp });
+    expect(res.diagnostics).toEqual([]);
+    expect(res.edition!.rules.some((r) => r.id === "move.deep")).toBe(true);
+  });
+
+  it("212 nested braces: a type error at the set, not an internal error", () => {
+    const res = loadEdition(mini("small-brace", { "deep.rules": rule("deep", cond.brace!(212)) }), { repoRoot: tmp });
+    expect(res.diagnostics.map((d) => [d.code, d.file, d.span.line])).toEqual([["RW3005", "small-brace/deep.rules", 2]]);
+  });
+
+  it("1,000 levels of parentheses, `if` and `not`, and chains of 10,000 `and`/`or` compile, generate and run", async () => {
+    const dir = mini("deep", {
+      "paren.rules": rule("paren", cond.paren!(1000)),
+      "if.rules": rule("if", cond.if!(1000)),
+      "not.rules": rule("not", cond.not!(1000)),
+      "and.rules": rule("and", cond.and!(10000)),
+      "or.rules": rule("or", cond.or!(10000)),
+    });
+    const res = loadEdition(dir, { repoRoot: tmp });
+    expect(res.diagnostics).toEqual([]);
+    const and = res.edition!.rules.find((r) => r.id === "move.and")!;
+    expect(and.when.k === "and" && and.when.args.length).toBe(10000);
+    const files = await generateEdition(res.edition!);
+    const root = writeEditions([files]);
+    const [r] = importInChild([`${root}/0/generated/deep`]);
+    fs.rmSync(root, { recursive: true, force: true });
+    expect(r!.error).toBeUndefined();
+    expect((r!.catalogue!.RULES as { id: string }[]).map((x) => x.id)).toEqual(expect.arrayContaining(["move.and", "move.if", "move.not", "move.or", "move.paren"]));
+  });
+
+  it.each([
+    ["parentheses", "paren", 1025, 1 + 1024],
+    ["braces", "brace", 1100, 11 + 1024],
+    ["if … then … else", "if", 1025, 1 + "if units > 1 then ".length * 1024],
+  ] as const)("%s beyond the limit: RW1007 at the construct, with the limit", (_, kind, n, column) => {
+    const res = loadEdition(mini(`over-${kind}`, { "deep.rules": rule("deep", cond[kind]!(n)) }), { repoRoot: tmp });
+    expect(res.diagnostics.map((d) => [d.code, d.file, d.span.line, d.span.column - "  forbid move when ".length])).toEqual([["RW1007", `over-${kind}/deep.rules`, 2, column]]);
+    expect(res.diagnostics[0]!.message).toContain("1024");
+    expect(res.diagnostics[0]!.help).toMatch(/defs/);
+  });
+
+  it("a chain of 2,000 `+` is too deep for the tree: RW1007 with the limit, no internal error", () => {
+    const res = loadEdition(mini("over-plus", { "deep.rules": rule("deep", Array.from({ length: 2000 }, () => "units").join(" + ") + " > 4") }), { repoRoot: tmp });
+    expect(res.diagnostics.map((d) => [d.code, d.file, d.span.line])).toEqual([["RW1007", "over-plus/deep.rules", 2]]);
+    expect(res.diagnostics[0]!.message).toBe("expression nested more than 1024 levels deep");
   });
 });
