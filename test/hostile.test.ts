@@ -5,7 +5,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closest, levenshtein } from "../compiler/check/util.js";
 import { docText, jsString, lineComment, readComment, templateText } from "../compiler/codegen/escape.js";
 import { loadEdition } from "../compiler/check/index.js";
 import { generateEdition } from "../compiler/codegen/index.js";
@@ -175,5 +177,38 @@ describe("finding: stack overflows on deep nesting (no internal error, limits re
     const res = loadEdition(mini("over-plus", { "deep.rules": rule("deep", Array.from({ length: 2000 }, () => "units").join(" + ") + " > 4") }), { repoRoot: tmp });
     expect(res.diagnostics.map((d) => [d.code, d.file, d.span.line])).toEqual([["RW1007", "over-plus/deep.rules", 2]]);
     expect(res.diagnostics[0]!.message).toBe("expression nested more than 1024 levels deep");
+  });
+});
+
+describe("finding: did-you-mean on a 100,000-character identifier (bounded)", () => {
+  it("an identifier over 256 characters is RW1008 at the identifier, with the limit", () => {
+    const long = "x".repeat(100_000);
+    const res = loadEdition(mini("long-ident", { "long.rules": `rule move.long §10 "long"\n  forbid move when ${long} > 1 and ${long} < 9\n` }), { repoRoot: tmp });
+    expect(res.diagnostics.map((d) => [d.code, d.file, d.span.line, d.span.column])).toEqual([
+      ["RW1008", "long-ident/long.rules", 2, 20],
+      ["RW1008", "long-ident/long.rules", 2, 20 + long.length + " > 1 and ".length],
+    ]);
+    expect(res.diagnostics[0]!.message).toContain("the limit is 256");
+  });
+  it("an unknown identifier of 256 characters still gets a did-you-mean when one is close", () => {
+    const name = "a".repeat(255);
+    const res = loadEdition(mini("near-ident", { "near.rules": `def ${name}(): bool = true\nrule move.near §10 "near"\n  forbid move when ${name}b()\n` }), { repoRoot: tmp });
+    expect(res.diagnostics.map((d) => d.code)).toEqual(["RW2005"]);
+    expect(res.diagnostics[0]!.help).toBe(`did you mean \`${name}\`?`);
+  });
+  it("the bounded edit distance equals the full one up to the bound (property, fixed seed)", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), fc.string({ maxLength: 12 }), fc.integer({ min: 0, max: 4 }), (a, b, k) => {
+        const full = levenshtein(a, b);
+        expect(levenshtein(a, b, k)).toBe(Math.min(full, k + 1));
+      }),
+      { seed: 18, numRuns: 2000 },
+    );
+  });
+  it("closest suggests within the limit only, and never a far-off length", () => {
+    expect(closest("bleu", ["blue", "green"])).toBe("blue");
+    expect(closest("Blue", ["blue"])).toBe("blue");
+    expect(closest("x".repeat(100_000), ["x", "xx", "x".repeat(99_990)])).toBeUndefined();
+    expect(closest("x".repeat(1000), ["x".repeat(1002)])).toBe("x".repeat(1002));
   });
 });

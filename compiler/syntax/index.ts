@@ -13,7 +13,7 @@ import { declToAst, tokSpan } from "./cst-to-ast.js";
 import { astDepth, MAX_NESTING, SHALLOW_NESTING, tokenNesting } from "./depth.js";
 import { parseOnLargeStack } from "./parse-deep.js";
 import { parser } from "./parser.js";
-import { BadSection, BadString, DECL_KEYWORDS, Dot, KW, RulesLexer } from "./tokens.js";
+import { BadSection, BadString, DECL_KEYWORDS, Dot, Ident, KW, MAX_IDENT_LENGTH, RulesLexer } from "./tokens.js";
 
 export type { AstFile, Decl, Expr, Name, Param, TypeRef } from "./ast.js";
 export { KEYWORDS } from "./tokens.js";
@@ -68,6 +68,11 @@ export function parseRules(text: string, file: string, opts?: { largeStack?: boo
   const afterDropped = new Set<number>();
   let dropped = false;
   for (const t of lexed.tokens) {
+    if (t.tokenType === Ident && t.image.length > MAX_IDENT_LENGTH) {
+      const sp = tokSpan(t);
+      diag("RW1008", `identifier of ${t.image.length} characters (\`${t.image.slice(0, 24)}…\`): the limit is ${MAX_IDENT_LENGTH}`, { ...sp, endLine: sp.line, endColumn: sp.column + 1 },
+        `shorten it to at most ${MAX_IDENT_LENGTH} characters`);
+    }
     if (dropped) afterDropped.add(t.startOffset);
     dropped = t.tokenType === BadString || t.tokenType === BadSection;
     if (t.tokenType === BadString) {

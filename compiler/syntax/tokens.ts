@@ -10,6 +10,9 @@ export const AnyName = createToken({ name: "AnyName", pattern: Lexer.NA, label: 
 export const WhiteSpace = createToken({ name: "WhiteSpace", pattern: /[ \t\r\n\f\uFEFF]+/, group: Lexer.SKIPPED });
 export const Comment = createToken({ name: "Comment", pattern: /\/\/[^\n]*/, group: Lexer.SKIPPED });
 
+/** The longest identifier accepted (RW1008 above it): names are read, compared and suggested in time linear in their length. */
+export const MAX_IDENT_LENGTH = 256;
+
 export const Ident = createToken({
   name: "Ident",
   pattern: /[A-Za-z_][A-Za-z0-9_]*/,
