@@ -6,7 +6,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { readJson, UsageError } from "../compiler/cli/common.js";
+import { main } from "../compiler/cli/main.js";
+import { runScenarios } from "../compiler/cli/test.js";
+import { MAX_SCENARIO_FILE_BYTES, readScenarioFile } from "../compiler/scenarios/index.js";
 import { closest, levenshtein } from "../compiler/check/util.js";
 import { docText, jsString, lineComment, readComment, templateText } from "../compiler/codegen/escape.js";
 import { loadEdition } from "../compiler/check/index.js";
@@ -210,5 +214,94 @@ describe("finding: did-you-mean on a 100,000-character identifier (bounded)", ()
     expect(closest("Blue", ["blue"])).toBe("blue");
     expect(closest("x".repeat(100_000), ["x", "xx", "x".repeat(99_990)])).toBeUndefined();
     expect(closest("x".repeat(1000), ["x".repeat(1002)])).toBe("x".repeat(1002));
+  });
+});
+
+describe("finding: scenario, state and action files", () => {
+  const BOMB = ["edition: his", 'a: &a ["x","x","x","x","x","x","x","x","x"]', ...["b", "c", "d", "e", "f", "g"].map((k, i) => `${k}: &${k} [${Array(9).fill(`*${"abcdefg"[i]}`).join(",")}]`), "scenarios: []", ""].join("\n");
+  const files = path.join(tmp, "scenarios");
+  fs.mkdirSync(files, { recursive: true });
+
+  it("a YAML alias bomb is a problem of its file, at the first alias; the other files still run", async () => {
+    fs.writeFileSync(path.join(files, "a-bomb.yaml"), BOMB);
+    fs.copyFileSync("test/scenarios/his/action-table.yaml", path.join(files, "b-good.yaml"));
+    const bomb = readScenarioFile(path.join(files, "a-bomb.yaml"), () => "test/fixtures/his");
+    expect(bomb.problems.map((p) => [p.line, p.message])).toEqual([[3, "the YAML aliases (`*name`) expand more than 100 times: refused (an alias bomb?)"]]);
+    const summary = await runScenarios([files], "json");
+    expect(summary.problems.map((p) => path.basename(p.file))).toEqual(["a-bomb.yaml"]);
+    expect(summary.passed).toBeGreaterThan(0);
+    expect(summary.failed).toBe(0);
+  });
+
+  it("a scenario file naming an unknown edition is a problem of that file, not the end of the run", async () => {
+    const dir = path.join(tmp, "scenarios-unknown");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "a.yaml"), "edition: no_such_edition\nscenarios:\n  - name: x\n    state: {}\n    action: { action: pass, power: france }\n    expect: allowed\n");
+    fs.copyFileSync("test/scenarios/his/action-table.yaml", path.join(dir, "b.yaml"));
+    const summary = await runScenarios([dir], "json");
+    expect(summary.problems.map((p) => [path.basename(p.file), p.line, p.message])).toEqual([["a.yaml", 1, "edition `no_such_edition`: no edition `no_such_edition`: not a bundled edition and not a folder"]]);
+    expect(summary.passed).toBeGreaterThan(0);
+  });
+
+  it("a scenario file over the size limit is a problem of that file", () => {
+    const big = path.join(tmp, "big.yaml");
+    fs.writeFileSync(big, "# " + "x".repeat(MAX_SCENARIO_FILE_BYTES) + "\n");
+    expect(readScenarioFile(big, () => "").problems.map((p) => p.message)).toEqual([`the file has ${MAX_SCENARIO_FILE_BYTES + 3} bytes, more than the limit of ${MAX_SCENARIO_FILE_BYTES}; split it into several files`]);
+  });
+
+  it("a JSON error in a state file gives line, column and a code frame, not a position", () => {
+    const f = path.join(tmp, "bad.state.json");
+    fs.writeFileSync(f, '{\n  "phase": "diplomacy",\n  "segment": 1\n  "x": 2\n}\n');
+    let err: unknown;
+    try {
+      readJson(f, "state");
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UsageError);
+    const m = (err as UsageError).message;
+    expect(m.split("\n")[0]).toBe(`${f}:4:3: the state file is not valid JSON: expected \`,\``);
+    expect(m).toContain('> 4 |   "x": 2\n    |   ^');
+    expect(m).not.toMatch(/position/);
+  });
+
+  it("a UTF-8 byte-order mark is accepted in rule files, JSON (board, state, action) and YAML", () => {
+    const BOM = "\ufeff";
+    const dir = mini("bom", { "first.rules": `${BOM}rule move.first §10 "t"\n  forbid move when units > 9\n` });
+    for (const f of ["edition.rules", "war.rules", "board.json", "state.schema.json"]) fs.writeFileSync(path.join(dir, f), BOM + fs.readFileSync(path.join(dir, f), "utf8"));
+    const res = loadEdition(dir, { repoRoot: tmp });
+    expect(res.diagnostics).toEqual([]);
+    // columns of line 1 count from after the mark
+    expect(res.edition!.rules.find((r) => r.id === "move.first")!.pos).toEqual({ file: "bom/first.rules", line: 1, column: 6 });
+    const action = path.join(tmp, "bom.action.json");
+    fs.writeFileSync(action, BOM + '{ "action": "pass", "power": "france" }');
+    expect(readJson(action, "action")).toEqual({ action: "pass", power: "france" });
+    const y = path.join(tmp, "bom.yaml");
+    fs.writeFileSync(y, BOM + "edition: his\nscenarios:\n  - name: t\n    table: exploration\n    inputs: { roll: 6 }\n    expect: { result: x }\n");
+    const r = readScenarioFile(y, () => "");
+    expect(r.problems).toEqual([]);
+    expect(r.tableScenarios.map((t) => t.edition)).toEqual(["his"]);
+  });
+
+  it.each([
+    ["prove", "--timeout", "2147483648"],
+    ["prove", "--deadline", "2147483648"],
+    ["prove", "--deadline", "40000m"],
+    ["diff", "--timeout", "99999999999"],
+  ])("`%s %s %s` beyond 2^31−1 ms is a usage error (exit 2), before any work", async (cmd, flag, value) => {
+    const args = cmd === "diff" ? ["diff", "his", "his-500", flag, value] : ["prove", "his", flag, value];
+    let written = "";
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      written += String(chunk);
+      return true;
+    });
+    let code: number;
+    try {
+      code = await main(args);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(code).toBe(2);
+    expect(written).toContain(`${flag} ${value} is beyond the longest timer (2147483647 ms`);
   });
 });

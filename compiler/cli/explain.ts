@@ -15,7 +15,7 @@ import { proveEdition, safeName, type ObligationResult, type ProofReport } from 
 import { liftsOf, type Obligation } from "../verify/obligations.js";
 import { routesIn } from "../verify/cache.js";
 import { idInfo, posText } from "../verify/describe.js";
-import { bundledEditions, compile, resolveEdition, UsageError, color, type EditionRef } from "./common.js";
+import { bundledEditions, compile, parseMillis, resolveEdition, UsageError, color, type EditionRef } from "./common.js";
 import { DEFAULT_CACHE_DIR, explainLines, proofsDirFor, type ProveResult } from "./prove.js";
 import { Progress } from "./progress.js";
 
@@ -146,7 +146,7 @@ export async function explainCommand(id: string, opts: ExplainOptions): Promise<
       cacheDir: DEFAULT_CACHE_DIR,
       cacheName: ref.dir,
       isolate: true,
-      timeoutMs: opts.timeout ? Number(opts.timeout) : undefined,
+      timeoutMs: opts.timeout !== undefined ? parseMillis(opts.timeout, "--timeout") : undefined,
       only,
       onProgress: (e) => progress.event(e),
     });

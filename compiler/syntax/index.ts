@@ -55,6 +55,8 @@ export function parseRules(text: string, file: string, opts?: { largeStack?: boo
   const diag = (code: string, message: string, span: Span, help?: string) =>
     diagnostics.push({ code, severity: "error", message, file, span, ...(help ? { help } : {}) });
 
+  // a UTF-8 byte-order mark is not part of the text (columns of line 1 count from after it)
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const lexed = RulesLexer.tokenize(text);
   for (const e of lexed.errors) {
     const ch = text.slice(e.offset, e.offset + e.length);
