@@ -305,3 +305,11 @@ describe("finding: scenario, state and action files", () => {
     expect(written).toContain(`${flag} ${value} is beyond the longest timer (2147483647 ms`);
   });
 });
+
+describe("found by the front-end fuzzer", () => {
+  it("an exemption lifting a group that holds a rule of an unknown action: RW2007, not an internal error", () => {
+    // smallest input (shrunk): the mini edition's `exempt move.truce … lifts (*)` meets this rule
+    const res = loadEdition(mini("fuzz-unknown-action", { "fuzz.rules": 'rule units.units §10 "" (*)\n  forbid fly when state.turn\n' }), { repoRoot: tmp });
+    expect(res.diagnostics.map((d) => [d.code, d.file, d.span.line, d.span.column])).toEqual([["RW2007", "fuzz-unknown-action/fuzz.rules", 2, 10]]);
+  });
+});

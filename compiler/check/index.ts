@@ -526,7 +526,8 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
         missing.set(p.name, `${lacking.action}\` of rule \`${lacking.id}`);
         continue;
       }
-      const all = liftedParams.map((l) => l.params!.find((q) => q.name === p.name)!.type);
+      // a lifted rule whose action is unknown (already reported) has no parameters to compare
+      const all = liftedParams.flatMap((l) => (l.params ? [l.params.find((q) => q.name === p.name)!.type] : []));
       const identical = all.every((t) => JSON.stringify(t) === JSON.stringify(p.type));
       common.push({ name: p.name, type: identical || p.type.k !== "enum" ? p.type : enumType(env, p.type.base)!, actor: false });
     }
