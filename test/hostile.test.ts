@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readJson, UsageError } from "../compiler/cli/common.js";
 import { main } from "../compiler/cli/main.js";
@@ -13,7 +14,7 @@ import { runScenarios } from "../compiler/cli/test.js";
 import { MAX_SCENARIO_FILE_BYTES, readScenarioFile } from "../compiler/scenarios/index.js";
 import { closest, levenshtein } from "../compiler/check/util.js";
 import { docText, jsString, lineComment, readComment, templateText } from "../compiler/codegen/escape.js";
-import { loadEdition } from "../compiler/check/index.js";
+import { loadEdition, renderDiagnostic } from "../compiler/check/index.js";
 import { generateEdition } from "../compiler/codegen/index.js";
 import { commentsOf, importInChild, PAYLOAD, writeEditions } from "./fuzz/generated-io.js";
 import { runInjectionBatch, type Texts } from "./fuzz/injection.js";
@@ -82,7 +83,8 @@ describe("finding: code execution through generated comments (smallest inputs)",
 
   it("a rule file's title and citation with `*/` and U+2028 compile through the front end, nothing runs", async () => {
     const dir = mini("injected", {
-      "evil.rules": `rule move.evil §"x\u2028${PAYLOAD}//" "*/ ${PAYLOAD} /*"\n  forbid move when units > 99\n\nexempt move.evil_ex §"*/${PAYLOAD}\u2029" "\u2028${PAYLOAD}" lifts move.evil when units > 100\n`,
+      "evil.rules": `rule move.evil §"x\u2028${PAYLOAD}//" "*/ ${PAYLOAD} /*"\n  forbid move when units > 99\n\nexempt move.evil_ex §"*/${PAYLOAD}\u2029" "\u2028${PAYLOAD}" lifts move.evil when units > 100\n` +
+        `table evil_t §"\u2028${PAYLOAD}*/" "*/ ${PAYLOAD} \u2029" (roll: int in 1..2): int key roll { 1: 1  2: 2 }\n`,
     }, (t) => t.replace('"Mini Test Edition"', `"Mini\u2028${PAYLOAD}*/"`));
     const res = loadEdition(dir, { repoRoot: tmp });
     expect(res.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
@@ -95,6 +97,9 @@ describe("finding: code execution through generated comments (smallest inputs)",
     const rule = (r!.catalogue!.RULES as { id: string; title: string; citation: string }[]).find((x) => x.id === "move.evil")!;
     expect(rule.title).toBe(`*/ ${PAYLOAD} /*`);
     expect(rule.citation).toBe(`mini §"x\u2028${PAYLOAD}//"`);
+    const table = (r!.catalogue!.TABLES as { name: string; title: string; citation: string }[]).find((x) => x.name === "evil_t")!;
+    expect([table.title, table.citation]).toEqual([`*/ ${PAYLOAD} \u2029`, `mini §"\u2028${PAYLOAD}*/"`]);
+    expect(commentsOf(files.find((f) => f.path.endsWith("tables.ts"))!.content).some((c) => c.includes(`*/ ${PAYLOAD} \u2029`))).toBe(true);
     const validators = files.find((f) => f.path.endsWith("validators.ts"))!.content;
     expect(commentsOf(validators).some((c) => c.includes(`*/ ${PAYLOAD} /*`))).toBe(true);
   });
@@ -311,5 +316,48 @@ describe("found by the front-end fuzzer", () => {
     // smallest input (shrunk): the mini edition's `exempt move.truce … lifts (*)` meets this rule
     const res = loadEdition(mini("fuzz-unknown-action", { "fuzz.rules": 'rule units.units §10 "" (*)\n  forbid fly when state.turn\n' }), { repoRoot: tmp });
     expect(res.diagnostics.map((d) => [d.code, d.file, d.span.line, d.span.column])).toEqual([["RW2007", "fuzz-unknown-action/fuzz.rules", 2, 10]]);
+  });
+});
+
+describe("escape by construction: the code generator's sources", () => {
+  it("every title, citation, file name and reason reaches generated code through an escape function", () => {
+    // texts that come from rule files, folders and schemas (property names as the IR spells them)
+    const TEXT = /^(title|text|file|reason|removedFile)$/;
+    const ESCAPERS = new Set(["jsString", "lineComment", "docText", "templateText", "objectLiteral", "withArrays", "header"]);
+    const bad: string[] = [];
+    for (const f of fs.readdirSync("compiler/codegen").filter((n) => n.endsWith(".ts") && n !== "escape.ts")) {
+      const text = fs.readFileSync(path.join("compiler/codegen", f), "utf8");
+      const sf = ts.createSourceFile(f, text, ts.ScriptTarget.Latest, true);
+      const visit = (n: ts.Node): void => {
+        if (ts.isPropertyAccessExpression(n) && TEXT.test(n.name.text) && !ts.isPropertyAccessExpression(n.parent)) {
+          let ok = false;
+          for (let a: ts.Node = n.parent; !ok && !ts.isStatement(a) && !ts.isFunctionLike(a); a = a.parent) {
+            const callee = ts.isCallExpression(a) ? a.expression : undefined;
+            // an escape call, or `.map(escaper)`
+            if (callee && ts.isIdentifier(callee) && ESCAPERS.has(callee.text)) ok = true;
+            if (callee && ts.isPropertyAccessExpression(callee) && callee.name.text === "map" && (a as ts.CallExpression).arguments.some((x) => ts.isIdentifier(x) && ESCAPERS.has(x.text))) ok = true;
+            // uses that emit nothing: comparisons, `delete`, paths
+            if (ts.isBinaryExpression(a) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.LessThanToken, ts.SyntaxKind.GreaterThanToken].includes(a.operatorToken.kind)) ok = true;
+            if (ts.isDeleteExpression(a)) ok = true;
+            if (ts.isBinaryExpression(a) && a.operatorToken.kind === ts.SyntaxKind.EqualsToken && a.left === n) ok = true; // assigned, not read
+            if (callee && ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === "path") ok = true;
+          }
+          if (!ok) bad.push(`${f}:${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}: ${n.getText()}`);
+        }
+        ts.forEachChild(n, visit);
+      };
+      visit(sf);
+    }
+    expect(bad).toEqual([]);
+  });
+});
+
+describe("found by the 10-minute fuzz run", () => {
+  it("a rule file with lone CR line ends: diagnostics and the rendered source line agree on the line", () => {
+    const dir = mini("cr", { "cr.rules": '// old Mac line ends\rrule move.cr §10 "t"\r  forbid move when nosuch > 1\r' });
+    const res = loadEdition(dir, { repoRoot: tmp });
+    expect(res.diagnostics.map((d) => [d.code, d.span.line, d.span.column])).toEqual([["RW2002", 3, 20]]);
+    const shown = renderDiagnostic(res.diagnostics[0]!, fs.readFileSync(path.join(dir, "cr.rules"), "utf8"));
+    expect(shown).toContain("3 |   forbid move when nosuch > 1");
   });
 });

@@ -36,7 +36,7 @@ interface Found {
 export function sourceOf(file: string, line: number): string {
   let lines: string[];
   try {
-    lines = fs.readFileSync(file, "utf8").split(/\r?\n/);
+    lines = fs.readFileSync(file, "utf8").split(/\r\n|\r|\n/);
   } catch {
     return "";
   }

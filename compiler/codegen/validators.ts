@@ -107,7 +107,7 @@ export function validatorStatements(ir: IREdition): Statement[] {
     ruleStructs.push(ruleFunction(ir, rule, action, name, ec));
     const vname = names.take(`${rule.kind === "forbid" ? "V" : "O"}_${identPart(rule.id)}`);
     violationConst.set(rule.id, vname);
-    const v = {
+    const v = objectLiteral({
       rule: rule.id,
       kind: rule.kind === "forbid" ? "forbid" : "obligation",
       citation: rule.citation.text,
@@ -115,8 +115,8 @@ export function validatorStatements(ir: IREdition): Statement[] {
       file: rule.pos.file,
       line: rule.pos.line,
       column: rule.pos.column,
-    };
-    consts.push(`const ${vname}: Violation = Object.freeze(${objectLiteral(v)});`);
+    });
+    consts.push(`const ${vname}: Violation = Object.freeze(${v});`);
   }
 
   // ---- invariants ------------------------------------------------------------------------

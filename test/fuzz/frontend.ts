@@ -122,11 +122,14 @@ export function fuzzHost(): { root: string; dir: string; cleanup: () => void } {
   return { root, dir, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
 }
 
-/** Whether a span lies inside a text: line 1..n, column 1..(line length + 1), end not before start. */
+/**
+ * Whether a span lies inside a text: line 1..n, column 1..(line length + 1), end not before
+ * start. Lines end at LF, CRLF or a lone CR, as the lexer and the diagnostic renderer count them.
+ */
 export function spanInside(text: string, d: Diagnostic): boolean {
-  const lines = text.split("\n");
+  const lines = text.split(/\r\n|\r|\n/);
   const { line, column, endLine, endColumn } = d.span;
-  const len = (l: number) => (lines[l - 1] ?? "").replace(/\r$/, "").length;
+  const len = (l: number) => (lines[l - 1] ?? "").length;
   if (!Number.isInteger(line) || line < 1 || line > lines.length) return false;
   if (!Number.isInteger(column) || column < 1 || column > len(line) + 1) return false;
   if (!Number.isInteger(endLine) || endLine < line || endLine > lines.length) return false;
