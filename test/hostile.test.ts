@@ -16,8 +16,8 @@ import { closest, levenshtein } from "../compiler/check/util.js";
 import { docText, jsString, lineComment, readComment, templateText } from "../compiler/codegen/escape.js";
 import { loadEdition, renderDiagnostic } from "../compiler/check/index.js";
 import { generateEdition } from "../compiler/codegen/index.js";
-import { commentsOf, importInChild, PAYLOAD, writeEditions } from "./fuzz/generated-io.js";
-import { runInjectionBatch, type Texts } from "./fuzz/injection.js";
+import { commentsOf, importInChild, PAYLOAD, syntaxErrors, writeEditions } from "./fuzz/generated-io.js";
+import { injected, runInjectionBatch, type Texts } from "./fuzz/injection.js";
 
 const MINI = path.resolve("test/fixtures/frontend/mini");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-hostile-test-"));
@@ -359,5 +359,14 @@ describe("found by the 10-minute fuzz run", () => {
     expect(res.diagnostics.map((d) => [d.code, d.span.line, d.span.column])).toEqual([["RW2002", 3, 20]]);
     const shown = renderDiagnostic(res.diagnostics[0]!, fs.readFileSync(path.join(dir, "cr.rules"), "utf8"));
     expect(shown).toContain("3 |   forbid move when nosuch > 1");
+  });
+});
+
+describe("found by the injection fuzzer (10-minute run)", () => {
+  it("a rule title ending in `\\` before a file name holding `/*` generates valid code (smallest input)", async () => {
+    const base: Texts = { editionTitle: "T", ruleTitle: "\\", citation: "§1", exemptionTitle: "e", exemptionCitation: "§2", invariantTitle: "i", file: "/*", removedReason: "why" };
+    const files = await generateEdition(injected(base));
+    expect(files.flatMap((f) => syntaxErrors(f.path, f.content))).toEqual([]);
+    expect(jsString("a\\")).toBe('"a\\u005c"');
   });
 });

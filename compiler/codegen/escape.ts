@@ -30,10 +30,16 @@ function hex(c: string): string {
 
 /**
  * A double-quoted string literal with the value `s` (JSON.stringify, which escapes `"`, `\`,
- * controls and lone surrogates, plus U+2028/U+2029 and bidi controls as `\uXXXX`).
+ * controls and lone surrogates, plus U+2028/U+2029 and bidi controls as `\uXXXX`). A backslash
+ * is written `\u005c`, not `\\`: ts-morph's code writer, which scans the statements it prints
+ * for strings and comments, reads `\\"` as an escaped quote, takes the rest of the line for
+ * string text, and then treats a later `/*` as an open comment that it closes with a stray `*\/`
+ * (found by the injection fuzzer: a title ending in `\` before a file name holding `/*`).
  */
 export function jsString(s: string): string {
-  return JSON.stringify(s).replace(UNSAFE, hex);
+  return JSON.stringify(s)
+    .replace(/\\(u[0-9a-fA-F]{4}|[^u])/g, (m, e: string) => (e === "\\" ? "\\u005c" : m))
+    .replace(UNSAFE, hex);
 }
 
 /** The text of a `//` comment holding `s`: never more than one line, reversible with `readComment`. */
@@ -46,10 +52,10 @@ export function docText(s: string): string {
   return lineComment(s).replace(/\*\//g, "*\\/");
 }
 
-/** The raw text of a template literal whose cooked value is `s` (`\`, backtick and `${` escaped). */
+/** The raw text of a template literal whose cooked value is `s` (`\` as `\u005c`, backtick and `${` escaped). */
 export function templateText(s: string): string {
   return s
-    .replace(/\\/g, "\\\\")
+    .replace(/\\/g, "\\u005c") // not `\\`: see jsString
     .replace(/`/g, "\\`")
     .replace(/\$\{/g, "\\${")
     .replace(UNSAFE, hex);
