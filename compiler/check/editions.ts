@@ -76,6 +76,17 @@ interface Ctx {
   textHash: (b: Buffer) => string;
 }
 
+/**
+ * A folder or file name the tool accepts: letters, digits, `_`, `.`, `-`, not starting with `.`
+ * or `-` (it becomes `generated/<folder>/`, a CLI argument and a comment in generated code).
+ */
+export const SAFE_NAME = /^[\p{L}\p{N}_][\p{L}\p{N}_.-]*$/u;
+
+/** A name as a diagnostic shows it: control characters and line breaks visible (`\n`). */
+export function shownName(name: string): string {
+  return JSON.stringify(name).slice(1, -1).replace(/[\u2028\u2029\u0080-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** Names of the `.rules` files of a folder, sorted; undefined when it cannot be read. */
 function ruleFiles(abs: string): string[] | undefined {
   try {
@@ -106,6 +117,13 @@ function parseFolder(abs: string, names: string[], c: Ctx): { decls: Located<Dec
   const decls: Located<Decl>[] = [];
   let bad = false;
   for (const n of names) {
+    if (!SAFE_NAME.test(n.slice(0, -".rules".length))) {
+      const shown = rel(path.join(abs, shownName(n)));
+      c.r.report("RW4011", `rule file name \`${shownName(n)}\` is not a safe name`, shown, LINE1,
+        "rename the file: letters, digits, `_`, `.` and `-` before `.rules`, not starting with `.` or `-` (the name is shown in diagnostics and written into generated code)");
+      bad = true;
+      continue;
+    }
     const file = rel(path.join(abs, n));
     let buf: Buffer;
     try {
@@ -139,6 +157,12 @@ export function assemble(absDir: string, c: Ctx): Assembled | undefined {
   let bad = false;
   let abs = absDir;
   let via: { file: string; span: Span; path: string } | undefined; // the `extends` that led here
+  const leafName = path.basename(absDir);
+  if (!SAFE_NAME.test(leafName)) {
+    r.report("RW4011", `edition folder name \`${shownName(leafName)}\` is not a safe name`, rel(path.join(path.dirname(absDir), shownName(leafName))), LINE1,
+      "rename the folder: letters, digits, `_`, `.` and `-`, not starting with `.` or `-` (it becomes `generated/<folder>/` and a command-line argument)");
+    return undefined;
+  }
   for (;;) {
     const names = ruleFiles(abs);
     if (!names || !names.length) {

@@ -270,10 +270,25 @@ export class ExprChecker {
   private bin(e: Extract<Ast, { k: "bin" }>, ctx: Ctx): Expr | undefined {
     const op = e.op;
     if (op === "and" || op === "or") {
-      const l = this.bool(e.left, ctx, op);
-      const r = this.bool(e.right, ctx, op);
-      if (!l || !r) return undefined;
-      const args = [l, r].flatMap((x) => (x.k === op ? (x as Extract<Expr, { k: "and" | "or" }>).args : [x]));
+      // The parser folds `a and b and c` left-deep; walk the chain without recursion (a chain
+      // may have 10,000 operands) and check its operands left to right.
+      const operands: Ast[] = [];
+      let cur: Ast = e;
+      while (cur.k === "bin" && cur.op === op) {
+        operands.push(cur.right);
+        cur = cur.left;
+      }
+      operands.push(cur);
+      operands.reverse();
+      const args: Expr[] = [];
+      let ok = true;
+      for (const x of operands) {
+        const c = this.bool(x, ctx, op);
+        if (!c) ok = false;
+        else if (c.k === op) for (const a of (c as Extract<Expr, { k: "and" | "or" }>).args) args.push(a);
+        else args.push(c);
+      }
+      if (!ok) return undefined;
       return this.mk({ k: op, args, type: BOOL }, ctx, e.span);
     }
     if (op === "implies") {

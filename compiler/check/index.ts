@@ -19,7 +19,8 @@ import { enumType, typeName, type DeclOf, type EnumInfo, type Env, type Located,
 import { BOARD_DOMAIN_FNS, BOARD_FNS, ExprChecker, type Ctx } from "./expr.js";
 import { schemaToState } from "./schema.js";
 import { checkTables, declareTables } from "./tables.js";
-import { LINE1, Reporter, didYouMean, jsonErrorSpan, jsonPositions, posOf, spanAt } from "./util.js";
+import { LINE1, Reporter, didYouMean, jsonPositions, posOf, spanAt } from "./util.js";
+import { parseJson, stripBom } from "../diagnostics/json.js";
 
 export { renderDiagnostic } from "../diagnostics/render.js";
 
@@ -88,12 +89,14 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
       rep("RW4001", `cannot read ${d.decl.k} file \`${file}\``, { file: d.file, span: d.decl.pathSpan }, `the path is relative to the edition folder \`${rel(folderOf(d))}\``);
       return undefined;
     }
-    try {
-      return { json: JSON.parse(text), file, positions: jsonPositions(text) };
-    } catch (e) {
-      r.report("RW4002", `invalid JSON: ${((e as Error).message.split("\n")[0] ?? "").replace(/^Unexpected/, "unexpected")}`, file, jsonErrorSpan(text, (e as Error).message), "fix the JSON syntax");
+    text = stripBom(text);
+    const parsed = parseJson(text);
+    if (parsed.error) {
+      const { line, column, message } = parsed.error;
+      r.report("RW4002", `invalid JSON: ${message}`, file, { line, column, endLine: line, endColumn: column + 1 }, "fix the JSON syntax");
       return undefined;
     }
+    return { json: parsed.value, file, positions: jsonPositions(text) };
   };
 
   // 3. board
@@ -523,7 +526,8 @@ function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | un
         missing.set(p.name, `${lacking.action}\` of rule \`${lacking.id}`);
         continue;
       }
-      const all = liftedParams.map((l) => l.params!.find((q) => q.name === p.name)!.type);
+      // a lifted rule whose action is unknown (already reported) has no parameters to compare
+      const all = liftedParams.flatMap((l) => (l.params ? [l.params.find((q) => q.name === p.name)!.type] : []));
       const identical = all.every((t) => JSON.stringify(t) === JSON.stringify(p.type));
       common.push({ name: p.name, type: identical || p.type.k !== "enum" ? p.type : enumType(env, p.type.base)!, actor: false });
     }

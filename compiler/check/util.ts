@@ -3,28 +3,53 @@ import type { Diagnostic, Span } from "../diagnostics/types.js";
 import { CATALOG, type DiagnosticCode } from "../diagnostics/catalog.js";
 import type { SourcePos } from "../ir/types.js";
 
-/** Edit distance with adjacent transpositions (optimal string alignment): `bleu`→`blue` is 1. */
-export function levenshtein(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
+/**
+ * Edit distance with adjacent transpositions (optimal string alignment): `bleu`→`blue` is 1.
+ * With `max`, the computation stops as soon as the distance must exceed it and returns `max + 1`
+ * (a band of width 2·max+1 around the diagonal: time O(|a|·max), not O(|a|·|b|)).
+ */
+export function levenshtein(a: string, b: string, max = Infinity): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const n = a.length;
+  const m = b.length;
+  const big = max === Infinity ? Infinity : max + 1;
+  let prev2: number[] = [];
+  let prev: number[] = Array.from({ length: m + 1 }, (_, j) => j);
+  for (let i = 1; i <= n; i++) {
+    const cur: number[] = new Array<number>(m + 1).fill(big);
+    cur[0] = i;
+    const lo = max === Infinity ? 1 : Math.max(1, i - max);
+    const hi = max === Infinity ? m : Math.min(m, i + max);
+    let rowMin = i <= max ? i : big;
+    for (let j = lo; j <= hi; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
+      let v = Math.min((prev[j] ?? big) + 1, (cur[j - 1] ?? big) + 1, (prev[j - 1] ?? big) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, (prev2[j - 2] ?? big) + 1);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
     }
+    if (rowMin > max) return max + 1;
+    prev2 = prev;
+    prev = cur;
   }
-  return d[a.length]![b.length]!;
+  const d = prev[m]!;
+  return d > max ? max + 1 : d;
 }
 
-/** The closest candidate, only when it is close (≤ 1/3 of the length, at most 3 edits). */
+/**
+ * The closest candidate, only when it is close (≤ 1/3 of the length, at most 3 edits).
+ * Bounded: a candidate whose length differs by more than the limit is skipped without
+ * computing anything, and the distance is computed only up to the limit, so a 100,000-character
+ * word costs O(candidates), not O(candidates · length²).
+ */
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;
   const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
+  const lower = word.length <= 256 ? word.toLowerCase() : undefined;
   for (const c of new Set(candidates)) {
-    if (c === word) continue;
-    const d = c.toLowerCase() === word.toLowerCase() ? 0.5 : levenshtein(word, c);
+    if (c === word || Math.abs(c.length - word.length) > limit) continue;
+    const d = lower !== undefined && c.length === word.length && c.toLowerCase() === lower ? 0.5 : levenshtein(word, c, limit);
     if (d < bestD || (d === bestD && best !== undefined && c < best)) {
       best = c;
       bestD = d;

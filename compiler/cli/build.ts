@@ -25,7 +25,8 @@ export async function buildOne(arg: string, opts: { check: boolean; format: Form
   const t0 = performance.now();
   const ref = resolveEdition(arg);
   const res = compile(ref, opts.format);
-  const name = path.basename(ref.dir);
+  // the folder name as printed: an unsafe one (RW4011) shows its line breaks as `\n`
+  const name = JSON.stringify(path.basename(ref.dir)).slice(1, -1);
   if (!res.edition) return { edition: name, status: "error", files: [], stale: [], errors: errorCount(res.diagnostics), diagnostics: res.diagnostics, ms: performance.now() - t0 };
   if (!ref.bundled) throw new UsageError(`\`${ref.dir}\` is not a bundled edition (dsl/<name>); build writes only generated/<name>`, 2, "use `rulewright check --edition <folder>` to try a folder's rules without building");
   const files = await generateEdition(res.edition);

@@ -6,6 +6,7 @@
  *   0 success / allowed, 1 a failure the command exists to detect (stale, refuted, forbidden,
  *   scenario failed), 2 bad input (usage, missing file, compile error, state not matching schema).
  */
+import { parseJson } from "../diagnostics/json.js";
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
@@ -30,6 +31,31 @@ export class UsageError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The longest timer Node can arm (2^31 − 1 ms, about 24.8 days): longer ones fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A positive whole number of milliseconds from a command-line option, at most `MAX_TIMER_MS`.
+ * @throws UsageError (exit 2) naming the option otherwise
+ */
+export function parseMillis(value: string, flag: string): number {
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} takes a positive number of milliseconds, not \`${value}\``, 2, `e.g. \`${flag} 60000\``);
+  if (n > MAX_TIMER_MS) throw new UsageError(`${flag} ${value} is beyond the longest timer (${MAX_TIMER_MS} ms, about 24.8 days)`, 2, `give at most ${MAX_TIMER_MS} ms`);
+  return n;
+}
+
+/**
+ * A positive whole count from a command-line option, at most `max`.
+ * @throws UsageError (exit 2) naming the option otherwise
+ */
+export function parseCount(value: string, flag: string, max: number): number {
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} takes a positive integer, not \`${value}\``, 2);
+  if (n > max) throw new UsageError(`${flag} ${value} is more than the limit of ${max}`, 2, `give at most ${max}`);
+  return n;
 }
 
 export const DSL_DIR = "dsl";
@@ -207,7 +233,8 @@ export function staleFiles(files: { path: string; content: string }[]): string[]
 
 /**
  * Reads and parses a JSON file.
- * @throws UsageError (exit 2) naming the file when it is missing or not JSON.
+ * @throws UsageError (exit 2) naming the file when it is missing, or not JSON (with line, column and a code frame).
+ * A UTF-8 byte-order mark is accepted.
  */
 export function readJson(file: string, what: string): unknown {
   let text: string;
@@ -216,11 +243,12 @@ export function readJson(file: string, what: string): unknown {
   } catch {
     throw new UsageError(`cannot read the ${what} file \`${file}\``, 2, "check the path");
   }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`the ${what} file \`${file}\` is not valid JSON: ${(e as Error).message}`, 2);
+  const r = parseJson(text);
+  if (r.error) {
+    const { line, column, message, frame } = r.error;
+    throw new UsageError(`${file}:${line}:${column}: the ${what} file is not valid JSON: ${message}\n${frame}`, 2, "fix the JSON syntax at that line and column");
   }
+  return r.value;
 }
 
 const ajvCache = new WeakMap<object, ReturnType<Ajv2020["compile"]>>();

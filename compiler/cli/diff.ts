@@ -15,7 +15,7 @@ import path from "node:path";
 import type { IRAction, IREdition } from "../ir/types.js";
 import { DEFAULT_DIFF_STATES, DEFAULT_DIFF_TIMEOUT_MS, DiffInputError, diffEditions, type DiffCandidate, type EditionDiff } from "../verify/diff.js";
 import { actionType, nonDefaultFacts, shrink } from "../verify/state-facts.js";
-import { actionProblems, compile, loadValidators, resolveEdition, stateProblems, UsageError, color, type EditionRef, type Format, type ValidatorModule } from "./common.js";
+import { actionProblems, compile, loadValidators, parseCount, parseMillis, resolveEdition, stateProblems, UsageError, color, type EditionRef, type Format, type ValidatorModule } from "./common.js";
 
 /** A rule that fires in one edition and not in the other, as reported. */
 export interface ReportedRule {
@@ -246,19 +246,16 @@ function printReport(r: DiffReport): void {
   out(`  report: ${path.join(r.outDir, "report.json")}`);
 }
 
+/** The most states `--max-states` may ask for per action, aspect and direction. */
+const MAX_DIFF_STATES = 1000;
+
 export async function diffCommand(
   editions: string[],
   opts: { format: Format; timeout?: string; maxStates?: string; out?: string; failOnDiff?: boolean },
 ): Promise<number> {
   if (editions.length !== 2) throw new UsageError(`diff takes two editions, got ${editions.length}`, 2, "usage: rulewright diff his his-500 [--format json] [--fail-on-diff]");
-  const num = (v: string | undefined, what: string): number | undefined => {
-    if (v === undefined) return undefined;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${what} takes a positive integer, not \`${v}\``, 2);
-    return n;
-  };
-  const timeoutMs = num(opts.timeout, "--timeout") ?? DEFAULT_DIFF_TIMEOUT_MS;
-  const maxStates = num(opts.maxStates, "--max-states") ?? DEFAULT_DIFF_STATES;
+  const timeoutMs = opts.timeout !== undefined ? parseMillis(opts.timeout, "--timeout") : DEFAULT_DIFF_TIMEOUT_MS;
+  const maxStates = opts.maxStates !== undefined ? parseCount(opts.maxStates, "--max-states", MAX_DIFF_STATES) : DEFAULT_DIFF_STATES;
   const { report, unconfirmed } = await runDiff(editions[0], editions[1], { format: opts.format, timeoutMs, maxStates, out: opts.out });
   if (opts.format === "json") process.stdout.write(JSON.stringify(report, null, 2) + "\n");
   else printReport(report);

@@ -6,6 +6,7 @@
  * from the last `prove` report when it matches the rule files, else they are proved on demand
  * (through the proof cache, so usually without solving). Exit 0 shown, 2 unknown id / bad usage.
  */
+import { levenshtein } from "../check/util.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { IREdition } from "../ir/types.js";
@@ -14,7 +15,7 @@ import { proveEdition, safeName, type ObligationResult, type ProofReport } from 
 import { liftsOf, type Obligation } from "../verify/obligations.js";
 import { routesIn } from "../verify/cache.js";
 import { idInfo, posText } from "../verify/describe.js";
-import { bundledEditions, compile, resolveEdition, UsageError, color, type EditionRef } from "./common.js";
+import { bundledEditions, compile, parseMillis, resolveEdition, UsageError, color, type EditionRef } from "./common.js";
 import { DEFAULT_CACHE_DIR, explainLines, proofsDirFor, type ProveResult } from "./prove.js";
 import { Progress } from "./progress.js";
 
@@ -35,7 +36,7 @@ interface Found {
 export function sourceOf(file: string, line: number): string {
   let lines: string[];
   try {
-    lines = fs.readFileSync(file, "utf8").split(/\r?\n/);
+    lines = fs.readFileSync(file, "utf8").split(/\r\n|\r|\n/);
   } catch {
     return "";
   }
@@ -101,27 +102,17 @@ function find(id: string, edition?: string): Found {
   return hits[0];
 }
 
+/** The nearest id within max(2, length/3) edits (bounded: far lengths are skipped, distances stop at the limit). */
 function closest(word: string, cands: string[]): string | undefined {
+  const limit = Math.max(2, Math.floor(word.length / 3));
   let best: string | undefined;
   let bestD = Infinity;
   for (const c of cands) {
-    const d = lev(word, c);
+    if (Math.abs(c.length - word.length) > limit) continue;
+    const d = levenshtein(word, c, limit);
     if (d < bestD) [best, bestD] = [c, d];
   }
-  return best !== undefined && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
-}
-function lev(a: string, b: string): number {
-  const d = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = d[0];
-    d[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const t = d[j];
-      d[j] = Math.min(d[j] + 1, d[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = t;
-    }
-  }
-  return d[b.length];
+  return best !== undefined && bestD <= limit ? best : undefined;
 }
 
 /** The obligations an id takes part in (as a rule, a subject, an exemption, or in a core). */
@@ -155,7 +146,7 @@ export async function explainCommand(id: string, opts: ExplainOptions): Promise<
       cacheDir: DEFAULT_CACHE_DIR,
       cacheName: ref.dir,
       isolate: true,
-      timeoutMs: opts.timeout ? Number(opts.timeout) : undefined,
+      timeoutMs: opts.timeout !== undefined ? parseMillis(opts.timeout, "--timeout") : undefined,
       only,
       onProgress: (e) => progress.event(e),
     });

@@ -21,7 +21,7 @@ import { claim, describeTableExample, factText, idInfo, involved, posText, verdi
 import { toSarif, type FormatInput } from "../verify/sarif.js";
 import { counts, toJunit } from "../verify/junit.js";
 import { KIND_ORDER } from "../verify/obligations.js";
-import { bundledEditions, compile, errorCount, loadValidators, resolveEdition, UsageError, color, PROOFS_DIR, type EditionRef } from "./common.js";
+import { bundledEditions, compile, errorCount, loadValidators, MAX_TIMER_MS, parseMillis, resolveEdition, UsageError, color, PROOFS_DIR, type EditionRef } from "./common.js";
 import { Progress } from "./progress.js";
 
 export type ProveFormat = "text" | "json" | "sarif" | "junit";
@@ -233,7 +233,10 @@ export function parseDuration(s: string, flag: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(s.trim());
   if (!m || Number(m[1]) <= 0) throw new UsageError(`${flag} takes a duration like \`90s\`, \`2m\` or \`1500ms\` (milliseconds when no unit), not \`${s}\``, 2);
   const n = Number(m[1]);
-  return Math.round(m[2] === "s" ? n * 1000 : m[2] === "m" ? n * 60_000 : n);
+  const ms = Math.round(m[2] === "s" ? n * 1000 : m[2] === "m" ? n * 60_000 : n);
+  if (ms > MAX_TIMER_MS) throw new UsageError(`${flag} ${s} is beyond the longest timer (${MAX_TIMER_MS} ms, about 24.8 days)`, 2, `give at most ${MAX_TIMER_MS} ms (e.g. \`40m\`)`);
+  if (ms < 1) throw new UsageError(`${flag} takes at least 1 ms, not \`${s}\``, 2);
+  return ms;
 }
 
 export interface ProveCommandOptions {
@@ -281,10 +284,7 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
   const names = editions.length ? editions : bundledEditions();
   if (!names.length) throw new UsageError("no editions found under dsl/", 2);
   let timeoutMs: number | undefined;
-  if (opts.timeout !== undefined) {
-    timeoutMs = Number(opts.timeout);
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout takes a positive number of milliseconds, not \`${opts.timeout}\``, 2);
-  }
+  if (opts.timeout !== undefined) timeoutMs = parseMillis(opts.timeout, "--timeout");
   const failOn = (opts.failOn ?? "error") as Severity;
   if (!["error", "warning", "info"].includes(failOn)) throw new UsageError(`--fail-on takes error, warning or info, not \`${opts.failOn}\``, 2);
   const deadlineMs = opts.deadline !== undefined ? parseDuration(opts.deadline, "--deadline") : undefined;

@@ -23,15 +23,34 @@ export async function runScenarios(paths: string[], format: Format): Promise<Tes
   const files = findScenarioFiles(roots);
   const summary: TestSummary = { passed: 0, failed: 0, results: [], problems: [] };
   const editions = new Map<string, { edition: IREdition; mod: ValidatorModule } | null>();
+  // why an edition could not be loaded (unknown name, stale generated code), by name
+  const loadErrors = new Map<string, string>();
   for (const file of files) {
+    try {
+      await runFile(file);
+    } catch (e) {
+      // one bad file is a problem of that file; the other files still run
+      summary.problems.push({ file, line: 1, message: e instanceof UsageError ? e.message : `cannot run the file: ${String((e as Error)?.message ?? e).split("\n")[0]}` });
+    }
+  }
+  return summary;
+
+  async function runFile(file: string): Promise<void> {
     const { scenarios, tableScenarios, problems } = readScenarioFile(file, (e) => path.join("test", "fixtures", path.basename(e)));
     summary.problems.push(...problems);
     const load = async (name: string) => {
       let loaded = editions.get(name);
       if (loaded === undefined) {
-        const ref = resolveEdition(name);
-        const res = compile(ref, format);
-        loaded = res.edition ? { edition: res.edition, mod: await loadValidators(ref, res.edition) } : null;
+        if (loadErrors.has(name)) throw new UsageError(loadErrors.get(name)!, 2);
+        try {
+          const ref = resolveEdition(name);
+          const res = compile(ref, format);
+          loaded = res.edition ? { edition: res.edition, mod: await loadValidators(ref, res.edition) } : null;
+        } catch (e) {
+          const msg = e instanceof UsageError ? `edition \`${name}\`: ${e.message}` : `edition \`${name}\` could not be loaded: ${String((e as Error)?.message ?? e).split("\n")[0]}`;
+          loadErrors.set(name, msg);
+          throw new UsageError(msg, 2);
+        }
         editions.set(name, loaded);
       }
       return loaded;
@@ -64,7 +83,6 @@ export async function runScenarios(paths: string[], format: Format): Promise<Tes
       else summary.failed++;
     }
   }
-  return summary;
 }
 
 /** A table scenario: the inputs are checked against the table's parameters, then looked up. */

@@ -9,6 +9,7 @@
  * - PORT_ADJ: port connections (land → its sea zones, sea zone → its ports)
  * - SEA_ADJ:  sea connections between two sea zones
  */
+import { jsString } from "./escape.js";
 import { boardDistances, unreachableDistance } from "../ir/board.js";
 import type { IREdition } from "../ir/types.js";
 import { editionExprs, someExpr } from "../ir/walk.js";
@@ -86,7 +87,7 @@ function table(name: string, doc: string, type: string, t: BoardTables, cell: (i
 }
 
 const nums = (xs: number[]): string => `[${xs.join(", ")}]`;
-const names = (t: BoardTables, xs: number[]): string => `[${xs.map((x) => JSON.stringify(t.ids[x])).join(", ")}]`;
+const names = (t: BoardTables, xs: number[]): string => `[${xs.map((x) => jsString(t.ids[x]!)).join(", ")}]`;
 
 /** The statements of board.ts (strings, written as they are). */
 export function boardStatements(ir: IREdition): string[] {
@@ -109,14 +110,14 @@ export function boardStatements(ir: IREdition): string[] {
       `export const F_CAPITAL = ${F_CAPITAL};`,
     ].join("\n"),
   );
-  s.push(`/** Space ids by space number. */\nexport const SPACES: readonly Space[] = [\n${t.ids.map((id, i) => `  /* ${i} */ ${JSON.stringify(id)},`).join("\n")}\n];`);
+  s.push(`/** Space ids by space number. */\nexport const SPACES: readonly Space[] = [\n${t.ids.map((id, i) => `  /* ${i} */ ${jsString(id)},`).join("\n")}\n];`);
   s.push(
     `/** Space number by id. */\nexport const SPACE_INDEX: { readonly [S in Space]: number } = {\n${t.ids
-      .map((id, i) => `  ${/^[A-Za-z_$][\w$]*$/.test(id) ? id : JSON.stringify(id)}: ${i},`)
+      .map((id, i) => `  ${/^[A-Za-z_$][\w$]*$/.test(id) ? id : jsString(id)}: ${i},`)
       .join("\n")}\n};`,
   );
   s.push(table("FLAGS", "F_* bits by space number.", "readonly number[]", t, (i) => String(t.flags[i])));
-  s.push(table("HOME", "Home powers by space number.", "readonly (readonly string[])[]", t, (i) => `[${t.home[i]!.map((p) => JSON.stringify(p)).join(", ")}]`));
+  s.push(table("HOME", "Home powers by space number.", "readonly (readonly string[])[]", t, (i) => `[${t.home[i]!.map((p) => jsString(p)).join(", ")}]`));
   s.push(table("LAND_ADJ", "Normal connections between land spaces.", "readonly (readonly number[])[]", t, (i) => nums(t.land[i]!)));
   s.push(table("PASS_ADJ", "Mountain-pass connections between land spaces.", "readonly (readonly number[])[]", t, (i) => nums(t.pass[i]!)));
   s.push(table("PORT_ADJ", "Port connections: a port's sea zones, a sea zone's ports.", "readonly (readonly number[])[]", t, (i) => nums(t.port[i]!)));

@@ -10,6 +10,7 @@
  * and (x = b or …)`, or a rule's scope followed by its condition) would otherwise be a type
  * error in the generated code.
  */
+import { jsString } from "./escape.js";
 import type { Domain, Expr, IREdition, Type } from "../ir/types.js";
 import { Names, propAccess, propKey, varName } from "./names.js";
 
@@ -248,7 +249,7 @@ export class ExprCompiler {
       case "lit":
         if (typeof e.value === "number") return e.value < 0 ? { code: String(e.value), prec: P.unary } : { code: String(e.value), prec: P.primary };
         if (typeof e.value === "boolean") return { code: String(e.value), prec: P.primary };
-        return { code: JSON.stringify(e.value), prec: P.primary };
+        return { code: jsString(e.value), prec: P.primary };
       case "var": {
         const v = ctx.get(e.name);
         if (v === undefined) throw new CodegenError(`unbound variable \`${e.name}\``);

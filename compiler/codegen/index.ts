@@ -2,6 +2,7 @@
  * Code generation entry: IR → the files of generated/<edition>/ (see docs/CONTRACTS.md,
  * "Code generation entry" and "Generated API", and compiler/codegen/README.md).
  */
+import { Worker } from "node:worker_threads";
 import { IndentationText, NewLineKind, Project, QuoteKind, type StatementStructures } from "ts-morph";
 import { editionFolder, type IREdition } from "../ir/types.js";
 import { boardStatements } from "./board.js";
@@ -11,7 +12,9 @@ import { stateFile } from "./state.js";
 import { tablesStatements } from "./tables.js";
 import { validatorStatements } from "./validators.js";
 
-export { CodegenError } from "./expr.js";
+import { CodegenError } from "./expr.js";
+
+export { CodegenError };
 
 export interface GeneratedFile {
   /** relative to the repo root: generated/<edition>/<file>.ts */
@@ -41,7 +44,11 @@ function newProject(): Project {
  * (no dates, no absolute paths; everything whose order is not semantic is sorted).
  * @throws CodegenError when the IR holds something the generator cannot express.
  */
-export async function generateEdition(ir: IREdition): Promise<GeneratedFile[]> {
+export async function generateEdition(ir: IREdition, opts?: { largeStack?: boolean }): Promise<GeneratedFile[]> {
+  // TypeScript's parser (inside ts-morph) recurses on the nesting of the generated expressions:
+  // deeply nested rules (up to the front end's limit of 1024 levels) are generated on a thread
+  // with a large stack.
+  if (!opts?.largeStack && irDepth(ir) > SHALLOW_IR_DEPTH) return generateOnLargeStack(ir);
   const dir = `generated/${editionFolder(ir)}`;
   // Build every file's statements first, then print each with one createSourceFile.
   const files: [string, (string | StatementStructures)[]][] = [
@@ -61,4 +68,33 @@ export async function generateEdition(ir: IREdition): Promise<GeneratedFile[]> {
   }
   out.push({ path: `${dir}/state.ts`, content: await stateFile(ir) });
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Above this IR expression depth, `generateEdition` runs on a large-stack thread. */
+const SHALLOW_IR_DEPTH = 100;
+
+/** The deepest nesting of objects in the IR's rules, exemptions, invariants, defs and tables (iterative). */
+export function irDepth(ir: IREdition): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[[ir.rules, ir.exemptions, ir.invariants, ir.routes, ir.tables ?? []], 0]];
+  while (stack.length) {
+    const [n, d] = stack.pop()!;
+    if (n === null || typeof n !== "object") continue;
+    if (d > max) max = d;
+    for (const v of Array.isArray(n) ? n : Object.values(n)) if (v !== null && typeof v === "object") stack.push([v, d + 1]);
+  }
+  return max;
+}
+
+/** `generateEdition(ir)` on a worker thread with a 256 MB stack. */
+function generateOnLargeStack(ir: IREdition): Promise<GeneratedFile[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./generate-worker.mjs", import.meta.url), { workerData: { ir }, resourceLimits: { stackSizeMb: 256 }, stdout: false, stderr: false });
+    worker.once("message", (m: { files?: GeneratedFile[]; error?: string }) => {
+      void worker.terminate();
+      if (m.files) resolve(m.files);
+      else reject(new CodegenError(m.error ?? "the code generation thread failed"));
+    });
+    worker.once("error", (e) => reject(new CodegenError(`the code generation thread failed: ${e.message}`)));
+  });
 }

@@ -2,6 +2,7 @@
  * Naming helpers for the generated code: identifiers from IR names, collision-free allocation.
  * Pure string functions; no dependency on the IR beyond names.
  */
+import { jsString } from "./escape.js";
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -22,12 +23,12 @@ export function identPart(name: string): string {
 
 /** A property key as written in a type or object literal: bare when an identifier, else quoted. */
 export function propKey(name: string): string {
-  return IDENT.test(name) ? name : JSON.stringify(name);
+  return IDENT.test(name) ? name : jsString(name);
 }
 
 /** `obj.name` or `obj["name"]`. */
 export function propAccess(obj: string, name: string): string {
-  return IDENT.test(name) ? `${obj}.${name}` : `${obj}[${JSON.stringify(name)}]`;
+  return IDENT.test(name) ? `${obj}.${name}` : `${obj}[${jsString(name)}]`;
 }
 
 /** The local name of an IR variable (action/route parameter, quantifier variable). */

@@ -4,6 +4,7 @@
  * their provenance: the defining file, the module (or null) and the edition that added or
  * overrode them (`change`).
  */
+import { jsString } from "./escape.js";
 import { editionFolder, type IREdition, type Provenance } from "../ir/types.js";
 import { header } from "./header.js";
 import { dslType, objectLiteral } from "./validators.js";
@@ -17,7 +18,7 @@ function list(name: string, type: string, doc: string, rows: string[]): string {
 /** `{ …, groups: ["*"] }`: objectLiteral plus array-of-string fields. */
 function withArrays(o: Record<string, unknown>, arrays: Record<string, string[]>): string {
   const base = objectLiteral(o);
-  const extra = Object.entries(arrays).map(([k, v]) => `${k}: Object.freeze([${v.map((x) => JSON.stringify(x)).join(", ")}])`);
+  const extra = Object.entries(arrays).map(([k, v]) => `${k}: Object.freeze([${v.map((x) => jsString(x)).join(", ")}])`);
   return `${base.slice(0, -2)}, ${extra.join(", ")} }`;
 }
 
@@ -79,7 +80,7 @@ export function rulesStatements(ir: IREdition): string[] {
       "Every action with its parameters (types as the rules spell them), sorted by name.",
       [...ir.actions]
         .sort((a, b) => cmp(a.name, b.name))
-        .map((a) => `{ name: ${JSON.stringify(a.name)}, params: Object.freeze([${a.params.map((p) => objectLiteral({ name: p.name, type: dslType(p.type), actor: p.actor })).join(", ")}]) }`),
+        .map((a) => `{ name: ${jsString(a.name)}, params: Object.freeze([${a.params.map((p) => objectLiteral({ name: p.name, type: dslType(p.type), actor: p.actor })).join(", ")}]) }`),
     ),
   );
   return s;

@@ -2,6 +2,7 @@
  * generated/<edition>/state.ts: the `State` type from the edition's JSON Schema
  * (json-schema-to-typescript), plus every enum of the edition as a string-literal union.
  */
+import { jsString } from "./escape.js";
 import path from "node:path";
 import { compile } from "json-schema-to-typescript";
 import type { IREdition } from "../ir/types.js";
@@ -57,7 +58,7 @@ export async function stateFile(ir: IREdition): Promise<string> {
   for (const name of enumTypeNames(ir)) {
     if (exported.has(name)) continue;
     const ms = members.get(name)!;
-    extra.push(`/** enum \`${name}\` of the rules */\nexport type ${name} = ${ms.length ? ms.map((x) => JSON.stringify(x)).join(" | ") : "never"};\n`);
+    extra.push(`/** enum \`${name}\` of the rules */\nexport type ${name} = ${ms.length ? ms.map((x) => jsString(x)).join(" | ") : "never"};\n`);
   }
   if (!ts.endsWith("\n")) ts += "\n";
   return extra.length ? `${ts}\n${extra.join("\n")}` : ts;

@@ -7,6 +7,7 @@
  * shared frozen constants). When no row matches it throws: the prover's `table_gap` obligation
  * shows that this never happens inside the domain. Nothing here reads the state.
  */
+import { docText, jsString, lineComment, templateText } from "./escape.js";
 import type { IREdition, IRTable, TablePattern, TableScalar, TableValue, Type } from "../ir/types.js";
 import { CodegenError, ExprCompiler, type Ctx } from "./expr.js";
 import { header } from "./header.js";
@@ -70,7 +71,7 @@ function scalarTs(t: Type): string {
 }
 
 function scalarCode(v: TableScalar): string {
-  return typeof v === "string" ? JSON.stringify(v) : String(v);
+  return typeof v === "string" ? jsString(v) : String(v);
 }
 
 /** The statements of generated/<edition>/tables.ts. */
@@ -105,7 +106,7 @@ export function tablesStatements(ir: IREdition): string[] {
       resultTs = resultNames.get(t.name)!;
       ifaces.push(
         [
-          `/** A row value of table \`${t.name}\` (${t.citation.text}). */`,
+          `/** A row value of table \`${docText(t.name)}\` (${docText(t.citation.text)}). */`,
           `export interface ${resultTs} {`,
           ...t.result.fields.map((f) => `  readonly ${propKey(f.name)}: ${scalarTs(f.type)};`),
           `}`,
@@ -120,7 +121,7 @@ export function tablesStatements(ir: IREdition): string[] {
     const valueCode = (v: TableValue): string =>
       typeof v !== "object" ? scalarCode(v) : `Object.freeze({ ${Object.entries(v).map(([k, x]) => `${propKey(k)}: ${scalarCode(x)}`).join(", ")} })`;
     const valuesName = names.take(`VALUES_${identPart(t.name)}`);
-    consts.push(`/** the row values of table \`${t.name}\`, in row order */\nconst ${valuesName}: readonly ${resultTs}[] = Object.freeze([\n${t.rows.map((r) => `  ${valueCode(r.value)}, // ${r.pos.file}:${r.pos.line}`).join("\n")}\n]);`);
+    consts.push(`/** the row values of table \`${docText(t.name)}\`, in row order */\nconst ${valuesName}: readonly ${resultTs}[] = Object.freeze([\n${t.rows.map((r) => `  ${valueCode(r.value)}, // ${lineComment(r.pos.file)}:${r.pos.line}`).join("\n")}\n]);`);
     const rowFn = names.take(`rowOf${pascal(t.name)}`);
     // parameters and their domain checks
     const pnames = t.params.map((p) => paramName(p.name));
@@ -137,7 +138,7 @@ export function tablesStatements(ir: IREdition): string[] {
         bad = `!${domainOf(ty.name)}.has(${v})`;
         typesUsed.add(ty.name);
       } else throw new CodegenError(`table \`${t.name}\`: parameter of type \`${ty.k}\``);
-      lines.push(`if (${bad}) throw new RangeError(\`${t.name}: ${p.name} must be ${domainText(ty)}, got \${String(${v})}\`);`);
+      lines.push(`if (${bad}) throw new RangeError(\`${templateText(`${t.name}: ${p.name} must be ${domainText(ty)}, got `)}\${String(${v})}\`);`);
     });
     // keys
     const keyVars: string[] = [];
@@ -162,7 +163,7 @@ export function tablesStatements(ir: IREdition): string[] {
         const g = ec.expr(r.guard, ctx, `${identPart(t.name)}_when`);
         conds.push(g.prec < AND_PREC ? `(${g.code})` : g.code);
       }
-      const where = `// ${r.pos.file}:${r.pos.line}`;
+      const where = `// ${lineComment(r.pos.file)}:${r.pos.line}`;
       if (!conds.length) {
         lines.push(`return ${ri}; ${where}`);
         exhaustive = true;
@@ -171,20 +172,20 @@ export function tablesStatements(ir: IREdition): string[] {
       lines.push(`if (${conds.join(" && ")}) return ${ri}; ${where}`);
     }
     if (!exhaustive) {
-      const shown = t.params.map((p, i) => `${p.name} \${String(${pnames[i]})}`).join(", ");
-      lines.push(`throw new RangeError(\`${t.name}: no row for ${shown}\`);`);
+      const shown = t.params.map((p, i) => `${templateText(p.name)} \${String(${pnames[i]})}`).join(", ");
+      lines.push(`throw new RangeError(\`${templateText(t.name)}: no row for ${shown}\`);`);
     }
     const params = t.params.map((p, i) => `${pnames[i]}: ${scalarTs(p.type)}`).join(", ");
     const doc = [
-      ` * ${t.citation.text}: ${t.title}`,
-      ...t.params.map((p, i) => ` * @param ${pnames[i]} ${domainText(p.type)}`),
-      ` * Keys: ${t.keyLabels.map((l) => "`" + l + "`").join(", ")}. ${t.pos.file}:${t.pos.line}`,
+      ` * ${docText(t.citation.text)}: ${docText(t.title)}`,
+      ...t.params.map((p, i) => ` * @param ${pnames[i]} ${docText(domainText(p.type))}`),
+      ` * Keys: ${t.keyLabels.map((l) => "`" + docText(l) + "`").join(", ")}. ${docText(t.pos.file)}:${t.pos.line}`,
       ` * @throws RangeError when an input lies outside the domain, or no row matches (a gap \`rulewright prove\` reports)`,
     ];
     fns.push(
       [
         `/**`,
-        ` * The index of the first row of table \`${t.name}\` that matches (rows in source order).`,
+        ` * The index of the first row of table \`${docText(t.name)}\` that matches (rows in source order).`,
         ...doc.slice(1),
         ` */`,
         `function ${rowFn}(${params}): number {`,
@@ -203,16 +204,16 @@ export function tablesStatements(ir: IREdition): string[] {
       .map((p) => {
         const ty = p.type;
         const extra = ty.k === "int" ? `${ty.min !== undefined ? `, min: ${ty.min}` : ""}${ty.max !== undefined ? `, max: ${ty.max}` : ""}` : "";
-        return `{ name: ${JSON.stringify(p.name)}, type: ${JSON.stringify(ty.k === "enum" ? ty.name : ty.k)}${extra} }`;
+        return `{ name: ${jsString(p.name)}, type: ${jsString(ty.k === "enum" ? ty.name : ty.k)}${extra} }`;
       })
       .join(", ");
     const resultInfo = t.result.k === "record" ? `{ ${t.result.fields.map((f) => `${propKey(f.name)}: ${f.type.k === "enum" ? f.type.name : f.type.k}`).join(", ")} }` : t.result.k === "enum" ? t.result.name : t.result.k;
     catalogue.push(
-      `  { name: ${JSON.stringify(t.name)}, citation: ${JSON.stringify(t.citation.text)}, title: ${JSON.stringify(t.title)}, params: Object.freeze([${paramInfo}]), keys: Object.freeze([${t.keyLabels.map((l) => JSON.stringify(l)).join(", ")}]), result: ${JSON.stringify(resultInfo)}, rowLines: Object.freeze([${t.rows.map((r) => r.pos.line).join(", ")}]), file: ${JSON.stringify(t.pos.file)}, line: ${t.pos.line} },`,
+      `  { name: ${jsString(t.name)}, citation: ${jsString(t.citation.text)}, title: ${jsString(t.title)}, params: Object.freeze([${paramInfo}]), keys: Object.freeze([${t.keyLabels.map((l) => jsString(l)).join(", ")}]), result: ${jsString(resultInfo)}, rowLines: Object.freeze([${t.rows.map((r) => r.pos.line).join(", ")}]), file: ${jsString(t.pos.file)}, line: ${t.pos.line} },`,
     );
-    const args = t.params.map((p) => `inputs[${JSON.stringify(p.name)}] as ${scalarTs(p.type)}`).join(", ");
-    cases.push(`  case ${JSON.stringify(t.name)}:\n    return ${fname}(${args});`);
-    rowCases.push(`  case ${JSON.stringify(t.name)}:\n    return ${rowFn}(${args});`);
+    const args = t.params.map((p) => `inputs[${jsString(p.name)}] as ${scalarTs(p.type)}`).join(", ");
+    cases.push(`  case ${jsString(t.name)}:\n    return ${fname}(${args});`);
+    rowCases.push(`  case ${jsString(t.name)}:\n    return ${rowFn}(${args});`);
   }
 
   const out: string[] = [];
@@ -236,11 +237,11 @@ export function tablesStatements(ir: IREdition): string[] {
   out.push(...ifaces);
   const domainConsts = [...domains.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([en, d]) => `const ${d}: ReadonlySet<unknown> = new Set([${(members.get(en) ?? []).map((m) => JSON.stringify(m)).join(", ")}]);`);
+    .map(([en, d]) => `const ${d}: ReadonlySet<unknown> = new Set([${(members.get(en) ?? []).map((m) => jsString(m)).join(", ")}]);`);
   if (domainConsts.length) out.push(domainConsts.join("\n"));
   const enumConsts = [...ec.enumArrays.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([en, a]) => `const ${a.name}: readonly ${en}[] = [${a.members.map((m) => JSON.stringify(m)).join(", ")}];`);
+    .map(([en, a]) => `const ${a.name}: readonly ${en}[] = [${a.members.map((m) => jsString(m)).join(", ")}];`);
   for (const en of ec.enumArrays.keys()) typesUsed.add(en);
   if (enumConsts.length) out.push(enumConsts.join("\n"));
   if (consts.length) out.push(consts.join("\n"));
@@ -301,7 +302,7 @@ function patternCode(p: TablePattern, k: string): string {
     case "bool":
       return p.value ? k : `!${k}`;
     case "members": {
-      const parts = p.members.map((m) => `(${k} as string) === ${JSON.stringify(m)}`);
+      const parts = p.members.map((m) => `(${k} as string) === ${jsString(m)}`);
       return parts.length === 1 ? parts[0]! : `(${parts.join(" || ")})`;
     }
   }

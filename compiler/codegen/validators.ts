@@ -3,6 +3,7 @@
  * exemptions), one breadth-first search per route, one `check<Action>` per action, the `check`
  * dispatcher, `obligedActions` and `brokenInvariants`.
  */
+import { docText, jsString, lineComment } from "./escape.js";
 import { StructureKind, type FunctionDeclarationStructure, type InterfaceDeclarationStructure } from "ts-morph";
 import type { IRAction, IREdition, IRParam, IRRoute, IRRule, Type } from "../ir/types.js";
 import { CodegenError, ExprCompiler, type Ctx, type Helper, tsType } from "./expr.js";
@@ -106,7 +107,7 @@ export function validatorStatements(ir: IREdition): Statement[] {
     ruleStructs.push(ruleFunction(ir, rule, action, name, ec));
     const vname = names.take(`${rule.kind === "forbid" ? "V" : "O"}_${identPart(rule.id)}`);
     violationConst.set(rule.id, vname);
-    const v = {
+    const v = objectLiteral({
       rule: rule.id,
       kind: rule.kind === "forbid" ? "forbid" : "obligation",
       citation: rule.citation.text,
@@ -114,8 +115,8 @@ export function validatorStatements(ir: IREdition): Statement[] {
       file: rule.pos.file,
       line: rule.pos.line,
       column: rule.pos.column,
-    };
-    consts.push(`const ${vname}: Violation = Object.freeze(${objectLiteral(v)});`);
+    });
+    consts.push(`const ${vname}: Violation = Object.freeze(${v});`);
   }
 
   // ---- invariants ------------------------------------------------------------------------
@@ -125,7 +126,7 @@ export function validatorStatements(ir: IREdition): Statement[] {
     const name = names.take(`holds_${identPart(inv.id)}`);
     const base = `inv_${identPart(inv.id)}`;
     const body = `return ${ec.expr(inv.expr, new Map(), base).code};`;
-    later.push(fn(name, [{ name: "state", type: "State" }], "boolean", body, { docs: [`invariant ${inv.id}: ${inv.title} (${inv.pos.file}:${inv.pos.line})`] }));
+    later.push(fn(name, [{ name: "state", type: "State" }], "boolean", body, { docs: [docText(`invariant ${inv.id}: ${inv.title} (${inv.pos.file}:${inv.pos.line})`)] }));
     invFns.push({ id: inv.id, fn: name });
   }
 
@@ -137,8 +138,8 @@ export function validatorStatements(ir: IREdition): Statement[] {
       kind: StructureKind.Interface,
       name: actionTypeName(a),
       isExported: true,
-      docs: [`\`${a.name}(${a.params.map((p) => `${p.actor ? "actor " : ""}${p.name}: ${dslType(p.type)}`).join(", ")})\` (${a.pos.file}:${a.pos.line})`],
-      properties: [{ name: "action", type: JSON.stringify(a.name) }, ...a.params.map((p) => ({ name: propKey(p.name), type: tsType(p.type) }))],
+      docs: [docText(`\`${a.name}(${a.params.map((p) => `${p.actor ? "actor " : ""}${p.name}: ${dslType(p.type)}`).join(", ")})\` (${a.pos.file}:${a.pos.line})`)],
+      properties: [{ name: "action", type: jsString(a.name) }, ...a.params.map((p) => ({ name: propKey(p.name), type: tsType(p.type) }))],
     } satisfies InterfaceDeclarationStructure);
     const lines: string[] = [];
     const own = rules.filter((r) => r.action === a.name);
@@ -152,12 +153,12 @@ export function validatorStatements(ir: IREdition): Statement[] {
         const other = actionByName.get(r.action)!;
         if (!actorOnly(other)) continue;
         const call = actorCall(ec, firesFn.get(r.id)!, propAccess("action", me.name), me.type, actor(other)!.type);
-        lines.push(`// ${r.id}: \`${r.action}\` is the only legal move`);
+        lines.push(`// ${lineComment(`${r.id}: \`${r.action}\` is the only legal move`)}`);
         lines.push(`if (${call}) (violations ??= []).push(${violationConst.get(r.id)});`);
       }
     }
     for (const r of own.filter((r) => r.kind === "oblige")) {
-      lines.push(`if (${firesFn.get(r.id)}(${args(a, "action")})) (obliged ??= []).push(${JSON.stringify(r.id)});`);
+      lines.push(`if (${firesFn.get(r.id)}(${args(a, "action")})) (obliged ??= []).push(${jsString(r.id)});`);
     }
     let body: string;
     if (lines.length === 0) body = "return ALLOWED;";
@@ -172,13 +173,13 @@ export function validatorStatements(ir: IREdition): Statement[] {
     checkers.push(
       fn(checkerName(a), [{ name: "state", type: "State" }, { name: "action", type: actionTypeName(a) }], "Verdict", body, {
         exported: true,
-        docs: [`The verdict on \`${a.name}\`: ${own.length} rule(s) of its own${me ? `, plus the obligations of \`${me.name}\`'s other actions` : ""}.`],
+        docs: [docText(`The verdict on \`${a.name}\`: ${own.length} rule(s) of its own${me ? `, plus the obligations of \`${me.name}\`'s other actions` : ""}.`)],
       }),
     );
   }
 
   // dispatcher
-  const cases = actions.map((a) => `  case ${JSON.stringify(a.name)}:\n    return ${checkerName(a)}(state, action);`);
+  const cases = actions.map((a) => `  case ${jsString(a.name)}:\n    return ${checkerName(a)}(state, action);`);
   checkers.push(
     fn(
       "check",
@@ -199,9 +200,9 @@ export function validatorStatements(ir: IREdition): Statement[] {
     obl.push(`{`, `  let rules: string[] | undefined;`);
     for (const r of obliges) {
       const call = actorCall(ec, firesFn.get(r.id)!, "actor", actorType, actor(a)!.type);
-      obl.push(`  if (${call}) (rules ??= []).push(${JSON.stringify(r.id)});`);
+      obl.push(`  if (${call}) (rules ??= []).push(${jsString(r.id)});`);
     }
-    obl.push(`  if (rules !== undefined) out.push({ action: ${JSON.stringify(a.name)}, rules });`, `}`);
+    obl.push(`  if (rules !== undefined) out.push({ action: ${jsString(a.name)}, rules });`, `}`);
   }
   obl.push(`return out;`);
   checkers.push(
@@ -217,7 +218,7 @@ export function validatorStatements(ir: IREdition): Statement[] {
       "brokenInvariants",
       [{ name: "state", type: "State" }],
       "string[]",
-      [`const out: string[] = [];`, ...invFns.map((i) => `if (!${i.fn}(state)) out.push(${JSON.stringify(i.id)});`), `return out;`].join("\n"),
+      [`const out: string[] = [];`, ...invFns.map((i) => `if (!${i.fn}(state)) out.push(${jsString(i.id)});`), `return out;`].join("\n"),
       { exported: true, docs: ["The ids of the invariants the state breaks (a state that breaks one is bad input)."] },
     ),
   );
@@ -251,7 +252,7 @@ export function validatorStatements(ir: IREdition): Statement[] {
   if (consts.length) out.push(consts.join("\n"));
   const enumConsts = [...ec.enumArrays.entries()]
     .sort(([a], [b]) => cmpStr(a, b))
-    .map(([en, a]) => `const ${a.name}: readonly ${en}[] = [${a.members.map((m) => JSON.stringify(m)).join(", ")}];`);
+    .map(([en, a]) => `const ${a.name}: readonly ${en}[] = [${a.members.map((m) => jsString(m)).join(", ")}];`);
   if (enumConsts.length) out.push(enumConsts.join("\n"));
   out.push(...checkers);
   out.push(...ruleStructs);
@@ -298,8 +299,8 @@ function ruleFunction(ir: IREdition, rule: IRRule, action: IRAction, name: strin
   const base = identPart(rule.id);
   const lines: string[] = [];
   if (rule.scope) {
-    lines.push(`if ((state.phase as string) !== ${JSON.stringify(rule.scope.phase)}) return false;`);
-    if (rule.scope.segment !== undefined) lines.push(`if ((state.segment as string) !== ${JSON.stringify(rule.scope.segment)}) return false;`);
+    lines.push(`if ((state.phase as string) !== ${jsString(rule.scope.phase)}) return false;`);
+    if (rule.scope.segment !== undefined) lines.push(`if ((state.segment as string) !== ${jsString(rule.scope.segment)}) return false;`);
   }
   const when = rule.when;
   if (!(when.k === "lit" && when.value === true)) {
@@ -307,13 +308,13 @@ function ruleFunction(ir: IREdition, rule: IRRule, action: IRAction, name: strin
   }
   for (const ex of byId(ir.exemptions)) {
     if (!(ex.rules.includes(rule.id) || ex.groups.some((g) => rule.groups.includes(g)))) continue;
-    lines.push(`// lifted by exempt ${ex.id} (${ex.citation.text})`);
+    lines.push(`// ${lineComment(`lifted by exempt ${ex.id} (${ex.citation.text})`)}`);
     lines.push(`if (${ec.expr(ex.when, ctx, `ex_${identPart(ex.id)}`).code}) return false;`);
   }
   lines.push(`return true;`);
   const groups = rule.groups.length ? ` (${rule.groups.join(", ")})` : "";
   return fn(name, params, "boolean", lines.join("\n"), {
-    docs: [`${rule.kind} ${rule.action}: ${rule.id} ${rule.citation.text}${groups}\n${rule.title}\n${rule.pos.file}:${rule.pos.line}:${rule.pos.column}`],
+    docs: [[`${rule.kind} ${rule.action}: ${rule.id} ${rule.citation.text}${groups}`, rule.title, `${rule.pos.file}:${rule.pos.line}:${rule.pos.column}`].map(docText).join("\n")],
   });
 }
 
@@ -338,7 +339,7 @@ function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names)
     const okParams = [{ name: "sc", type: "RouteScratch" }, { name: "i", type: "number" }, ...params.filter((p) => pred.args.includes(p.name))];
     extra.push(
       fn(okName, okParams, "boolean", [`let m = sc.${kind}[i]!;`, `if (m === 0) sc.${kind}[i] = m = ${pred.name}(${[...pred.args, "SPACES[i]!"].join(", ")}) ? 1 : 2;`, `return m === 1;`].join("\n"), {
-        docs: [`route ${r.name}: the \`${kind} ${v}\` clause for space number i (memoized in sc).`],
+        docs: [docText(`route ${r.name}: the \`${kind} ${v}\` clause for space number i (memoized in sc).`)],
       }),
     );
     return (i) => `${okName}(${["sc", i, ...params.filter((p) => pred.args.includes(p.name)).map((p) => p.name)].join(", ")})`;
@@ -414,11 +415,11 @@ function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names)
     `  sc.busy = false;`,
     `}`,
   ];
-  const doc = `route ${r.name}(${r.params.map((p) => `${p.name}: ${dslType(p.type)}`).join(", ")}): is there a path from \`from\` to \`to\`? (${r.pos.file}:${r.pos.line})`;
+  const doc = docText(`route ${r.name}(${r.params.map((p) => `${p.name}: ${dslType(p.type)}`).join(", ")}): is there a path from \`from\` to \`to\`? (${r.pos.file}:${r.pos.line})`);
   return [...extra, fn(name, params, "boolean", body.join("\n"), { docs: [doc] })];
 }
 
 /** `{ a: 1, b: "x" }` for a flat object of JSON scalars (keys in insertion order). */
 export function objectLiteral(o: Record<string, unknown>): string {
-  return `{ ${Object.entries(o).map(([k, v]) => `${propKey(k)}: ${JSON.stringify(v)}`).join(", ")} }`;
+  return `{ ${Object.entries(o).map(([k, v]) => `${propKey(k)}: ${typeof v === "string" ? jsString(v) : JSON.stringify(v)}`).join(", ")} }`;
 }

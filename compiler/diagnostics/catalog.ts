@@ -18,6 +18,8 @@ export const CATALOG = {
   RW1004: { severity: "error", summary: "expected one of several constructs (an expression, a type, …)" },
   RW1005: { severity: "error", summary: "input outside of a declaration" },
   RW1006: { severity: "error", summary: "rule id contains spaces" },
+  RW1008: { severity: "error", summary: "identifier longer than the limit (256 characters)" },
+  RW1007: { severity: "error", summary: "expression nested deeper than the limit (brackets, `if`, quantifiers, operator chains)" },
   RW1101: { severity: "error", summary: "`§` not followed by a section number or a quoted section name" },
   RW1102: { severity: "error", summary: "two citations for one game key" },
 
@@ -91,6 +93,7 @@ export const CATALOG = {
   RW4008: { severity: "error", summary: "inconsistent board (duplicate id, unknown space, unknown home power)" },
   RW4009: { severity: "error", summary: "schema `$defs.Space` does not match the board" },
   RW4010: { severity: "error", summary: "record or map schema not closed (`required`, `additionalProperties`)" },
+  RW4011: { severity: "error", summary: "unsafe edition folder or rule file name (control character, line break, space, …)" },
 
   // coverage manifests (dsl/coverage/*.yaml)
   RW5001: { severity: "error", summary: "coverage manifest is not valid YAML" },

@@ -15,7 +15,7 @@ import type { Diagnostic } from "./types.js";
 export function renderDiagnostic(d: Diagnostic, sourceText?: string): string {
   const { line, column, endLine, endColumn } = d.span;
   const out: string[] = [`${d.file}:${line}:${column}: ${d.severity}[${d.code}]: ${d.message}`];
-  const lines = sourceText?.split(/\r?\n/);
+  const lines = sourceText?.split(/\r\n|\r|\n/);
   const src = lines?.[line - 1];
   if (src !== undefined) {
     const text = src.replace(/\t/g, " ");

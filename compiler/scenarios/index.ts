@@ -22,6 +22,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import YAML from "yaml";
+import { parseJson, stripBom } from "../diagnostics/json.js";
 
 export type Expectation = "allowed" | { forbidden: string[] } | { obliged: string[] };
 
@@ -85,21 +86,39 @@ export function findScenarioFiles(paths: string[]): string[] {
   return out.sort();
 }
 
+/** The largest scenario file read, in bytes (a bigger one is a problem of that file). */
+export const MAX_SCENARIO_FILE_BYTES = 8 * 1024 * 1024;
+/** The most alias expansions a scenario file may make (YAML anchors `&a` used as `*a`). */
+export const MAX_YAML_ALIASES = 100;
+
+type ScenarioFileContents = { scenarios: Scenario[]; tableScenarios: TableScenario[]; problems: ScenarioFileProblem[] };
+
 /**
- * Reads one scenario file. Never throws on bad content: problems are returned with file:line.
- * @param fixtureDir folder of named fixtures for the edition (e.g. test/fixtures/his)
+ * Reads one scenario file. Never throws: every problem (unreadable, too big, bad YAML, an alias
+ * bomb, a bad fixture, anything unexpected) is returned with file:line, so the other files of a
+ * run still run. A UTF-8 byte-order mark is accepted.
+ * @param fixtureDirFor folder of named fixtures for an edition (e.g. test/fixtures/his)
  */
-export function readScenarioFile(
-  file: string,
-  fixtureDirFor: (edition: string) => string,
-): { scenarios: Scenario[]; tableScenarios: TableScenario[]; problems: ScenarioFileProblem[] } {
+export function readScenarioFile(file: string, fixtureDirFor: (edition: string) => string): ScenarioFileContents {
+  try {
+    return readScenarioFileOrThrow(file, fixtureDirFor);
+  } catch (e) {
+    return { scenarios: [], tableScenarios: [], problems: [{ file, line: 1, message: `cannot read the scenario file: ${String((e as Error)?.message ?? e).split("\n")[0]}` }] };
+  }
+}
+
+function readScenarioFileOrThrow(file: string, fixtureDirFor: (edition: string) => string): ScenarioFileContents {
   const problems: ScenarioFileProblem[] = [];
   const tableScenarios: TableScenario[] = [];
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    const size = fs.statSync(file).size;
+    if (size > MAX_SCENARIO_FILE_BYTES) {
+      return { scenarios: [], tableScenarios, problems: [{ file, line: 1, message: `the file has ${size} bytes, more than the limit of ${MAX_SCENARIO_FILE_BYTES}; split it into several files` }] };
+    }
+    text = stripBom(fs.readFileSync(file, "utf8"));
   } catch {
-    return { scenarios: [], tableScenarios, problems: [{ file, line: 0, message: "cannot read the file" }] };
+    return { scenarios: [], tableScenarios, problems: [{ file, line: 1, message: "cannot read the file" }] };
   }
   const lineCounter = new YAML.LineCounter();
   const doc = YAML.parseDocument(text, { lineCounter, prettyErrors: false });
@@ -110,17 +129,40 @@ export function readScenarioFile(
       problems: doc.errors.map((e) => ({ file, line: lineCounter.linePos(e.pos[0]).line, message: e.message.split("\n")[0] })),
     };
   }
-  const top = doc.toJS() as Record<string, unknown> | null;
+  let top: Record<string, unknown> | null;
+  try {
+    top = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as Record<string, unknown> | null;
+  } catch (e) {
+    let line = 1;
+    YAML.visit(doc, {
+      Alias(_, node) {
+        if (node.range) line = lineCounter.linePos(node.range[0]).line;
+        return YAML.visit.BREAK;
+      },
+    });
+    const bomb = /alias/i.test((e as Error).message);
+    return {
+      scenarios: [],
+      tableScenarios,
+      problems: [{ file, line, message: bomb ? `the YAML aliases (\`*name\`) expand more than ${MAX_YAML_ALIASES} times: refused (an alias bomb?)` : `cannot read the YAML: ${(e as Error).message.split("\n")[0]}` }],
+    };
+  }
   if (!isPlainObject(top)) return { scenarios: [], tableScenarios, problems: [{ file, line: 1, message: "expected a mapping with `edition` and `scenarios`" }] };
   const edition = top.edition;
   if (typeof edition !== "string") problems.push({ file, line: 1, message: "missing `edition` (e.g. `edition: his`)" });
   let base: unknown = undefined;
   if (typeof top.fixture === "string" && typeof edition === "string") {
     const fx = fs.existsSync(top.fixture) ? top.fixture : path.join(fixtureDirFor(edition), top.fixture);
+    let fxText: string | undefined;
     try {
-      base = JSON.parse(fs.readFileSync(fx, "utf8"));
-    } catch (e) {
-      problems.push({ file, line: 1, message: `cannot load fixture \`${top.fixture}\` (${(e as Error).message.split("\n")[0]})` });
+      fxText = fs.readFileSync(fx, "utf8");
+    } catch {
+      problems.push({ file, line: 1, message: `cannot load fixture \`${top.fixture}\` (cannot read \`${fx}\`)` });
+    }
+    if (fxText !== undefined) {
+      const parsed = parseJson(fxText);
+      if (parsed.error) problems.push({ file, line: 1, message: `cannot load fixture \`${top.fixture}\`: ${fx}:${parsed.error.line}:${parsed.error.column}: ${parsed.error.message}` });
+      else base = parsed.value;
     }
   }
   const list = Array.isArray(top.scenarios) ? top.scenarios : isPlainObject(top.action) ? [top] : undefined;

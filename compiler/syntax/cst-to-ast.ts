@@ -24,9 +24,29 @@ function tokensOf(n: CstElement, out: IToken[] = []): IToken[] {
   else for (const arr of Object.values(n.children)) for (const c of arr ?? []) tokensOf(c, out);
   return out;
 }
+/** The first and the last token of a CST node, memoized: spans of nested nodes cost linear time, not quadratic. */
+const ends = new WeakMap<CstNode, [IToken, IToken]>();
+function endTokens(n: CstElement): [IToken, IToken] | undefined {
+  if (isToken(n)) return [n, n];
+  const memo = ends.get(n);
+  if (memo) return memo;
+  let first: IToken | undefined;
+  let last: IToken | undefined;
+  for (const arr of Object.values(n.children)) {
+    for (const c of arr ?? []) {
+      const e = endTokens(c);
+      if (!e) continue;
+      if (!first || e[0].startOffset < first.startOffset) first = e[0];
+      if (!last || e[1].startOffset > last.startOffset) last = e[1];
+    }
+  }
+  if (!first || !last) return undefined;
+  ends.set(n, [first, last]);
+  return [first, last];
+}
 function nodeSpan(n: CstElement): Span {
-  const ts = tokensOf(n).sort((a, b) => a.startOffset - b.startOffset);
-  return joinSpan(tokSpan(ts[0]!), tokSpan(ts[ts.length - 1]!));
+  const [a, b] = endTokens(n)!;
+  return joinSpan(tokSpan(a), tokSpan(b));
 }
 
 function ch(n: CstNode): Children {

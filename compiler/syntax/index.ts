@@ -10,8 +10,10 @@ import { EOF, type IToken } from "chevrotain";
 import type { Diagnostic, Span } from "../diagnostics/types.js";
 import type { AstFile, Decl } from "./ast.js";
 import { declToAst, tokSpan } from "./cst-to-ast.js";
+import { astDepth, MAX_NESTING, SHALLOW_NESTING, tokenNesting } from "./depth.js";
+import { parseOnLargeStack } from "./parse-deep.js";
 import { parser } from "./parser.js";
-import { BadSection, BadString, DECL_KEYWORDS, Dot, KW, RulesLexer } from "./tokens.js";
+import { BadSection, BadString, DECL_KEYWORDS, Dot, Ident, KW, MAX_IDENT_LENGTH, RulesLexer } from "./tokens.js";
 
 export type { AstFile, Decl, Expr, Name, Param, TypeRef } from "./ast.js";
 export { KEYWORDS } from "./tokens.js";
@@ -43,11 +45,18 @@ function pointAfter(t: IToken): Span {
   return { line, column: col, endLine: line, endColumn: col + 1 };
 }
 
-export function parseRules(text: string, file: string): { ast: AstFile; diagnostics: Diagnostic[] } {
+/**
+ * Parses one rule file. Never throws. Declarations nested deeper than `MAX_NESTING` get RW1007
+ * and are left out; a file nested deeper than `SHALLOW_NESTING` is parsed on a large-stack thread
+ * (parse-deep.ts) unless `opts.largeStack` says this already is one.
+ */
+export function parseRules(text: string, file: string, opts?: { largeStack?: boolean }): { ast: AstFile; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const diag = (code: string, message: string, span: Span, help?: string) =>
     diagnostics.push({ code, severity: "error", message, file, span, ...(help ? { help } : {}) });
 
+  // a UTF-8 byte-order mark is not part of the text (columns of line 1 count from after it)
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const lexed = RulesLexer.tokenize(text);
   for (const e of lexed.errors) {
     const ch = text.slice(e.offset, e.offset + e.length);
@@ -61,6 +70,11 @@ export function parseRules(text: string, file: string): { ast: AstFile; diagnost
   const afterDropped = new Set<number>();
   let dropped = false;
   for (const t of lexed.tokens) {
+    if (t.tokenType === Ident && t.image.length > MAX_IDENT_LENGTH) {
+      const sp = tokSpan(t);
+      diag("RW1008", `identifier of ${t.image.length} characters (\`${t.image.slice(0, 24)}…\`): the limit is ${MAX_IDENT_LENGTH}`, { ...sp, endLine: sp.line, endColumn: sp.column + 1 },
+        `shorten it to at most ${MAX_IDENT_LENGTH} characters`);
+    }
     if (dropped) afterDropped.add(t.startOffset);
     dropped = t.tokenType === BadString || t.tokenType === BadSection;
     if (t.tokenType === BadString) {
@@ -93,9 +107,19 @@ export function parseRules(text: string, file: string): { ast: AstFile; diagnost
     junk = [];
   }
 
+  // Nesting limits (depth.ts): a declaration nested too deep is reported and not parsed.
+  const nesting = chunks.map((c) => tokenNesting(c));
+  if (!opts?.largeStack && nesting.some((n) => !n.tooDeep && n.max > SHALLOW_NESTING)) return parseOnLargeStack(text, file);
+
   const decls: Decl[] = [];
   for (let c = 0; c < chunks.length; c++) {
     const chunk = chunks[c]!;
+    const deep = nesting[c]!.tooDeep;
+    if (deep) {
+      diag("RW1007", `nested more than ${MAX_NESTING} levels deep`, tokSpan(deep),
+        `the limit is ${MAX_NESTING} levels of brackets, \`if\`, \`some\`/\`every\` and prefix \`not\`/\`-\`; move inner parts into defs`);
+      continue;
+    }
     const next = chunks[c + 1]?.[0];
     const endWord = next ? `\`${next.image}\`` : "end of file";
     parser.input = chunk;
@@ -104,7 +128,12 @@ export function parseRules(text: string, file: string): { ast: AstFile; diagnost
     if (parser.errors.length === 0) {
       const problems: { code: string; message: string; span: Span; help?: string }[] = [];
       try {
-        decls.push(declToAst(cst, problems));
+        const d = declToAst(cst, problems);
+        const depth = astDepth(d, MAX_NESTING + 3); // + the declaration, the innermost operator and its operand
+        if (depth.tooDeep) {
+          diag("RW1007", `expression nested more than ${MAX_NESTING} levels deep`, depth.tooDeep.span,
+            `the limit is ${MAX_NESTING} levels (a chain of \`+\`, \`-\` or \`*\` counts one level per operator; \`and\`/\`or\` chains count once); move inner parts into defs`);
+        } else decls.push(d);
       } catch {
         // INVARIANT: an error-free CST always converts; keep going if it ever does not.
         diag("RW1004", `could not read this \`${kw}\` declaration`, tokSpan(chunk[0]!), DECL_SHAPES[kw]);

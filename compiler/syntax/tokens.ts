@@ -8,7 +8,11 @@ import { createToken, Lexer, type TokenType } from "chevrotain";
 export const AnyName = createToken({ name: "AnyName", pattern: Lexer.NA, label: "a name" });
 
 export const WhiteSpace = createToken({ name: "WhiteSpace", pattern: /[ \t\r\n\f\uFEFF]+/, group: Lexer.SKIPPED });
-export const Comment = createToken({ name: "Comment", pattern: /\/\/[^\n]*/, group: Lexer.SKIPPED });
+/** `//` to the end of the line (LF, CRLF or a lone CR: the line ends the lexer counts). */
+export const Comment = createToken({ name: "Comment", pattern: /\/\/[^\n\r]*/, group: Lexer.SKIPPED });
+
+/** The longest identifier accepted (RW1008 above it): names are read, compared and suggested in time linear in their length. */
+export const MAX_IDENT_LENGTH = 256;
 
 export const Ident = createToken({
   name: "Ident",
