@@ -117,11 +117,21 @@ export class Project {
     return [...new Set(out)];
   }
 
+  private editionsMemo = new Map<string, string[]>();
+
+  /** Forget what was derived from the files (call after any rule file changed, in the editor or on disk). */
+  invalidate(): void {
+    this.editionsMemo.clear();
+  }
+
   /** The editions (absolute folders) a rule file is part of: its own folder and every edition under the same root using it. */
   editionsOf(abs: string): string[] {
+    const hit = this.editionsMemo.get(abs);
+    if (hit) return hit;
     const root = this.dslRootOf(abs);
-    if (!root) return [];
-    return this.editionsUnder(root).filter((e) => this.filesOf(e).includes(abs));
+    const res = root ? this.editionsUnder(root).filter((e) => this.filesOf(e).includes(abs)) : [];
+    this.editionsMemo.set(abs, res);
+    return res;
   }
 
   /** Check one edition with the open buffers; remembers its IR when it has no error. */

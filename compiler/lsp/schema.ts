@@ -110,7 +110,7 @@ export class StateSchema {
           const key = this.deref({ node: s.propertyNames as Json, pointer: `${d.pointer}/propertyNames` });
           return `map<${key.defName ?? "?"}, ${this.typeText(this.mapValue(d), depth + 1)}>`;
         }
-        return d.defName ? `record ${d.defName}` : `record { ${this.fields(d).join(", ")} }`;
+        return d.defName ? (depth ? d.defName : `record ${d.defName}`) : `record { ${this.fields(d).join(", ")} }`;
       }
       default:
         return "?";

@@ -39,6 +39,8 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
   let features = new Features(project);
   const results = new Map<string, Checked>();
   const pending = new Set<string>();
+  /** rule files changed since the last check: their editions are found when the check runs */
+  const pendingFiles = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
 
   const fileOf = (uri: string): string | undefined => {
@@ -59,6 +61,8 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
 
   const run = () => {
     timer = undefined;
+    for (const f of pendingFiles) for (const d of safe("finding editions", [] as string[], () => project.editionsOf(f))) pending.add(d);
+    pendingFiles.clear();
     const dirs = [...pending];
     pending.clear();
     const versions = new Map([...project.open].map(([f, o]) => [f, o.version]));
@@ -84,7 +88,7 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
       }
       void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: diags, ...(versions.has(f) ? { version: versions.get(f) } : {}) });
     }
-    if (pending.size) schedule([]);
+    if (pending.size || pendingFiles.size) schedule([]);
   };
   const schedule = (dirs: string[]) => {
     dirs.forEach((d) => pending.add(d));
@@ -93,7 +97,9 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
   };
   const changed = (file: string) => {
     features.generation++;
-    schedule(safe("finding editions", [] as string[], () => project.editionsOf(file)));
+    project.invalidate();
+    pendingFiles.add(file);
+    schedule([]);
   };
 
   connection.onInitialize((params): InitializeResult => {
@@ -138,7 +144,10 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
     for (const c of p.changes) {
       const f = fileOf(c.uri);
       if (f && f.endsWith(".rules")) changed(f);
-      else features.generation++;
+      else {
+        features.generation++;
+        project.invalidate();
+      }
     }
   });
 
