@@ -11,7 +11,7 @@
  * - one space between tokens, none inside `(…)`, `[…]`, `list<…>`, before `,` `:` `.` `..`, after
  *   a unary minus, or between a called name and `(`; `{ a }` keeps or drops its inner spaces as
  *   written;
- * - a line longer than `MAX_WIDTH` columns is broken before an `and`, `or` or `implies` (the last
+ * - a line longer than `MAX_WIDTH` (130) columns is broken before an `and`, `or` or `implies` (the last
  *   one that fits), the rest indented 2 more;
  * - a table's body `{ … }` has its braces at column 0 and one row per line, indented 2, its
  *   patterns aligned in columns;
@@ -28,7 +28,7 @@ import { DECL_KEYWORDS, RulesLexer } from "../syntax/tokens.js";
 import { commentRanges } from "./comments.js";
 
 /** Lines longer than this are broken before `and` / `or` / `implies` where possible (columns). */
-export const MAX_WIDTH = 120;
+export const MAX_WIDTH = 130;
 
 export type FormatResult = { ok: true; text: string } | { ok: false; diagnostics: Diagnostic[] };
 
