@@ -74,6 +74,8 @@ interface Ctx {
   r: Reporter;
   inputs: { file: string; sha256: string }[];
   textHash: (b: Buffer) => string;
+  /** the text of a rule file (absolute path) to use instead of the disk's, e.g. an editor's unsaved buffer */
+  readFile?: (abs: string) => string | undefined;
 }
 
 /**
@@ -127,7 +129,8 @@ function parseFolder(abs: string, names: string[], c: Ctx): { decls: Located<Dec
     const file = rel(path.join(abs, n));
     let buf: Buffer;
     try {
-      buf = fs.readFileSync(path.join(abs, n));
+      const unsaved = c.readFile?.(path.join(abs, n));
+      buf = unsaved !== undefined ? Buffer.from(unsaved, "utf8") : fs.readFileSync(path.join(abs, n));
     } catch {
       c.r.report("RW4001", `cannot read \`${file}\``, file, LINE1, "check the file's permissions");
       bad = true;

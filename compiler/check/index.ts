@@ -28,10 +28,14 @@ const sha256 = (b: Buffer | string) => createHash("sha256").update(b).digest("he
 /** Hash of a text input with line endings normalized, so a CRLF checkout is not "stale". */
 const textHash = (b: Buffer) => sha256(b.toString("utf8").replace(/\r\n?/g, "\n"));
 
-export function loadEdition(editionDir: string, opts?: { repoRoot?: string }): { edition?: IREdition; diagnostics: Diagnostic[] } {
+/**
+ * `opts.readFile(abs)`: the text of a rule file to use instead of the disk's (the language
+ * server's open, unsaved documents); undefined = read the disk. Schema and board are always read from disk.
+ */
+export function loadEdition(editionDir: string, opts?: { repoRoot?: string; readFile?: (abs: string) => string | undefined }): { edition?: IREdition; diagnostics: Diagnostic[] } {
   const r = new Reporter();
   try {
-    const edition = load(editionDir, opts?.repoRoot ?? process.cwd(), r);
+    const edition = load(editionDir, opts?.repoRoot ?? process.cwd(), r, opts?.readFile);
     return r.errorCount === 0 && edition ? { edition, diagnostics: r.diagnostics } : { diagnostics: r.diagnostics };
   } catch (e) {
     // INVARIANT: unreachable on any input; if it is reached, report instead of throwing.
@@ -40,13 +44,13 @@ export function loadEdition(editionDir: string, opts?: { repoRoot?: string }): {
   }
 }
 
-function load(editionDir: string, repoRoot: string, r: Reporter): IREdition | undefined {
+function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs: string) => string | undefined): IREdition | undefined {
   const absDir = path.resolve(repoRoot, editionDir);
   const rel = (abs: string) => path.relative(repoRoot, abs).split(path.sep).join("/") || ".";
   const inputs: { file: string; sha256: string }[] = [];
 
   // 1. parse the edition, its ancestors (`extends`) and the modules they import
-  const asm = assemble(absDir, { repoRoot, r, inputs, textHash });
+  const asm = assemble(absDir, { repoRoot, r, inputs, textHash, readFile });
   if (!asm) return undefined;
   const leaf = asm.levels[asm.levels.length - 1]!;
   const checkedFrom = r.diagnostics.length;

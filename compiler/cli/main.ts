@@ -15,6 +15,8 @@ const checkCommand = async (...a: Parameters<typeof import("./check.js").checkCo
 const explainCommand = async (...a: Parameters<typeof import("./explain.js").explainCommand>) => (await import("./explain.js")).explainCommand(...a);
 const diffCommand = async (...a: Parameters<typeof import("./diff.js").diffCommand>) => (await import("./diff.js")).diffCommand(...a);
 const coverageCommand = async (...a: Parameters<typeof import("./coverage.js").coverageCommand>) => (await import("./coverage.js")).coverageCommand(...a);
+const lspCommand = async (...a: Parameters<typeof import("./lsp.js").lspCommand>) => (await import("./lsp.js")).lspCommand(...a);
+const fmtCommand = async (...a: Parameters<typeof import("./fmt.js").fmtCommand>) => (await import("./fmt.js")).fmtCommand(...a);
 const allCommand = async (...a: Parameters<typeof import("./all.js").allCommand>) => (await import("./all.js")).allCommand(...a);
 
 const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
@@ -121,6 +123,22 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(formatOption())
     .action(async (o: { edition?: string; minPercent?: string; manifests?: string; sources?: string; format: Format }) => {
       code = await coverageCommand(o);
+    });
+  program
+    .command("fmt")
+    .description("rewrite rule files in the canonical layout (exit 0 ok, 1 with --check when a file is not formatted, 2 syntax error / bad path)")
+    .argument("[paths...]", "rule files or folders (default: dsl)")
+    .option("--check", "write nothing; exit 1 when a file is not formatted")
+    .addOption(formatOption())
+    .action(async (paths: string[], o: { check?: boolean; format: Format }) => {
+      code = await fmtCommand(paths, o);
+    });
+  program
+    .command("lsp")
+    .description("run the language server over stdio (for editors: diagnostics, hover with proof verdicts, definitions, completion, rename, formatting)")
+    .option("--stdio", "use stdio (the default and only transport)")
+    .action(async (o: { stdio?: boolean }) => {
+      code = await lspCommand(o);
     });
   program
     .command("all")

@@ -1,0 +1,99 @@
+/**
+ * A real LSP client for the tests: starts `node bin/rulewright.mjs lsp --stdio` as a child
+ * process and talks JSON-RPC over its stdin/stdout (vscode-languageserver-protocol), as an editor
+ * does. Collects `textDocument/publishDiagnostics` notifications for `waitForDiagnostics`.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
+  DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, PublishDiagnosticsNotification, ShutdownRequest, ExitNotification,
+  type ProtocolConnection, type PublishDiagnosticsParams,
+} from "vscode-languageserver-protocol/node";
+
+const REPO = path.resolve(import.meta.dirname, "../..");
+
+export class LspClient {
+  readonly conn: ProtocolConnection;
+  readonly diagnostics: (PublishDiagnosticsParams & { at: number })[] = [];
+  private waiters: (() => void)[] = [];
+  stderr = "";
+
+  private constructor(readonly child: ChildProcess) {
+    this.conn = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
+      this.diagnostics.push({ ...p, at: performance.now() });
+      for (const w of this.waiters.splice(0)) w();
+    });
+    child.stderr!.on("data", (b) => (this.stderr += String(b)));
+    this.conn.listen();
+  }
+
+  /** Starts the server with `root` as the workspace folder (default: the repository). */
+  static async start(root = REPO): Promise<LspClient> {
+    const child = spawn(process.execPath, [path.join(REPO, "bin/rulewright.mjs"), "lsp", "--stdio"], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
+    const c = new LspClient(child);
+    await c.conn.sendRequest(InitializeRequest.type, {
+      processId: process.pid, rootUri: uri(root), workspaceFolders: [{ uri: uri(root), name: "ws" }],
+      capabilities: { textDocument: { publishDiagnostics: { versionSupport: true } } },
+    });
+    await c.conn.sendNotification(InitializedNotification.type, {});
+    return c;
+  }
+
+  async open(file: string, text: string, version = 1): Promise<string> {
+    const u = uri(file);
+    await this.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: u, languageId: "rulewright", version, text } });
+    return u;
+  }
+
+  /** Replaces the whole text (a full-document change). */
+  async change(u: string, text: string, version: number): Promise<void> {
+    await this.conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri: u, version }, contentChanges: [{ text }] });
+  }
+
+  /** The first diagnostics notification for `u` (at `version`, when given) received after `from` notifications. */
+  async waitForDiagnostics(u: string, version?: number, timeoutMs = 60_000): Promise<PublishDiagnosticsParams & { at: number }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = this.diagnostics.find((d) => d.uri === u && (version === undefined || d.version === version));
+      if (hit) return hit;
+      if (Date.now() > deadline) throw new Error(`no diagnostics for ${u} v${version} within ${timeoutMs} ms; got ${JSON.stringify(this.diagnostics.map((d) => [d.uri, d.version]))}; stderr: ${this.stderr}`);
+      await new Promise<void>((res) => {
+        const t = setTimeout(res, 200);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          res();
+        });
+      });
+    }
+  }
+
+  async stop(): Promise<void> {
+    try {
+      await this.conn.sendRequest(ShutdownRequest.type);
+      await this.conn.sendNotification(ExitNotification.type);
+    } catch {
+      // already gone
+    }
+    await new Promise<void>((res) => {
+      if (this.child.exitCode !== null) return res();
+      const t = setTimeout(() => {
+        this.child.kill();
+        res();
+      }, 5000);
+      this.child.on("exit", () => {
+        clearTimeout(t);
+        res();
+      });
+    });
+    this.conn.dispose();
+  }
+}
+
+export function uri(file: string): string {
+  return pathToFileURL(file).href;
+}
+
+export { REPO };
