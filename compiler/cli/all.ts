@@ -9,12 +9,14 @@ import { printProveSummary, proveOne } from "./prove.js";
 import { runScenarios } from "./test.js";
 import { runCoverage } from "./coverage.js";
 import { bundledEditions, UsageError, color, type Format } from "./common.js";
+import { SolverPool, type ProveOptions } from "../verify/index.js";
 
 export async function allCommand(opts: { format: Format }): Promise<number> {
   const editions = bundledEditions();
   if (!editions.length) throw new UsageError("no editions found under dsl/", 2);
   const rows: string[][] = [];
   let code = 0;
+  const built: string[] = [];
   for (const e of editions) {
     const b = await buildOne(e, { check: false, format: "text" });
     process.stdout.write(`build ${e}: ${b.status} (${b.files.length} files)\n`);
@@ -23,14 +25,29 @@ export async function allCommand(opts: { format: Format }): Promise<number> {
       code = 2;
       continue;
     }
-    // 60 s per obligation, as CI proves: a cold cache on a busy 2-core machine needs it (the
-    // §12 line-of-communication obligations take 10–45 s there)
-    const p = await proveOne(e, { format: "text", timeoutMs: 60_000 });
+    rows.push([e, b.status, "", "", "", "-"]);
+    built.push(e);
+  }
+  // every edition at once with one pool of solver processes; a variant's obligations identical to
+  // its parent's are solved once (memo). 60 s per obligation, as CI proves: a busy 2-core machine
+  // needs the margin
+  const pool = new SolverPool();
+  const memo: NonNullable<ProveOptions["memo"]> = new Map();
+  let proved: Awaited<ReturnType<typeof proveOne>>[];
+  try {
+    proved = await Promise.all(built.map((e) => proveOne(e, { format: "text", timeoutMs: 60_000, pool, memo })));
+  } finally {
+    await pool.close();
+  }
+  for (const [i, e] of built.entries()) {
+    const p = proved[i];
     printProveSummary(p);
     const obs = p.report?.obligations ?? [];
     const n = (v: string) => obs.filter((o) => o.verdict === v).length;
     if (p.failed) code = Math.max(code, 1);
-    rows.push([e, b.status, `${n("proved")}/${obs.length}`, `${n("refuted")} refuted, ${n("unknown")} unknown`, "", "-"]);
+    const row = rows.find((r) => r[0] === e)!;
+    row[2] = `${n("proved")}/${obs.length}`;
+    row[3] = `${n("refuted")} refuted, ${n("unknown")} unknown`;
   }
   const t = await runScenarios(["test/scenarios"], "text");
   for (const r of t.results.filter((r) => !r.pass)) process.stdout.write(`${color.red("FAIL")} ${r.file}:${r.line} ${r.name}\n     ${r.detail}\n`);

@@ -139,10 +139,15 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
     const byId = new Map(toSolve.map((ob) => [ob.id, ob]));
     // candidates: the judged states first (in their order), then this obligation's witness of an earlier run
     const states = [...(opts.witnesses?.states ?? [])];
+    const picked = new Map<string, Candidate[]>();
     const candidates = (ob: Obligation): Candidate[] => {
-      const earlier = cache?.earlierWitness(ob.id);
-      const judged = earlier && opts.witnesses?.judge?.(earlier.state, earlier.action, `earlier witness of ${ob.id}`);
-      return candidatesFor(ob, judged ? [...states, judged] : states);
+      let c = picked.get(ob.id);
+      if (!c) {
+        const earlier = cache?.earlierWitness(ob.id);
+        const judged = earlier && opts.witnesses?.judge?.(earlier.state, earlier.action, `earlier witness of ${ob.id}`);
+        picked.set(ob.id, (c = candidatesFor(ob, judged ? [...states, judged] : states)));
+      }
+      return c;
     };
     // the solver's searches first (they are the long ones), witnesses to try last: the pool's tail stays short
     const order = [...toSolve].sort((a, b) => weight(b, candidates) - weight(a, candidates) || (a.id < b.id ? -1 : 1));
