@@ -164,13 +164,26 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
       onResult: (id: string, r: SolvedObligation, ms: number) => {
         const ob = byId.get(id);
         if (!ob || results.has(id)) return;
+        // a solver timeout or an untrusted model on a busy machine gets one more try before it
+        // is reported unknown (a crash, a kill or the deadline do not: they are final)
+        if (r.verdict === "unknown" && !retried.has(id) && /^timeout|not trusted/.test(r.reason ?? "")) {
+          retried.add(id);
+          retry.push(ob);
+          return;
+        }
         settle(ob, r, ms, false);
         cache?.set(keyOf.get(id)!, r);
         mine.get(id)?.({ id, result: r });
       },
     };
-    if (opts.isolate) await runPool(ir, order, runOpts, opts.pool);
-    else await runInProcess(ir, order, runOpts);
+    const retried = new Set<string>();
+    let retry: Obligation[] = [];
+    for (let round = 0, batch = order; batch.length && round < 2; round++) {
+      if (opts.isolate) await runPool(ir, batch, runOpts, opts.pool);
+      else await runInProcess(ir, batch, runOpts);
+      batch = retry;
+      retry = [];
+    }
   }
   await Promise.all(twins);
   for (const ob of obligations) {
