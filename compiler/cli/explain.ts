@@ -13,7 +13,7 @@ import type { IREdition } from "../ir/types.js";
 import { parseRules } from "../syntax/index.js";
 import { proveEdition, safeName, type ObligationResult, type ProofReport } from "../verify/index.js";
 import { liftsOf, type Obligation } from "../verify/obligations.js";
-import { routesIn } from "../verify/cache.js";
+import { routesIn } from "../ir/walk.js";
 import { idInfo, posText } from "../verify/describe.js";
 import { bundledEditions, compile, parseMillis, resolveEdition, UsageError, color, type EditionRef } from "./common.js";
 import { DEFAULT_CACHE_DIR, explainLines, proofsDirFor, type ProveResult } from "./prove.js";

@@ -26,8 +26,6 @@ import { liftsOf, safeName, type Obligation } from "./obligations.js";
 import type { SolvedObligation } from "./results.js";
 import { routesIn, tablesIn } from "../ir/walk.js";
 
-export { routesIn } from "../ir/walk.js";
-
 const FORMAT = 2;
 
 let toolVersionMemo: string | undefined;

@@ -1,28 +1,25 @@
 /**
- * A concrete state and action as Z3 equalities ("pins") on the leaves of a query, so the
- * obligation's own formula can be evaluated on that state by Z3 (README "Concrete witnesses").
+ * A concrete state and action as values of the leaves of a query ("pins") and a Z3 model of
+ * them, so the obligation's own formula can be evaluated on that state (README "Fast proofs").
  *
  * Leaf → value: a leaf's path (`state.wars[3].a`, `state.hands[france]#len`, `action.target`)
  * is read from the JSON; a leaf under a map is an application of the map's function, which is
  * pinned at every key the JSON has (`state.spaces[*].unrest` at all 148 spaces). Strings are
  * pinned to their atom code (a string no rule mentions gets a fresh code, one per distinct
  * string). A leaf the JSON has no value for (a list slot past the list's length) stays free: the
- * encoding never reads it unguarded, and a free leaf never makes a pinned query wrongly `sat`
- * (any model is a model of the formula). No pin is ever a reason for `unsat` to mean anything:
- * a pinned `unsat` only says "this state is no witness".
+ * encoding never reads it unguarded, and what a formula still says about free terms is decided by
+ * Z3 (solve.ts `holdsOn`). A formula that does not hold on the pins only says "this state is no
+ * witness".
  */
-import type { Bool, Expr as ZExpr, Model } from "z3-solver";
+import type { Expr as ZExpr, Model } from "z3-solver";
 import type { Type } from "../ir/types.js";
 import type { Encoder, Leaf } from "./encode.js";
 
-type B = Bool<"main">;
 type EV = ZExpr<"main">;
 type Json = unknown;
 
 export interface Pinned {
-  /** equalities fixing the leaves to the state's and action's values (built on demand: one Z3 term per value) */
-  pins: () => B[];
-  /** the same values as assignments: a constant leaf, or a map function at one key tuple */
+  /** the state's and action's values of the leaves: a constant leaf, or a map function at one key tuple */
   values: Assignment[];
   /** why a leaf could not be pinned (a value of the wrong type, an unknown enum member) */
   problems: string[];
@@ -138,9 +135,7 @@ export function pinState(enc: Encoder, leaves: Iterable<string>, state: Json, ac
   }
   values = all;
   problems = allProblems;
-  const pinned = values;
-  const pins = () => pinned.map((a) => ("leaf" in a ? a.leaf.eq(a.value) : (a.fn.call(...a.keys) as EV).eq(a.value)) as B);
-  return { pins, values, problems };
+  return { values, problems };
 
   function pinLeaf(leaf: Leaf, name: string): void {
     if (leaf.pattern) {
@@ -236,31 +231,4 @@ function pinMap(
     walk(at(v, [s]), i + 1, keys, names);
   };
   walk(roots[p.root], 0, [], []);
-}
-
-/**
- * The default state of a state type, as decode.ts gives a state no formula mentions: false, 0
- * clamped into [min, max], the first enum member, "", an empty list; every record field and map key.
- */
-export function defaultJson(t: Type): Json {
-  switch (t.k) {
-    case "bool":
-      return false;
-    case "int": {
-      let v = 0;
-      if (t.min !== undefined && v < t.min) v = t.min;
-      if (t.max !== undefined && v > t.max) v = t.max;
-      return v;
-    }
-    case "string":
-      return "";
-    case "enum":
-      return t.members[0];
-    case "list":
-      return [];
-    case "record":
-      return Object.fromEntries(t.fields.map((f) => [f.name, defaultJson(f.type)]));
-    case "map":
-      return Object.fromEntries(t.key.members.map((k) => [k, defaultJson(t.value)]));
-  }
 }

@@ -30,6 +30,14 @@ export function scalarDefault(t: Type): Json {
   }
 }
 
+/** The default of any type (decode.ts's default state when `t` is the state type): scalars as `scalarDefault`, an empty list, every record field and map key. */
+export function defaultJson(t: Type): Json {
+  if (t.k === "list") return [];
+  if (t.k === "record") return Object.fromEntries(t.fields.map((f) => [f.name, defaultJson(f.type)]));
+  if (t.k === "map") return Object.fromEntries(t.key.members.map((k) => [k, defaultJson(t.value)]));
+  return scalarDefault(t);
+}
+
 /** The record type of an action's parameters (the flat action JSON without its `action` key). */
 export function actionType(action: IRAction): Extract<Type, { k: "record" }> {
   return { k: "record", name: action.name, fields: action.params.map((p) => ({ name: p.name, type: p.type })) };
