@@ -2,20 +2,23 @@
  * `rulewright prove [editions…]`: runs the Z3 pass and writes proofs/<edition>/.
  *
  * Output: report.json (deterministic but for timings and the cache counters), profile.json (where
- * the time went), an .smt2 per obligation not proved (per obligation with `--smt2`), and for every counterexample / witness `counterexamples|witnesses/<id>.state.json`
- * + `.action.json`, replayable with `rulewright check`. Printed as text (with explanations),
+ * the time went), an .smt2 per obligation not proved (per obligation with `--smt2`), for every
+ * counterexample `counterexamples/<id>.state.json` + `.action.json`, and for every witness
+ * `witnesses/<id>.action.json` with its state in `witnesses/states/<hash>.state.json` (one file
+ * per distinct state), replayable with `rulewright check`. Printed as text (with explanations),
  * JSON, SARIF 2.1.0 or JUnit XML; progress goes to stderr only.
  *
  * Exit codes (README "CLI"): 0 nothing at or above `--fail-on` (default error) is refuted or
  * unknown; 1 an obligation at or above it is refuted; 3 none is refuted but one at or above it
  * is unknown (timeout, deadline, solver crash); 2 compile error or bad usage.
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import type { Severity } from "../ir/analyses.js";
 import { editionFolder, type IREdition } from "../ir/types.js";
-import { proveEdition, SolverPool, safeName, type ObligationResult, type ProofReport, type ProveOptions } from "../verify/index.js";
+import { proveEdition, SolverPool, safeName, type ObligationResult, type ProofReport, type ProveOptions, type Witnesses } from "../verify/index.js";
 import { judgeWith, scenarioCandidates } from "./witnesses.js";
 import { claim, describeTableExample, factText, idInfo, involved, posText, verdictMessage } from "../verify/describe.js";
 import { toSarif, type FormatInput } from "../verify/sarif.js";
@@ -83,8 +86,7 @@ export async function proveOne(arg: string, opts: ProveOneOptions): Promise<Prov
   if (!res.edition) return { edition: name, dir: ref.dir, outDir: "", errors: errorCount(res.diagnostics), failed: true, ms: performance.now() - t0 };
   const ir = res.edition;
   const outDir = opts.out ?? proofsDirFor(ref, name);
-  fs.rmSync(outDir, { recursive: true, force: true });
-  fs.mkdirSync(outDir, { recursive: true });
+  clearOutDir(outDir);
   const progress = new Progress(`prove ${ref.bundled ? editionFolder(ir) : ref.dir}`, opts.progress !== false);
   const cacheDir = opts.cacheDir === false ? undefined : (opts.cacheDir ?? DEFAULT_CACHE_DIR);
   const report = await proveEdition(ir, {
@@ -100,26 +102,69 @@ export async function proveOne(arg: string, opts: ProveOneOptions): Promise<Prov
     shard: opts.shard,
     slicing: opts.slicing,
     smt2: opts.smt2,
-    witnesses: opts.witnesses === false ? undefined : await witnessesFor(ref, ir, opts.witnesses),
+    // judged only if some obligation is not answered by the cache or by another edition's verdict
+    witnesses: opts.witnesses === false ? undefined : () => witnessesFor(ref, ir, opts.witnesses === false ? undefined : opts.witnesses),
   });
   progress.end(report.obligations.length);
   // counterexamples and witnesses as files that `rulewright check` replays; the report points at them
-  const files = new Map<string, { state: string; action: string }>();
-  for (const o of report.obligations) {
-    const ex = o.counterexample ?? o.witness;
-    if (!ex) continue;
-    const cdir = path.join(outDir, o.counterexample ? "counterexamples" : "witnesses");
-    fs.mkdirSync(cdir, { recursive: true });
-    const base = path.join(cdir, safeName(o.id));
-    fs.writeFileSync(base + ".state.json", JSON.stringify(ex.state, null, 2) + "\n");
-    fs.writeFileSync(base + ".action.json", JSON.stringify(ex.action, null, 2) + "\n");
-    files.set(o.id, { state: base + ".state.json", action: base + ".action.json" });
-  }
+  const files = writeExampleFiles(outDir, report.obligations);
   fs.writeFileSync(path.join(outDir, "report.json"), JSON.stringify(compactReport(report, files), null, 2) + "\n");
   // where the time went, per obligation (run-dependent; bench/prove.ts and README "Profile" read it)
   fs.writeFileSync(path.join(outDir, "profile.json"), JSON.stringify({ edition: report.edition, ms: report.ms, obligations: report.obligations.map((o) => ({ id: o.id, kind: o.kind, verdict: o.verdict, ms: o.ms, cached: !!o.cached, reusedFrom: o.reusedFrom, witness: o.witness?.source ? "concrete" : o.witness ? "solver" : undefined, ...o.profile })) }, null, 2) + "\n");
   const failed = report.obligations.some((o) => o.severity === "error" && o.verdict !== "proved");
   return { edition: editionFolder(ir), dir: ref.dir, outDir, report, ir, files, errors: 0, failed, ms: performance.now() - t0 };
+}
+
+/** Where the states of witnesses are kept, once per distinct state (many obligations share a scenario's state). */
+const WITNESS_STATES = path.join("witnesses", "states");
+
+/**
+ * Empties an edition's output folder for a new run, keeping the witness states
+ * (`witnesses/states/<hash>.state.json`, named by content: a file there never changes, and
+ * rewriting hundreds of large states on every run cost seconds). Creates the folder.
+ */
+function clearOutDir(outDir: string): void {
+  fs.mkdirSync(outDir, { recursive: true });
+  for (const e of fs.readdirSync(outDir)) {
+    if (e !== "witnesses") fs.rmSync(path.join(outDir, e), { recursive: true, force: true });
+  }
+  const w = path.join(outDir, "witnesses");
+  if (fs.existsSync(w)) for (const e of fs.readdirSync(w)) if (e !== "states") fs.rmSync(path.join(w, e), { recursive: true, force: true });
+}
+
+/**
+ * Writes every counterexample as `counterexamples/<id>.state.json` + `.action.json`, and every
+ * witness as `witnesses/<id>.action.json` with its state in `witnesses/states/<hash>.state.json`
+ * (written if absent; the states no witness uses any more are removed). Returns the files per
+ * obligation id, as report.json names them.
+ */
+function writeExampleFiles(outDir: string, obligations: readonly ObligationResult[]): Map<string, { state: string; action: string }> {
+  const files = new Map<string, { state: string; action: string }>();
+  const statesDir = path.join(outDir, WITNESS_STATES);
+  const used = new Set<string>();
+  for (const o of obligations) {
+    const ex = o.counterexample ?? o.witness;
+    if (!ex) continue;
+    const cdir = path.join(outDir, o.counterexample ? "counterexamples" : "witnesses");
+    fs.mkdirSync(cdir, { recursive: true });
+    const base = path.join(cdir, safeName(o.id));
+    const text = JSON.stringify(ex.state, null, 2) + "\n";
+    let state = base + ".state.json";
+    if (o.counterexample) fs.writeFileSync(state, text);
+    else {
+      const name = `${createHash("sha256").update(text).digest("hex").slice(0, 20)}.state.json`;
+      state = path.join(statesDir, name);
+      used.add(name);
+      if (!fs.existsSync(state)) {
+        fs.mkdirSync(statesDir, { recursive: true });
+        fs.writeFileSync(state, text);
+      }
+    }
+    fs.writeFileSync(base + ".action.json", JSON.stringify(ex.action, null, 2) + "\n");
+    files.set(o.id, { state, action: base + ".action.json" });
+  }
+  if (fs.existsSync(statesDir)) for (const e of fs.readdirSync(statesDir)) if (!used.has(e)) fs.rmSync(path.join(statesDir, e), { force: true });
+  return files;
 }
 
 /**
@@ -145,7 +190,7 @@ export function compactReport(report: Report, files: Map<string, { state: string
  * validators and interpreter agree on, and the judge of earlier witnesses. Undefined (the solver
  * does all the work) when its validators cannot be loaded, e.g. generated/ is stale.
  */
-async function witnessesFor(ref: EditionRef, ir: IREdition, roots?: string[]): Promise<ProveOptions["witnesses"]> {
+async function witnessesFor(ref: EditionRef, ir: IREdition, roots?: string[]): Promise<Witnesses | undefined> {
   try {
     const judge = judgeWith(ir, await loadValidators(ref, ir));
     return { states: scenarioCandidates(judge, roots), judge };

@@ -23,10 +23,10 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { IREdition, IRRule } from "../ir/types.js";
 import { liftsOf, safeName, type Obligation } from "./obligations.js";
-import type { SolvedObligation } from "./results.js";
+import type { Example, SolvedObligation } from "./results.js";
 import { routesIn, tablesIn } from "../ir/walk.js";
 
-const FORMAT = 2;
+const FORMAT = 3;
 
 let toolVersionMemo: string | undefined;
 /** package version + z3-solver version + a hash of the prover's own sources */
@@ -76,29 +76,67 @@ function stable(x: unknown): string {
 
 const sha = (s: string) => crypto.createHash("sha256").update(s).digest("hex");
 
-/** The cache key of every obligation (same order). */
+/**
+ * The cache key of every obligation (same order): a sha256 (hex) over the obligation and the
+ * hashes of the parts its verdict depends on. Each part (rule, exemption, action, route, table)
+ * is serialised and hashed once per call, not once per obligation that names it: the tables the
+ * invariants look up are in every key, and a large table serialised 700 times cost seconds.
+ */
 export function obligationKeys(ir: IREdition, obligations: Obligation[], opts: { listBound: number }): string[] {
   const shared = sha(
     stable({ tool: toolVersion(), listBound: opts.listBound, state: ir.state, enums: ir.enums.map((e) => ({ name: e.name, base: e.base, members: e.members })), board: ir.board, invariants: ir.invariants.map((i) => ({ id: i.id, expr: stripPos(i.expr) })) }),
   );
-  const semTable = (t: NonNullable<IREdition["tables"]>[number]) => ({ name: t.name, params: t.params, keys: stripPos(t.keys), result: t.result, rows: stripPos(t.rows) });
+  /** one hash per part, computed on first use */
+  const memo = <T, V>(of: (x: T) => V) => {
+    const m = new Map<T, V>();
+    return (x: T): V => {
+      if (m.has(x)) return m.get(x)!;
+      const v = of(x);
+      m.set(x, v);
+      return v;
+    };
+  };
+  const tableHash = memo((t: NonNullable<IREdition["tables"]>[number]) => sha(stable({ name: t.name, params: t.params, keys: stripPos(t.keys), result: t.result, rows: stripPos(t.rows) })));
+  const ruleHash = memo((r: IRRule) => sha(stable({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: stripPos(r.when) })));
+  const exemptionHash = memo((e: IREdition["exemptions"][number]) => sha(stable({ id: e.id, groups: e.groups, rules: e.rules, when: stripPos(e.when) })));
+  const actionHash = memo((a: IREdition["actions"][number]) => sha(stable({ name: a.name, params: a.params })));
+  const routeHash = memo((r: IREdition["routes"][number]) => sha(stable(stripPos({ ...r }))));
+  /** the routes and tables an expression mentions, per expression */
+  const refs = memo((e: IRRule["when"]): [Set<string>, Set<string>] => {
+    const routes = new Set<string>();
+    const tables = new Set<string>();
+    routesIn(e, routes);
+    tablesIn(e, tables);
+    return [routes, tables];
+  });
+  const invRoutes = new Set<string>();
   const invTables = new Set<string>();
-  for (const i of ir.invariants) tablesIn(i.expr, invTables);
+  for (const i of ir.invariants) {
+    const [r, t] = refs(i.expr);
+    for (const x of r) invRoutes.add(x);
+    for (const x of t) invTables.add(x);
+  }
+  const routeTables = new Map<string, string[]>();
+  for (const r of ir.routes) {
+    const t = new Set<string>();
+    for (const c of [r.land, r.sea, r.port, ...(r.maxSeas ? [r.maxSeas] : []), r.passes]) tablesIn(c, t);
+    routeTables.set(r.name, [...t]);
+  }
   const ruleOf = new Map(ir.rules.map((r) => [r.id, r]));
-  const semRule = (r: IRRule) => ({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: stripPos(r.when) });
+  const liftIds = memo((r: IRRule) => liftsOf(ir, r).map((e) => e.id));
   return obligations.map((ob) => {
     const rules = ob.rules.map((id) => ruleOf.get(id)).filter((r): r is IRRule => !!r);
-    const exIds = new Set([...(ob.exemptions ?? []), ...rules.flatMap((r) => liftsOf(ir, r).map((e) => e.id))]);
+    const exIds = new Set([...(ob.exemptions ?? []), ...rules.flatMap(liftIds)]);
     const exemptions = ir.exemptions.filter((e) => exIds.has(e.id));
-    const routes = new Set<string>();
-    for (const r of rules) routesIn(r.when, routes);
-    for (const e of exemptions) routesIn(e.when, routes);
-    for (const i of ir.invariants) routesIn(i.expr, routes);
+    const routes = new Set(invRoutes);
     // the tables the obligation's formulas look up (rules, exemptions, routes, invariants)
     const tables = new Set(invTables);
-    for (const r of rules) tablesIn(r.when, tables);
-    for (const e of exemptions) tablesIn(e.when, tables);
-    for (const r of ir.routes) if (routes.has(r.name)) for (const c of [r.land, r.sea, r.port, ...(r.maxSeas ? [r.maxSeas] : []), r.passes]) tablesIn(c, tables);
+    for (const x of [...rules.map((r) => r.when), ...exemptions.map((e) => e.when)]) {
+      const [r, t] = refs(x);
+      for (const y of r) routes.add(y);
+      for (const y of t) tables.add(y);
+    }
+    for (const r of routes) for (const t of routeTables.get(r) ?? []) tables.add(t);
     const actionNames = new Set([ob.action, ...rules.map((r) => r.action)]);
     const actions = ob.action === "*" ? ir.actions : ir.actions.filter((a) => actionNames.has(a.name));
     return sha(
@@ -107,12 +145,12 @@ export function obligationKeys(ir: IREdition, obligations: Obligation[], opts: {
         // the id without its edition: a variant's unchanged obligation has its parent's key
         ob: { id: ob.id.startsWith(`${ob.edition}.`) ? ob.id.slice(ob.edition.length + 1) : ob.id, kind: ob.kind, action: ob.action, rules: ob.rules, exemptions: ob.exemptions, phase: ob.phase, table: ob.table },
         // a table obligation's example names its rows by file and line: key on the table as written
-        table: ob.table === undefined ? undefined : (ir.tables ?? []).find((t) => t.name === ob.table),
-        rules: rules.map(semRule),
-        exemptions: exemptions.map((e) => ({ id: e.id, groups: e.groups, rules: e.rules, when: stripPos(e.when) })),
-        actions: actions.map((a) => ({ name: a.name, params: a.params })),
-        routes: ir.routes.filter((r) => routes.has(r.name)).map((r) => stripPos({ ...r })),
-        lookups: (ir.tables ?? []).filter((t) => tables.has(t.name)).map(semTable),
+        table: ob.table === undefined ? undefined : sha(stable((ir.tables ?? []).find((t) => t.name === ob.table))),
+        rules: rules.map(ruleHash),
+        exemptions: exemptions.map(exemptionHash),
+        actions: actions.map(actionHash),
+        routes: ir.routes.filter((r) => routes.has(r.name)).map(routeHash),
+        lookups: (ir.tables ?? []).filter((t) => tables.has(t.name)).map(tableHash),
       }),
     );
   });
@@ -120,10 +158,16 @@ export function obligationKeys(ir: IREdition, obligations: Obligation[], opts: {
 
 export type CachedResult = SolvedObligation;
 
+/** A verdict as stored: the states of its counterexample and witness replaced by `{ $state: <hash> }`. */
+type StoredResult = Omit<CachedResult, "counterexample" | "witness"> & {
+  counterexample?: Omit<Example, "state"> & { state: Record<string, unknown> };
+  witness?: Omit<Example, "state"> & { state: Record<string, unknown> };
+};
+
 interface StoreFile {
   format: number;
   tool?: string;
-  entries: Record<string, CachedResult>;
+  entries: Record<string, StoredResult>;
   witnesses?: Record<string, { state: string; action: Record<string, unknown> }>;
   states?: Record<string, Record<string, unknown>>;
 }
@@ -143,9 +187,12 @@ export class ProofCache {
     try {
       const data = JSON.parse(zlib.gunzipSync(fs.readFileSync(this.file)).toString("utf8")) as StoreFile;
       if (data.format === FORMAT) {
-        this.entries = new Map(Object.entries(data.entries));
-        this.witnesses = new Map(Object.entries(data.witnesses ?? {}));
         this.states = new Map(Object.entries(data.states ?? {}));
+        this.witnesses = new Map(Object.entries(data.witnesses ?? {}));
+        for (const [k, r] of Object.entries(data.entries)) {
+          const e = this.inflate(r);
+          if (e) this.entries.set(k, e);
+        }
       }
     } catch {
       // missing or unreadable: start empty
@@ -171,6 +218,38 @@ export class ProofCache {
     this.seenIds.add(id);
   }
 
+  /** The stored form of a verdict: the states of its examples by content hash (kept in `states`). */
+  private deflate(r: CachedResult): StoredResult {
+    const ref = (ex: Example | undefined) => {
+      if (!ex) return undefined;
+      const h = sha(JSON.stringify(ex.state)).slice(0, 24);
+      if (!this.states.has(h)) this.states.set(h, ex.state);
+      return { ...ex, state: { $state: h } };
+    };
+    const out: StoredResult = { ...r, counterexample: ref(r.counterexample), witness: ref(r.witness) };
+    return out;
+  }
+
+  /** A stored verdict with its states put back; undefined when a state is missing (then it is solved again). */
+  private inflate(r: StoredResult): CachedResult | undefined {
+    const back = (ex: StoredResult["witness"]): Example | undefined | null => {
+      if (!ex) return undefined;
+      const st = ex.state as Record<string, unknown>;
+      if (typeof st.$state !== "string") return ex as Example;
+      const state = this.states.get(st.$state);
+      return state ? ({ ...ex, state } as Example) : null;
+    };
+    const counterexample = back(r.counterexample);
+    const witness = back(r.witness);
+    if (counterexample === null || witness === null) return undefined;
+    const out: CachedResult = { ...(r as CachedResult) };
+    if (counterexample) out.counterexample = counterexample;
+    else delete out.counterexample;
+    if (witness) out.witness = witness;
+    else delete out.witness;
+    return out;
+  }
+
   get(key: string): CachedResult | undefined {
     const r = this.entries.get(key);
     if (r) this.used.add(key);
@@ -193,12 +272,15 @@ export class ProofCache {
     const keep = prune ? [...this.entries].filter(([k]) => this.used.has(k)) : [...this.entries];
     keep.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const wit = [...this.witnesses].filter(([id]) => !prune || this.seenIds.has(id)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = keep.map(([k, r]) => [k, this.deflate(r)] as const);
     const stateIds = new Set(wit.map(([, w]) => w.state));
+    for (const [, r] of entries) for (const ex of [r.counterexample, r.witness]) if (ex) stateIds.add((ex.state as { $state: string }).$state);
     const states = [...this.states].filter(([h]) => stateIds.has(h)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
-    const data: StoreFile = { format: FORMAT, tool: toolVersion(), entries: Object.fromEntries(keep), witnesses: Object.fromEntries(wit), states: Object.fromEntries(states) };
-    fs.writeFileSync(tmp, zlib.gzipSync(JSON.stringify(data)));
+    const data: StoreFile = { format: FORMAT, tool: toolVersion(), entries: Object.fromEntries(entries), witnesses: Object.fromEntries(wit), states: Object.fromEntries(states) };
+    // level 1: a quarter of the default level's time for a few percent more bytes
+    fs.writeFileSync(tmp, zlib.gzipSync(JSON.stringify(data), { level: 1 }));
     fs.renameSync(tmp, this.file);
   }
 }

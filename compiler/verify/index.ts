@@ -54,8 +54,10 @@ export interface ProveOptions {
    * Concrete witnesses first (README "Concrete witnesses"): judged states to try before the
    * solver searches, and the judge of an earlier run's witnesses (from the proof cache). A judge
    * returns undefined for a state the validators disagree on or that is not a valid state.
+   * Given as a function, it is called only when some obligation is solved (not when the cache
+   * and the shared verdicts answer every one): judging the scenario states costs seconds.
    */
-  witnesses?: { states: readonly JudgedState[]; judge?: (state: Record<string, unknown>, action: Record<string, unknown>, source: string) => JudgedState | undefined };
+  witnesses?: Witnesses | (() => Promise<Witnesses | undefined>);
   /**
    * Which obligations get an SMT-LIB benchmark (`<id>.smt2`): `findings` (default) those not
    * proved and every table obligation; `all` every one (printing a large query costs time).
@@ -68,6 +70,12 @@ export interface ProveOptions {
    * key another edition of the run already solved (a variant's unchanged rules) is not solved again.
    */
   memo?: Map<string, Promise<{ id: string; result: SolvedObligation }>>;
+}
+
+/** Judged states to try as witnesses, and the judge of an earlier run's witnesses (ProveOptions.witnesses). */
+export interface Witnesses {
+  states: readonly JudgedState[];
+  judge?: (state: Record<string, unknown>, action: Record<string, unknown>, source: string) => JudgedState | undefined;
 }
 
 export interface ProgressEvent {
@@ -138,13 +146,16 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
   if (toSolve.length) {
     const byId = new Map(toSolve.map((ob) => [ob.id, ob]));
     // candidates: the judged states first (in their order), then this obligation's witness of an earlier run
-    const states = [...(opts.witnesses?.states ?? [])];
+    // the solver processes load Z3 while the witnesses are judged
+    if (opts.isolate) opts.pool?.start();
+    const witnesses = typeof opts.witnesses === "function" ? await opts.witnesses() : opts.witnesses;
+    const states = [...(witnesses?.states ?? [])];
     const picked = new Map<string, Candidate[]>();
     const candidates = (ob: Obligation): Candidate[] => {
       let c = picked.get(ob.id);
       if (!c) {
         const earlier = cache?.earlierWitness(ob.id);
-        const judged = earlier && opts.witnesses?.judge?.(earlier.state, earlier.action, `earlier witness of ${ob.id}`);
+        const judged = earlier && witnesses?.judge?.(earlier.state, earlier.action, `earlier witness of ${ob.id}`);
         picked.set(ob.id, (c = candidatesFor(ob, judged ? [...states, judged] : states)));
       }
       return c;

@@ -147,23 +147,33 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
  * one): the processes start once and keep their Z3 contexts. `close()` ends them.
  */
 export class SolverPool {
-  /** the tinypool instance (runtime `child_process`) */
-  readonly pool: Tinypool;
-  constructor(readonly workers = defaultWorkers()) {
+  private tiny: Tinypool | undefined;
+  constructor(readonly workers = defaultWorkers()) {}
+  /**
+   * The tinypool instance (runtime `child_process`), started on first use: a run that the proof
+   * cache answers entirely never starts a solver process.
+   */
+  get pool(): Tinypool {
+    if (this.tiny) return this.tiny;
     const { script, execArgv } = workerCommand();
-    const n = Math.max(1, Math.floor(workers));
-    this.pool = new Tinypool({ runtime: "child_process", filename: script, execArgv, minThreads: n, maxThreads: n, serialization: "advanced", env: process.env as Record<string, string> });
+    const n = Math.max(1, Math.floor(this.workers));
+    this.tiny = new Tinypool({ runtime: "child_process", filename: script, execArgv, minThreads: n, maxThreads: n, serialization: "advanced", env: process.env as Record<string, string> });
     // a solver process that dies while it holds no obligation (killed from outside, out of
     // memory while idle) is an 'error' event of the pool: tinypool starts another; without a
     // listener the event would end the whole run
-    this.pool.on("error", (e: unknown) => {
+    this.tiny.on("error", (e: unknown) => {
       this.errors.push(e instanceof Error ? e.message : String(e));
     });
+    return this.tiny;
+  }
+  /** Starts the solver processes now (they load Z3 while the caller prepares the first tasks). */
+  start(): void {
+    void this.pool;
   }
   /** what went wrong with solver processes that held no obligation (for debugging) */
   readonly errors: string[] = [];
   async close(): Promise<void> {
-    await this.pool.destroy().catch(() => undefined);
+    await this.tiny?.destroy().catch(() => undefined);
   }
 }
 

@@ -43,6 +43,10 @@ console.log = (...args: unknown[]) => console.error(...args);
 
 const irs = new Map<string, IREdition>();
 
+// load Z3 now, while the parent prepares the first task (getZ3 is memoized; a failure here is
+// reported by the first task that awaits it)
+getZ3().catch(() => undefined);
+
 /** Solves one obligation (the pool calls it; never throws for a solver problem: that is `unknown`). */
 export default async function solveTask(task: SolveTask): Promise<SolveAnswer> {
   const ob = task.obligation;

@@ -62,11 +62,13 @@ export default async function setup(project: TestProject): Promise<() => void> {
         const ir = res.edition;
         if (!ir) throw new Error(`${dir} does not compile: ${res.diagnostics.map((d) => d.message).join("; ")}`);
         const ref = resolveEdition(dir);
-        let witnesses: ProveOptions["witnesses"];
-        if (ref.bundled) {
-          const judge = judgeWith(ir, await loadValidators(ref, ir));
-          witnesses = { states: scenarioCandidates(judge), judge };
-        }
+        // judged only when some obligation is not answered by the proof cache
+        const witnesses: ProveOptions["witnesses"] = ref.bundled
+          ? async () => {
+              const judge = judgeWith(ir, await loadValidators(ref, ir));
+              return { states: scenarioCandidates(judge), judge };
+            }
+          : undefined;
         // 60 s per obligation, as CI and `npm start` prove: a busy 2-core runner needs the margin
         const report = await proveEdition(ir, { timeoutMs: 60_000, isolate: true, pool, memo, witnesses, cacheDir: path.join("proofs", ".cache"), cacheName: ref.dir });
         fs.writeFileSync(path.join(out, `${safeName(dir)}.json`), JSON.stringify(report));
