@@ -99,7 +99,7 @@
     const st = ex.state ? data.states[ex.state] : null;
     const facts = ex.facts.length ? `<ul class="facts">${ex.facts.map((f) => `<li>${esc(f)}</li>`).join("")}</ul>` : `<p class="muted">no facts reported</p>`;
     return `<h1>${heading}</h1>${extra || ""}<p><b>${esc(ex.kind)}</b>: <span class="action">${esc(ex.actionText)}</span>${ex.source ? ` <small>from ${esc(ex.source)}</small>` : ""}</p>
-<div class="example"><div class="board-wrap">${st ? board(e, st, ex.highlight) : `<p class="warn">the state file ${esc(ex.file || "")} could not be read</p>`}</div>
+<div class="example"><div class="board-wrap">${st ? board(e, st, ex.highlight, ex.action) : `<p class="warn">the state file ${esc(ex.file || "")} could not be read</p>`}</div>
 <aside><h2>Facts the prover reported</h2>${facts}<p>highlighted: ${ex.highlight.map((id) => esc(spaceName(e, id))).join(", ") || "–"}</p>${ex.file ? `<p><small>state: <code>${esc(ex.file)}</code></small></p>` : ""}</aside></div>`;
   }
 
@@ -108,7 +108,7 @@
     return s ? s.name : id;
   }
 
-  function board(e, st, highlight) {
+  function board(e, st, highlight, action) {
     const hl = new Set(highlight);
     const onMap = e.board.spaces.filter((s) => layout.positions[s.id]);
     let svg = "";
@@ -132,7 +132,11 @@
           return `<g class="space${sea ? " sea" : ""}${hl.has(s.id) ? " hl" : ""}" data-space="${esc(s.id)}"><title>${esc(tip)}</title>${shape}${hl.has(s.id) ? `<circle class="ring" cx="${x}" cy="${y}" r="${r + 6}"/>` : ""}${marks}${label}</g>`;
         })
         .join("");
-      svg = `<svg class="board" viewBox="0 0 ${layout.width} ${layout.height}" role="img" aria-label="the board">${lines}${nodes}</svg>`;
+      // the action's move: origin → destination (or the first two space parameters)
+      const moved = Object.entries(action || {}).filter(([k, v]) => k !== "action" && typeof v === "string" && P[v]).map(([, v]) => v);
+      const arrow = moved.length >= 2 && moved[0] !== moved[1] ? `<line class="move" x1="${P[moved[0]][0]}" y1="${P[moved[0]][1]}" x2="${P[moved[1]][0]}" y2="${P[moved[1]][1]}" marker-end="url(#arrow)"/>` : "";
+      const defs = `<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#e53935"/></marker></defs>`;
+      svg = `<svg class="board" viewBox="0 0 ${layout.width} ${layout.height}" role="img" aria-label="the board">${defs}${lines}${nodes}${arrow}</svg>`;
     }
     const off = e.board.spaces.filter((s) => !layout.positions[s.id]);
     const table = off.length
