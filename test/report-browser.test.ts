@@ -21,7 +21,15 @@ import type { ProofReport } from "../compiler/verify/results.js";
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
 const executable = CANDIDATES.find((p): p is string => !!p && fs.existsSync(p));
-if (!executable) console.warn(`report-browser.test.ts: skipped — no chromium binary (looked for ${CANDIDATES.filter(Boolean).join(", ")}); install it with \`apt-get install -y chromium\` or set CHROMIUM_PATH`);
+const missing = `no chromium binary (looked for ${CANDIDATES.filter(Boolean).join(", ")}); install it with \`apt-get install -y chromium\` or set CHROMIUM_PATH`;
+if (!executable) console.warn(`report-browser.test.ts: skipped — ${missing}`);
+
+// .ci/run sets RULEWRIGHT_BROWSER_REQUIRED=1: there a missing browser fails instead of skipping
+describe.runIf(!executable && !!process.env.RULEWRIGHT_BROWSER_REQUIRED)("the rulebook report in chromium (required)", () => {
+  it("has a chromium binary to run in", () => {
+    expect.fail(missing);
+  });
+});
 
 describe.skipIf(!executable)("the rulebook report in chromium", () => {
   let browser: Browser;

@@ -24,8 +24,13 @@ export const DEFAULT_REPORT_DIR = path.join(PROOFS_DIR, "report");
 
 export interface ReportOptions {
   out?: string;
+  /** a file saved from `rulewright test --format json` */
   tests?: string;
+  /** a file saved from `rulewright coverage --format json` */
   coverage?: string;
+  /** results the caller already has (`rulewright all`): used instead of running or reading them */
+  testResults?: TestResults;
+  coverageReport?: CoverageReport;
   quiet?: boolean;
 }
 
@@ -53,10 +58,12 @@ export async function buildReport(editionArgs: string[], opts: ReportOptions): P
     editions.push({ ir: res.edition, proof, scenarios: scenarios.filter((s) => s.edition === folder || s.edition.endsWith(`/${folder}`)) });
   }
   let tests: TestResults | undefined;
-  if (opts.tests) tests = readJson(opts.tests, "scenario results (rulewright test --format json)") as TestResults;
+  if (opts.testResults) tests = opts.testResults;
+  else if (opts.tests) tests = readJson(opts.tests, "scenario results (rulewright test --format json)") as TestResults;
   else tests = await (await import("./test.js")).runScenarios(["test/scenarios"], "json");
   let coverage: CoverageReport | undefined;
-  if (opts.coverage) coverage = readJson(opts.coverage, "coverage report (rulewright coverage --format json)") as CoverageReport;
+  if (opts.coverageReport) coverage = opts.coverageReport;
+  else if (opts.coverage) coverage = readJson(opts.coverage, "coverage report (rulewright coverage --format json)") as CoverageReport;
   else {
     try {
       coverage = (await import("./coverage.js")).runCoverage({ format: "json" }).report;
