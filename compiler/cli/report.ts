@@ -8,7 +8,8 @@
  * the scenario results (run as `rulewright test --format json` does, or read from `--tests`), and
  * writes `<out>/index.html` (default `proofs/report/`). Exit 0 written, 2 a compile error or bad
  * usage. `serve` writes the same and serves it on 127.0.0.1; `--watch` rebuilds when a rule
- * file, a schema, a board, a scenario or a prove report changes.
+ * file, a schema, a board, a scenario or a prove report changes, and the open page reloads
+ * itself (it polls `/__version`, the only other path served).
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -109,7 +110,12 @@ export async function serveCommand(editions: string[], opts: ReportOptions & { p
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
     }
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(fs.readFileSync(last.file));
+    // served, the page may ask for /__version (connect-src 'self') and reloads when a rebuild bumps it
+    const html = fs
+      .readFileSync(last.file, "utf8")
+      .replace("default-src 'none';", "default-src 'none'; connect-src 'self';")
+      .replace("</body>", `<script>(()=>{let v=${version};setInterval(async()=>{try{const n=Number(await (await fetch("/__version")).text());if(n!==v)location.reload();}catch{}},1000);})();</script></body>`);
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(html);
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", () => resolve()));
   const addr = server.address();
