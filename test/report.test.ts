@@ -160,6 +160,19 @@ describe("plain-English readings", () => {
     // every rule of the edition is under a section, with its reading
     expect(e.sections.flatMap((s) => s.ids).sort()).toEqual(e.rules.map((r) => r.id).sort());
     expect(e.rules.find((r) => r.id === "deploy.units_in_capital")!.obligations).toContain(ob.id);
+    // a diff state (`rulewright diff --format json`) is drawn like a witness
+    const diff = buildSiteData(
+      {
+        root: process.cwd(),
+        editions: [{ ir: his, scenarios: [] }],
+        diffs: [{ editions: { a: { name: "his" }, b: { name: "his-500" } }, actions: [{ action: "spring_deploy", verdict: "differs", differences: [{ aspect: "allowed", stateFile: "test/fixtures/report/witnesses/units_in_capital.state.json", actionFile: "x", action: { action: "spring_deploy", power: "ottoman", origin: "istanbul", destination: "varna" }, verdictA: "allowed", verdictB: "forbidden", facts: ["state.spaces[varna].naval_units[independent] = 1"], rulesA: [], rulesB: [{ id: "deploy.other_units" }] }] }], notCompared: [{ action: "x", reason: "only in his" }] }],
+      },
+      readLayout(),
+    );
+    expect(diff.editions[0].proofs).toBeNull();
+    const dx = diff.diffs[0].actions[0].examples[0];
+    expect(dx).toMatchObject({ kind: "diff", highlight: ["istanbul", "varna"], actionText: "spring deploy: power Ottoman, origin Istanbul, destination Varna" });
+    expect(diff.states[dx.state!]).toBeDefined();
     // the page is one file that fetches nothing: no src=, href= to another origin
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-report-"));
     try {
