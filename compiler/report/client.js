@@ -57,6 +57,8 @@
       const proofs = p
         ? `<table class="t"><tr><th>analysis</th><th>proved</th><th>refuted</th><th>unknown</th></tr>${p.byKind.map((k) => `<tr><td>${esc(k.kind)}</td><td>${k.proved}</td><td>${k.refuted}</td><td>${k.unknown}</td></tr>`).join("")}<tr class="sum"><td>total</td><td data-count="proved">${p.proved}</td><td data-count="refuted">${p.refuted}</td><td data-count="unknown">${p.unknown}</td></tr></table>${p.stale ? `<p class="warn">the prove report is older than the rule files: run <code>npx rulewright prove ${esc(e.folder)}</code></p>` : ""}`
         : `<p class="warn">no prove report: run <code>npx rulewright prove ${esc(e.folder)}</code></p>`;
+      const findings = e.obligations.filter((o) => o.verdict !== "proved");
+      const found = findings.length ? `<h3>Not proved</h3><ul class="findings">${findings.map((o) => `<li>${verdict(o.verdict)} ${obLink(e, o.id)}${o.example ? ` <small>(${esc(o.example.kind)} on the board)</small>` : ""}</li>`).join("")}</ul>` : "";
       const c = e.coverage;
       const cov = c
         ? `<p>sources encoded: <b data-count="encoded">${c.encoded}</b>/<span data-count="restriction">${c.restriction}</span> restriction paragraphs (${pct(c.percent)})</p><table class="t"><tr><th>source</th><th>encoded</th><th>not encoded</th><th>out of scope</th><th>procedure</th><th>share</th></tr>${c.files.map((f) => `<tr><td>${esc(f.source)}</td><td>${f.encoded}</td><td>${f.notEncoded}</td><td>${f.outOfScope}</td><td>${f.procedure}</td><td>${pct(f.percent)}</td></tr>`).join("")}</table>`
@@ -64,7 +66,7 @@
       return `<section class="card" data-edition="${esc(e.folder)}"><h2><a href="#/e/${enc(e.folder)}">${esc(e.title)}</a> <small>${esc(e.folder)}${e.parent ? ` · extends ${esc(e.parent)}` : ""}</small></h2>
 <p><span data-count="rules">${e.counts.rules}</span> rules, ${e.counts.exemptions} exemptions, ${e.counts.invariants} invariants, ${e.counts.routes} routes, ${e.counts.tables} tables${e.counts.removed ? `, ${e.counts.removed} removed` : ""} · scenarios: <span data-count="scenarios-passed">${e.scenarios.passed}</span> passed, <span data-count="scenarios-failed">${e.scenarios.failed}</span> failed</p>
 <h3>Actions</h3><table class="t"><tr><th>action</th><th>parameters</th><th>rules</th></tr>${e.actions.map((a) => `<tr><td>${esc(a.name)}</td><td>${esc(a.params)}</td><td>${a.rules}</td></tr>`).join("")}</table>
-<h3>Proofs</h3>${proofs}<h3>Coverage of the sources</h3>${cov}</section>`;
+<h3>Proofs</h3>${proofs}${found}<h3>Coverage of the sources</h3>${cov}</section>`;
     });
     const diffs = data.diffs.length
       ? data.diffs.map((d, i) => `<section class="card"><h2>diff ${esc(d.a)} → ${esc(d.b)}</h2><table class="t"><tr><th>action</th><th>verdict</th><th>states</th></tr>${d.actions.map((a) => `<tr><td>${esc(a.action)}</td><td>${verdict(a.verdict)}${a.reason ? ` <small>${esc(a.reason)}</small>` : ""}</td><td>${a.examples.map((x, j) => `<a href="#/d/${i}/${enc(a.action)}/${j}">state ${j + 1}</a>`).join(" ")}</td></tr>`).join("")}</table>${d.notCompared.length ? `<p class="muted">not compared: ${d.notCompared.map((n) => `${esc(n.action)} (${esc(n.reason)})`).join(", ")}</p>` : ""}</section>`).join("")
@@ -73,6 +75,9 @@
   }
 
   function editionPage(e) {
+    const obs = e.obligations.length
+      ? `<section class="section"><h2>Proof obligations</h2><table class="t"><tr><th>obligation</th><th>verdict</th><th>state</th></tr>${e.obligations.map((o) => `<tr><td>${obLink(e, o.id)}</td><td>${verdict(o.verdict)}</td><td>${o.example ? esc(o.example.kind) : ""}</td></tr>`).join("")}</table></section>`
+      : `<p class="muted">no prove report: run <code>npx rulewright prove ${esc(e.folder)}</code></p>`;
     return `<h1>${esc(e.title)} <small>${esc(e.folder)}</small></h1>${e.sections
       .map((s) => `<section class="section"><h2>${esc(s.section)}</h2>${s.ids
         .map((id) => {
@@ -80,7 +85,7 @@
           return `<div class="rule"><div>${ruleLink(e, r.id)} <span class="kind">${esc(r.kind || r.what)}</span> <small>${esc(r.citation)}</small></div><div class="title">${esc(r.title)}</div><div class="english">${esc(r.english)}</div></div>`;
         })
         .join("")}</section>`)
-      .join("")}`;
+      .join("")}${obs}`;
   }
 
   function rulePage(e, r) {
@@ -159,7 +164,8 @@
     else if (parts[0] === "r" && e && e.rules.some((r) => r.id === parts[2])) html = rulePage(e, e.rules.find((r) => r.id === parts[2]));
     else if (parts[0] === "o" && e && e.obligations.some((o) => o.id === parts[2])) {
       const o = e.obligations.find((x) => x.id === parts[2]);
-      const head = `<p>${verdict(o.verdict)} ${esc(o.kind)} (${esc(o.severity)}) · action ${esc(o.action)} · rules ${o.subjects.map((id) => (e.rules.some((r) => r.id === id) ? ruleLink(e, id) : esc(id))).join(", ")}${o.core.length ? ` · unsat core ${o.core.map(esc).join(", ")}` : ""}${o.reason ? ` · ${esc(o.reason)}` : ""}</p>`;
+      const stuck = o.stuck ? `<p>${esc(o.stuck.actor)} has no legal move: ${o.stuck.blocked.map((b) => `${esc(b.action)} (forbidden by ${b.rules.map((id) => (e.rules.some((r) => r.id === id) ? ruleLink(e, id) : esc(id))).join(", ") || "?"})`).join("; ")}${o.stuck.decline ? `; declining (${esc(o.stuck.decline)}) is not possible either` : ""}</p>` : "";
+      const head = stuck + `<p>${verdict(o.verdict)} ${esc(o.kind)} (${esc(o.severity)}) · action ${esc(o.action)} · rules ${o.subjects.map((id) => (e.rules.some((r) => r.id === id) ? ruleLink(e, id) : esc(id))).join(", ")}${o.core.length ? ` · unsat core ${o.core.map(esc).join(", ")}` : ""}${o.reason ? ` · ${esc(o.reason)}` : ""}</p>`;
       html = o.example ? examplePage(e, esc(o.id), o.example, head) : `<h1>${esc(o.id)}</h1>${head}<p class="muted">no state for this obligation</p>`;
     } else if (parts[0] === "d" && data.diffs[Number(parts[1])]) {
       const d = data.diffs[Number(parts[1])];

@@ -83,6 +83,8 @@ export interface ObligationView {
   reason?: string;
   vacuous?: boolean;
   example?: Example;
+  /** a stuck_power counterexample: the power left without a move, and what forbids each action */
+  stuck?: { actor: string; decline: string | null; blocked: { action: string; rules: string[] }[] };
 }
 
 export interface RuleView {
@@ -345,7 +347,8 @@ export function buildSiteData(inp: ReportInputs, layout: { positions: Record<str
       core: o.core ?? [],
       reason: o.reason,
       vacuous: o.vacuous,
-      example: ex ? exampleOf(kind, ir, ex, (ex as { stateFile?: string }).stateFile, facts, ex.source) : undefined,
+      example: ex ? exampleOf(kind, ir, ex, (ex as { stateFile?: string }).stateFile, facts, ex.source ?? (ex.replayable === false && ex.reason ? `not replayable: ${ex.reason}` : undefined)) : undefined,
+      stuck: o.stuck ? { actor: o.stuck.actor, decline: o.stuck.decline, blocked: o.stuck.blocked.map((b) => ({ action: b.action, rules: b.rules })) } : undefined,
     };
   }
 
