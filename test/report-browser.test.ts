@@ -65,7 +65,7 @@ describe.skipIf(!executable)("the rulebook report in chromium", () => {
       if (m.type() === "error") errors.push(m.text());
     });
     page.on("pageerror", (e) => errors.push(String(e)));
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -110,5 +110,5 @@ describe.skipIf(!executable)("the rulebook report in chromium", () => {
 
     expect(requests).toEqual([]);
     expect(errors).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });

@@ -54,7 +54,8 @@ export async function buildReport(editionArgs: string[], opts: ReportOptions): P
     const res = compile(ref, "text");
     if (!res.edition) throw new UsageError(`edition \`${n}\` does not compile`, 2, `run \`rulewright build ${n}\` for the errors`);
     const folder = res.edition.folder ?? res.edition.name;
-    const file = path.join(PROOFS_DIR, folder, "report.json");
+    // where `rulewright prove` writes it (compiler/cli/prove.ts proofsDirFor; not imported: it loads the prover)
+    const file = path.join(PROOFS_DIR, ...(ref.bundled ? [] : [".fixtures"]), path.basename(ref.dir), "report.json");
     const proof = fs.existsSync(file) ? { report: readJson(file, "prove report") as ProofReport, file } : undefined;
     editions.push({ ir: res.edition, proof, scenarios: scenarios.filter((s) => s.edition === folder || s.edition.endsWith(`/${folder}`)) });
   }
