@@ -65,8 +65,8 @@
         : `<p class="muted">no coverage manifest names this edition</p>`;
       return `<section class="card" data-edition="${esc(e.folder)}"><h2><a href="#/e/${enc(e.folder)}">${esc(e.title)}</a> <small>${esc(e.folder)}${e.parent ? ` · extends ${esc(e.parent)}` : ""}</small></h2>
 <p><span data-count="rules">${e.counts.rules}</span> rules, ${e.counts.exemptions} exemptions, ${e.counts.invariants} invariants, ${e.counts.routes} routes, ${e.counts.tables} tables${e.counts.removed ? `, ${e.counts.removed} removed` : ""} · scenarios: <span data-count="scenarios-passed">${e.scenarios.passed}</span> passed, <span data-count="scenarios-failed">${e.scenarios.failed}</span> failed</p>
-<h3>Actions</h3><table class="t"><tr><th>action</th><th>parameters</th><th>rules</th></tr>${e.actions.map((a) => `<tr><td>${esc(a.name)}</td><td>${esc(a.params)}</td><td>${a.rules}</td></tr>`).join("")}</table>
-<h3>Proofs</h3>${proofs}${found}<h3>Coverage of the sources</h3>${cov}</section>`;
+<h3>Proofs</h3>${proofs}${found}<h3>Coverage of the sources</h3>${cov}
+<details><summary><b>Actions</b> (${e.actions.length})</summary><table class="t"><tr><th>action</th><th>parameters</th><th>rules</th></tr>${e.actions.map((a) => `<tr><td>${esc(a.name)}</td><td>${esc(a.params)}</td><td>${a.rules}</td></tr>`).join("")}</table></details></section>`;
     });
     const diffs = data.diffs.length
       ? data.diffs.map((d, i) => `<section class="card"><h2>diff ${esc(d.a)} → ${esc(d.b)}</h2><table class="t"><tr><th>action</th><th>verdict</th><th>states</th></tr>${d.actions.map((a) => `<tr><td>${esc(a.action)}</td><td>${verdict(a.verdict)}${a.reason ? ` <small>${esc(a.reason)}</small>` : ""}</td><td>${a.examples.map((x, j) => `<a href="#/d/${i}/${enc(a.action)}/${j}">state ${j + 1}</a>`).join(" ")}</td></tr>`).join("")}</table>${d.notCompared.length ? `<p class="muted">not compared: ${d.notCompared.map((n) => `${esc(n.action)} (${esc(n.reason)})`).join(", ")}</p>` : ""}</section>`).join("")

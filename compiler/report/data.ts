@@ -14,7 +14,7 @@ import { children } from "../ir/walk.js";
 import type { CoverageReport } from "../coverage/index.js";
 import type { ObligationResult, ProofReport } from "../verify/results.js";
 import type { Scenario } from "../scenarios/index.js";
-import { forAction, lexicon, readExemption, readExpr, readInvariant, readRoute, readRule, readTableRow, valueName, words } from "./english.js";
+import { lexicon, readExemption, readInvariant, readRoute, readRule, readTableRow, valueName, words } from "./english.js";
 
 /** The scenario results as `rulewright test --format json` prints them. */
 export interface TestResults {
@@ -136,6 +136,7 @@ export interface SiteData {
 /** Builds the report's data. Errors: a state file a report names that cannot be read is shown as missing (state null). */
 export function buildSiteData(inp: ReportInputs, layout: { positions: Record<string, [number, number]> }): SiteData {
   const states: SiteData["states"] = {};
+  const cache = new Map<IREdition, { lex: ReturnType<typeof lexicon>; spaceIds: Set<string> }>();
   const sourceCache = new Map<string, string[]>();
   const sourceLines = (file: string): string[] => {
     let lines = sourceCache.get(file);
@@ -291,7 +292,6 @@ export function buildSiteData(inp: ReportInputs, layout: { positions: Record<str
     const kinds = [...new Set((rep?.obligations ?? []).map((o) => o.kind))].sort();
     const cov = inp.coverage?.editions.find((c) => c.edition === folder);
     const mine = (inp.tests?.results ?? []).filter((r) => r.edition === folder || r.edition.endsWith(`/${folder}`));
-    void forAction;
     return {
       folder,
       name: ir.name,
@@ -352,20 +352,25 @@ export function buildSiteData(inp: ReportInputs, layout: { positions: Record<str
     };
   }
 
+  function perEdition(ir: IREdition): { lex: ReturnType<typeof lexicon>; spaceIds: Set<string> } {
+    let c = cache.get(ir);
+    if (!c) cache.set(ir, (c = { lex: lexicon(ir), spaceIds: new Set(ir.board.spaces.map((s) => s.id)) }));
+    return c;
+  }
+
   function exampleOf(kind: Example["kind"], ir: IREdition, ex: { action: Record<string, unknown>; state?: Record<string, unknown> }, stateFile: string | undefined, facts: string[], source?: string): Example {
     let key: string | null = null;
     if (stateFile) {
       try {
         const state = JSON.parse(fs.readFileSync(path.join(inp.root, stateFile), "utf8")) as Record<string, unknown>;
-        const c = compactState(state, ir);
+        const c = compactState(state);
         key = crypto.createHash("sha256").update(JSON.stringify(c)).digest("hex").slice(0, 16);
         states[key] = c;
       } catch {
         key = null;
       }
     }
-    const lex = lexicon(ir);
-    const spaceIds = new Set(ir.board.spaces.map((s) => s.id));
+    const { lex, spaceIds } = perEdition(ir);
     const highlight = new Set<string>();
     for (const v of Object.values(ex.action)) if (typeof v === "string" && spaceIds.has(v)) highlight.add(v);
     for (const f of facts) for (const m of f.matchAll(/spaces\[([a-z0-9_]+)\]|= ([a-z0-9_]+)$/g)) if (spaceIds.has(m[1] ?? m[2])) highlight.add(m[1] ?? m[2]);
@@ -409,7 +414,7 @@ function statePath(x: Expr): string | null {
 }
 
 /** A state in the report's compact form: each board space as a DrawnSpace, the other fields as they are. */
-export function compactState(state: Record<string, unknown>, ir: IREdition): SiteData["states"][string] {
+export function compactState(state: Record<string, unknown>): SiteData["states"][string] {
   const { spaces, ...fields } = state;
   const drawn: Record<string, DrawnSpace> = {};
   if (spaces && typeof spaces === "object") {
@@ -426,8 +431,5 @@ export function compactState(state: Record<string, unknown>, ir: IREdition): Sit
       drawn[id] = d;
     }
   }
-  void ir;
   return { fields, spaces: drawn };
 }
-
-export { readExpr };
