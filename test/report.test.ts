@@ -173,6 +173,17 @@ describe("plain-English readings", () => {
     const dx = diff.diffs[0].actions[0].examples[0];
     expect(dx).toMatchObject({ kind: "diff", highlight: ["istanbul", "varna"], actionText: "spring deploy: power Ottoman, origin Istanbul, destination Varna" });
     expect(diff.states[dx.state!]).toBeDefined();
+    // a hostile title stays text: the data is inlined with every `<` escaped (client.js escapes what it renders)
+    const evil = "</script><img src=x onerror=alert(1)>";
+    const hostile = buildSiteData({ root: process.cwd(), editions: [{ ir: { ...his, rules: his.rules.map((r, i) => (i === 0 ? { ...r, title: evil } : r)) }, scenarios: [] }], diffs: [] }, readLayout());
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-report-"));
+    try {
+      const page = fs.readFileSync(writeSite(dir, hostile, readLayout()).file, "utf8");
+      expect(page).not.toContain(evil);
+      expect(page).toContain("\\u003c/script>\\u003cimg");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
     // the page is one file that fetches nothing: no src=, href= to another origin
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-report-"));
     try {
