@@ -2,12 +2,15 @@
  * `rulewright all` (what `npm start` runs): build, prove and test every bundled edition, then a
  * summary table with each edition's share of the rulebook sources encoded (`rulewright coverage`,
  * no threshold: "-" for an edition no manifest names or when the sources folder is missing).
- * Exit 0 when everything passed; otherwise the worst exit code of the steps.
+ * Ends by writing the rulebook report (`rulewright report`, proofs/report/index.html) and printing
+ * its path. Exit 0 when everything passed; otherwise the worst exit code of the steps.
  */
 import { buildOne } from "./build.js";
 import { printProveSummary, proveOne } from "./prove.js";
 import { runScenarios } from "./test.js";
 import { runCoverage } from "./coverage.js";
+import { buildReport } from "./report.js";
+import path from "node:path";
 import { bundledEditions, UsageError, color, type Format } from "./common.js";
 import { SolverPool, type ProveOptions } from "../verify/index.js";
 
@@ -57,8 +60,10 @@ export async function allCommand(opts: { format: Format }): Promise<number> {
     row[4] = `${mine.filter((r) => r.pass).length}/${mine.length} passed`;
   }
   if (t.failed || t.problems.length) code = Math.max(code, 1);
+  let coverageReport: Awaited<ReturnType<typeof runCoverage>>["report"];
   try {
     const cov = runCoverage({ format: "text" });
+    coverageReport = cov.report;
     if (cov.exitCode === 2) process.stdout.write(`coverage: ${color.red("the manifests have errors")} (run \`rulewright coverage\`)\n`);
     for (const ed of cov.report?.editions ?? []) {
       const row = rows.find((r) => r[0] === ed.edition);
@@ -73,7 +78,17 @@ export async function allCommand(opts: { format: Format }): Promise<number> {
   const line = (r: string[]) => r.map((c, i) => c + " ".repeat(widths[i] - stripAnsi(c).length)).join("  ");
   process.stdout.write("\n" + color.bold(line(header)) + "\n" + rows.map(line).join("\n") + "\n");
   process.stdout.write(`${code === 0 ? color.green("all good") : color.red("something failed")} — scenarios: ${t.passed} passed, ${t.failed} failed\n`);
-  if (opts.format === "json") process.stdout.write(JSON.stringify({ code, scenarios: { passed: t.passed, failed: t.failed } }) + "\n");
+  // the rulebook report of what was just built, proved and tested (compiler/report); a failure
+  // to write it is reported, and the exit code stays that of the steps
+  let reportFile: string | undefined;
+  try {
+    const r = await buildReport(built, { testResults: t, coverageReport, quiet: true });
+    reportFile = r.file;
+    process.stdout.write(`report: ${path.resolve(r.file)} (open it in a browser; ${(r.bytes / 1e6).toFixed(2)} MB, ${(r.ms / 1000).toFixed(1)} s)\n`);
+  } catch (e) {
+    process.stdout.write(`report: ${color.red("not written")} (${(e as Error).message})\n`);
+  }
+  if (opts.format === "json") process.stdout.write(JSON.stringify({ code, scenarios: { passed: t.passed, failed: t.failed }, report: reportFile ?? null }) + "\n");
   return code;
 }
 

@@ -17,6 +17,8 @@ const diffCommand = async (...a: Parameters<typeof import("./diff.js").diffComma
 const coverageCommand = async (...a: Parameters<typeof import("./coverage.js").coverageCommand>) => (await import("./coverage.js")).coverageCommand(...a);
 const lspCommand = async (...a: Parameters<typeof import("./lsp.js").lspCommand>) => (await import("./lsp.js")).lspCommand(...a);
 const fmtCommand = async (...a: Parameters<typeof import("./fmt.js").fmtCommand>) => (await import("./fmt.js")).fmtCommand(...a);
+const reportCommand = async (...a: Parameters<typeof import("./report.js").reportCommand>) => (await import("./report.js")).reportCommand(...a);
+const serveCommand = async (...a: Parameters<typeof import("./report.js").serveCommand>) => (await import("./report.js")).serveCommand(...a);
 const allCommand = async (...a: Parameters<typeof import("./all.js").allCommand>) => (await import("./all.js")).allCommand(...a);
 
 const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
@@ -139,6 +141,26 @@ export async function main(argv: string[]): Promise<number> {
     .option("--stdio", "use stdio (the default and only transport)")
     .action(async (o: { stdio?: boolean }) => {
       code = await lspCommand(o);
+    });
+  program
+    .command("report")
+    .description("write the rulebook report: an offline web page of every edition, its rules in plain English and its proofs' states on the board (reads the last prove reports; never proves)")
+    .argument("[editions...]", "bundled edition names or edition folders (default: every bundled edition)")
+    .option("--out <dir>", "where to write index.html (default proofs/report)")
+    .option("--tests <file>", "scenario results saved from `rulewright test --format json` (default: run the scenarios)")
+    .option("--coverage <file>", "coverage saved from `rulewright coverage --format json` (default: compute it)")
+    .action(async (editions: string[], o: { out?: string; tests?: string; coverage?: string }) => {
+      code = await reportCommand(editions, o);
+    });
+  program
+    .command("serve")
+    .description("write the rulebook report and serve it on 127.0.0.1; with --watch rebuild it when a rule file, scenario or prove report changes")
+    .argument("[editions...]", "bundled edition names or edition folders (default: every bundled edition)")
+    .option("--out <dir>", "where to write index.html (default proofs/report)")
+    .option("--port <n>", "port (default 8377; 0 picks a free one)")
+    .option("--watch", "rebuild on save")
+    .action(async (editions: string[], o: { out?: string; port?: string; watch?: boolean }) => {
+      code = await serveCommand(editions, o);
     });
   program
     .command("all")
