@@ -17,6 +17,7 @@ const diffCommand = async (...a: Parameters<typeof import("./diff.js").diffComma
 const coverageCommand = async (...a: Parameters<typeof import("./coverage.js").coverageCommand>) => (await import("./coverage.js")).coverageCommand(...a);
 const lspCommand = async (...a: Parameters<typeof import("./lsp.js").lspCommand>) => (await import("./lsp.js")).lspCommand(...a);
 const fmtCommand = async (...a: Parameters<typeof import("./fmt.js").fmtCommand>) => (await import("./fmt.js")).fmtCommand(...a);
+const initCommand = async (...a: Parameters<typeof import("./init.js").initCommand>) => (await import("./init.js")).initCommand(...a);
 const allCommand = async (...a: Parameters<typeof import("./all.js").allCommand>) => (await import("./all.js")).allCommand(...a);
 
 const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
@@ -42,10 +43,19 @@ export async function main(argv: string[]): Promise<number> {
     .command("build")
     .description("compile editions and write generated/<edition>/ (all bundled editions by default)")
     .argument("[editions...]", "bundled edition names")
-    .option("--check", "write nothing; exit 1 when generated/ is stale")
+    .option("--check", "write nothing; exit 1 when generated/ (or --out) is stale")
+    .option("--out <dir>", "write the validators of the one edition named into this folder instead of generated/<edition>/")
     .addOption(formatOption())
-    .action(async (editions: string[], o: { check?: boolean; format: Format }) => {
+    .action(async (editions: string[], o: { check?: boolean; out?: string; format: Format }) => {
       code = await buildCommand(editions, o);
+    });
+  program
+    .command("init")
+    .description("scaffold a new edition folder (edition.rules, a state schema, one rule, one scenario, a README) that builds, proves and tests as it is")
+    .argument("[dir]", "the folder to create (default dsl/my-edition)")
+    .addOption(formatOption())
+    .action(async (dir: string | undefined, o: { format: Format }) => {
+      code = await initCommand(dir, o);
     });
   program
     .command("prove")
