@@ -231,7 +231,10 @@ export async function loadValidators(ref: EditionRef, edition: IREdition): Promi
     }
   }
   try {
-    if (COMPILED && entry.endsWith(".ts")) {
+    // compiled, no loader for TypeScript; from the sources, tsx would load validators outside this
+    // checkout by the module type of their own project (a CommonJS project: "require() … in a cycle")
+    const foreign = !isInside(dir, PACKAGE_ROOT) && !isInside(dir, path.join(os.tmpdir(), "rulewright-cache"));
+    if (entry.endsWith(".ts") && (COMPILED || foreign)) {
       dir = await transpiledValidators(dir, editionFolder(edition));
       entry = "index.js";
     }
@@ -243,6 +246,11 @@ export async function loadValidators(ref: EditionRef, edition: IREdition): Promi
       ref.bundled && ref.root === undefined ? `run \`npx rulewright build ${editionFolder(edition)}\` (never edit generated/ by hand)` : undefined,
     );
   }
+}
+
+function isInside(dir: string, parent: string): boolean {
+  const rel = path.relative(path.resolve(parent), path.resolve(dir));
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
 /**
