@@ -33,6 +33,8 @@ export function indexStatements(ir: IREdition): (string | InterfaceDeclarationSt
       `export * as board from "./board.js";`,
       `export type { ${tableTypes.join(", ")} } from "./tables.js";`,
       `export { ${tableFns.join(", ")} } from "./tables.js";`,
+      `export type { StateError } from "./validate-state.js";`,
+      `export { isValidState, validateState } from "./validate-state.js";`,
     ].join("\n"),
     iface("Violation", "One rule a verdict reports: a forbid rule that fires, or another action's obligation.", [
       ["rule", "string"],

@@ -10,6 +10,8 @@ export { ACTIONS, EXEMPTIONS, INVARIANTS, REMOVED_RULES, RULES } from "./rules.j
 export * as board from "./board.js";
 export type { ActionCostResult, CircumnavigationResult, RaiderResult, TableInfo } from "./tables.js";
 export { TABLES, lookup, lookupActionCost, lookupCircumnavigation, lookupConquest, lookupExploration, lookupNewWorldRiches, lookupRaider, lookupRow } from "./tables.js";
+export type { StateError } from "./validate-state.js";
+export { isValidState, validateState } from "./validate-state.js";
 
 /** One rule a verdict reports: a forbid rule that fires, or another action's obligation. */
 export interface Violation {

@@ -10,6 +10,8 @@ export { ACTIONS, EXEMPTIONS, INVARIANTS, REMOVED_RULES, RULES } from "./rules.j
 export * as board from "./board.js";
 export type { TableInfo } from "./tables.js";
 export { TABLES, lookup, lookupRow } from "./tables.js";
+export type { StateError } from "./validate-state.js";
+export { isValidState, validateState } from "./validate-state.js";
 
 /** One rule a verdict reports: a forbid rule that fires, or another action's obligation. */
 export interface Violation {
