@@ -219,8 +219,12 @@ const V_unrest_reformation_adjacent: Violation = Object.freeze({ rule: "unrest.r
 const V_unrest_remove_impulse: Violation = Object.freeze({ rule: "unrest.remove_impulse", kind: "forbid", citation: "his §11", title: "removing unrest is a CP action: only the active power takes it, in its Action Phase impulse", file: "dsl/his/control.rules", line: 210, column: 6 });
 const V_unrest_remove_none: Violation = Object.freeze({ rule: "unrest.remove_none", kind: "forbid", citation: "his §12.4", title: "there is no unrest to remove in this space", file: "dsl/his/control.rules", line: 213, column: 6 });
 const V_unrest_remove_units: Violation = Object.freeze({ rule: "unrest.remove_units", kind: "forbid", citation: "his §12.4", title: "the active power's land units must stand in the space, or in an adjacent space (not across a mountain pass) with no enemy land units adjacent to it", file: "dsl/his/control.rules", line: 216, column: 6 });
+const MEMBERS_ActionType: readonly ActionType[] = ["move_formation", "move_over_pass", "naval_move", "buy_mercenary", "raise_regular", "raise_cavalry", "build_squadron", "build_corsair", "assault_or_foreign_war", "control_unfortified_space", "initiate_piracy", "explore", "colonize", "conquer", "translate_scripture", "publish_treatise", "call_theological_debate", "build_st_peters", "burn_books", "found_jesuit_university"];
+const MEMBERS_DeepExplorationOption: readonly DeepExplorationOption[] = ["circumnavigate", "claim_amazon", "make_discovery"];
 const MEMBERS_MajorPower: readonly MajorPower[] = ["ottoman", "hapsburg", "england", "france", "papacy", "protestant"];
 const MEMBERS_Power: readonly Power[] = ["ottoman", "hapsburg", "england", "france", "papacy", "protestant", "genoa", "hungary_bohemia", "scotland", "venice", "independent"];
+const MEMBERS_UnitKind: readonly UnitKind[] = ["mercenary", "regular", "cavalry", "squadron", "corsair"];
+const MEMBERS_UnrestCause: readonly UnrestCause[] = ["book_of_common_prayer", "cloth_prices_fluctuate", "gabelle_revolt", "janissaries_rebel", "peasants_war", "pilgrimage_of_grace", "revolt_of_the_communeros", "excommunication", "karlstadt"];
 
 /** The verdict on `assault`: 1 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkAssault(state: State, action: AssaultAction): Verdict {
@@ -502,6 +506,182 @@ export function brokenInvariants(state: State): string[] {
   if (!holds_state_no_self_war(state)) out.push("state.no_self_war");
   return out;
 }
+
+/** The legal `assault` moves of an actor, appended to out (see legalMoves). */
+function moves_assault(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  for (const v_space of SPACES) {
+    if (fires_assault_loc(state, v_power, v_space)) continue;
+    out.push({ action: "assault", power: v_power, space: v_space });
+  }
+}
+
+/** The legal `avoid_battle` moves of an actor, appended to out (see legalMoves). */
+function moves_avoid_battle(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  for (const v_destination of SPACES) {
+    if (fires_unrest_no_avoid_battle(state, v_power, v_destination)) continue;
+    out.push({ action: "avoid_battle", power: v_power, destination: v_destination });
+  }
+}
+
+/** The legal `build_unit` moves of an actor, appended to out (see legalMoves). */
+function moves_build_unit(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  for (const v_space of SPACES) {
+    if (fires_unrest_no_build(state, v_power, v_space, undefined as never)) continue;
+    for (const v_unit of MEMBERS_UnitKind) {
+      out.push({ action: "build_unit", power: v_power, space: v_space, unit: v_unit });
+    }
+  }
+}
+
+/** The legal `choose_deep_exploration` moves of an actor, appended to out (see legalMoves). */
+function moves_choose_deep_exploration(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_explore_option_phase(state, v_power, undefined as never)) return;
+  for (const v_option of MEMBERS_DeepExplorationOption) {
+    if (fires_explore_circumnavigated(state, v_power, v_option)) continue;
+    out.push({ action: "choose_deep_exploration", power: v_power, option: v_option });
+  }
+}
+
+/** The legal `control_unfortified_space` moves of an actor, appended to out (see legalMoves). */
+function moves_control_unfortified_space(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_control_impulse(state, v_power, undefined as never)) return;
+  for (const v_space of SPACES) {
+    if (fires_control_foreign_units(state, v_power, v_space)) continue;
+    if (fires_control_fortified(state, v_power, v_space)) continue;
+    if (fires_control_land(state, v_power, v_space)) continue;
+    if (fires_control_loc(state, v_power, v_space)) continue;
+    if (fires_control_owner(state, v_power, v_space)) continue;
+    if (fires_control_units(state, v_power, v_space)) continue;
+    out.push({ action: "control_unfortified_space", power: v_power, space: v_space });
+  }
+}
+
+/** The legal `declare_war` moves of an actor, appended to out (see legalMoves). */
+function moves_declare_war(state: State, v_by: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_by)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_dow_protestant_declarer_before_league(state, v_by, undefined as never)) return;
+  for (const v_target of MEMBERS_Power) {
+    if (fires_dow_alliance_this_phase(state, v_by, v_target)) continue;
+    if (fires_dow_already_at_war(state, v_by, v_target)) continue;
+    if (fires_dow_hungary_bohemia(state, v_by, v_target)) continue;
+    if (fires_dow_independent(state, v_by, v_target)) continue;
+    if (fires_dow_minor_ally(state, v_by, v_target)) continue;
+    if (fires_dow_own_ally(state, v_by, v_target)) continue;
+    if (fires_dow_peace_this_phase(state, v_by, v_target)) continue;
+    if (fires_dow_protestant_before_league(state, v_by, v_target)) continue;
+    if (fires_dow_scotland(state, v_by, v_target)) continue;
+    if (fires_dow_scotland_french_peace(state, v_by, v_target)) continue;
+    if (fires_dow_self(state, v_by, v_target)) continue;
+    if (fires_dow_venice_england(state, v_by, v_target)) continue;
+    if (fires_dow_venice_papal(state, v_by, v_target)) continue;
+    out.push({ action: "declare_war", by: v_by, target: v_target });
+  }
+}
+
+/** The legal `end_impulse` moves of an actor, appended to out (see legalMoves). */
+function moves_end_impulse(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_impulse_end_before_option(state, v_power)) return;
+  if (fires_impulse_end_not_active(state, v_power)) return;
+  if (fires_impulse_end_phase(state, v_power)) return;
+  out.push({ action: "end_impulse", power: v_power });
+}
+
+/** The legal `pass` moves of an actor, appended to out (see legalMoves). */
+function moves_pass(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_admin_rating(state, v_power)) return;
+  if (fires_pass_after_card(state, v_power)) return;
+  if (fires_pass_home_card(state, v_power)) return;
+  if (fires_pass_mandatory_event(state, v_power)) return;
+  if (fires_pass_not_active(state, v_power)) return;
+  if (fires_pass_phase(state, v_power)) return;
+  out.push({ action: "pass", power: v_power });
+}
+
+/** The legal `place_unrest` moves of an actor, appended to out (see legalMoves). */
+function moves_place_unrest(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  for (const v_space of SPACES) {
+    if (fires_unrest_place_land(state, v_power, v_space, undefined as never)) continue;
+    for (const v_cause of MEMBERS_UnrestCause) {
+      if (fires_unrest_place_unoccupied(state, v_power, v_space, v_cause)) continue;
+      out.push({ action: "place_unrest", power: v_power, space: v_space, cause: v_cause });
+    }
+  }
+}
+
+/** The legal `reformation_attempt` moves of an actor, appended to out (see legalMoves). */
+function moves_reformation_attempt(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  for (const v_space of SPACES) {
+    if (fires_unrest_reformation_adjacent(state, v_power, v_space)) continue;
+    out.push({ action: "reformation_attempt", power: v_power, space: v_space });
+  }
+}
+
+/** The legal `remove_unrest` moves of an actor, appended to out (see legalMoves). */
+function moves_remove_unrest(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_unrest_remove_impulse(state, v_power, undefined as never)) return;
+  for (const v_space of SPACES) {
+    if (fires_unrest_remove_none(state, v_power, v_space)) continue;
+    if (fires_unrest_remove_units(state, v_power, v_space)) continue;
+    out.push({ action: "remove_unrest", power: v_power, space: v_space });
+  }
+}
+
+/** The legal `retreat` moves of an actor, appended to out (see legalMoves). */
+function moves_retreat(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  for (const v_destination of SPACES) {
+    if (fires_unrest_no_retreat(state, v_power, v_destination)) continue;
+    out.push({ action: "retreat", power: v_power, destination: v_destination });
+  }
+}
+
+/** The legal `spend_cp` moves of an actor, appended to out (see legalMoves). */
+function moves_spend_cp(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_cp_not_active(state, v_power, undefined as never)) return;
+  if (fires_cp_phase(state, v_power, undefined as never)) return;
+  for (const v_on of MEMBERS_ActionType) {
+    if (fires_cp_colonize_once(state, v_power, v_on)) continue;
+    if (fires_cp_conquer_once(state, v_power, v_on)) continue;
+    if (fires_cp_explore_once(state, v_power, v_on)) continue;
+    if (fires_cp_no_conquistador(state, v_power, v_on)) continue;
+    if (fires_cp_no_explorer(state, v_power, v_on)) continue;
+    if (fires_cp_not_available(state, v_power, v_on)) continue;
+    if (fires_cp_too_expensive(state, v_power, v_on)) continue;
+    out.push({ action: "spend_cp", power: v_power, on: v_on });
+  }
+}
+
+/** Every move `actor` may make in `state`: each action whose parameters all range over finite domains (enums, booleans) with every combination of its parameters that `check` allows. The actions left out (a parameter that is a number, a string or a list) are listed in `LEGAL_MOVE_ACTIONS` with the reason. Order: by action name, then parameters in declaration order and domain order. */
+export function legalMoves(state: State, actor: MajorPower): Action[] {
+  const out: Action[] = [];
+  moves_assault(state, actor, out);
+  moves_avoid_battle(state, actor, out);
+  moves_build_unit(state, actor, out);
+  moves_choose_deep_exploration(state, actor, out);
+  moves_control_unfortified_space(state, actor, out);
+  moves_declare_war(state, actor, out);
+  moves_end_impulse(state, actor, out);
+  moves_pass(state, actor, out);
+  moves_place_unrest(state, actor, out);
+  moves_reformation_attempt(state, actor, out);
+  moves_remove_unrest(state, actor, out);
+  moves_retreat(state, actor, out);
+  moves_spend_cp(state, actor, out);
+  return out;
+}
+
+/** Which actions `legalMoves` enumerates, and why the others are left out. */
+export const LEGAL_MOVE_ACTIONS: readonly { readonly action: string; readonly enumerated: boolean; readonly reason?: string }[] = Object.freeze([{ action: "assault", enumerated: true }, { action: "avoid_battle", enumerated: true }, { action: "build_unit", enumerated: true }, { action: "choose_deep_exploration", enumerated: true }, { action: "control_unfortified_space", enumerated: true }, { action: "declare_war", enumerated: true }, { action: "end_impulse", enumerated: true }, { action: "move_formation", enumerated: false, reason: "parameter `land_units: int`, `leaders: list<string>` ranges over no finite domain" }, { action: "pass", enumerated: true }, { action: "place_unrest", enumerated: true }, { action: "play_card", enumerated: false, reason: "parameter `card: string` ranges over no finite domain" }, { action: "reformation_attempt", enumerated: true }, { action: "remove_unrest", enumerated: true }, { action: "retreat", enumerated: true }, { action: "spend_cp", enumerated: true }, { action: "spring_deploy", enumerated: false, reason: "parameter `land_units: int`, `leaders: list<string>` ranges over no finite domain" }]);
 
 /**
  * forbid assault: assault.loc his §12

@@ -377,8 +377,10 @@ const V_vp_steps_of_two: Violation = Object.freeze({ rule: "vp.steps_of_two", ki
 const V_vp_to_ally: Violation = Object.freeze({ rule: "vp.to_ally", kind: "forbid", citation: "vq §\"Activated Major Powers: Victory Points\"", title: "the markers go to the major power allied with the activated power", file: "dsl/vq/activated.rules", line: 112, column: 6 });
 const V_winter_inactive_major: Violation = Object.freeze({ rule: "winter.inactive_major", kind: "forbid", citation: "vq §\"Activated Major Powers: Winter\"", title: "an inactive major power receives no regular in its capital in winter", file: "dsl/vq/activated.rules", line: 123, column: 6 });
 const V_winter_phase: Violation = Object.freeze({ rule: "winter.phase", kind: "forbid", citation: "vq §\"Activated Major Powers: Winter\"", title: "the regular in the capital is received during winter", file: "dsl/vq/activated.rules", line: 120, column: 6 });
+const MEMBERS_Event: readonly Event[] = ["homeland_uprising", "morisco_revolt", "puritans", "rising_of_the_north", "other_event"];
 const MEMBERS_MajorPower: readonly MajorPower[] = ["ottoman", "spain", "england", "france", "hre", "protestant"];
 const MEMBERS_Power: readonly Power[] = ["ottoman", "spain", "england", "france", "hre", "protestant", "papacy", "venice", "ireland", "independent"];
+const MEMBERS_Religion: readonly Religion[] = ["catholic", "protestant"];
 
 /** The verdict on `activation_war`: 5 rule(s) of its own. */
 export function checkActivationWar(state: State, action: ActivationWarAction): Verdict {
@@ -883,6 +885,152 @@ export function brokenInvariants(state: State): string[] {
   if (!holds_state_undealt_activated_empty_hand(state)) out.push("state.undealt_activated_empty_hand");
   return out;
 }
+
+/** The legal `announce_hre_marriage` moves of an actor, appended to out (see legalMoves). */
+function moves_announce_hre_marriage(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
+  if (fires_marriage_activator_only(state, v_power)) return;
+  if (fires_marriage_announcements(state, v_power)) return;
+  if (fires_marriage_influence(state, v_power)) return;
+  out.push({ action: "announce_hre_marriage", power: v_power });
+}
+
+/** The legal `assault` moves of an actor, appended to out (see legalMoves). */
+function moves_assault(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
+  for (const v_space of SPACES) {
+    if (fires_assault_loc(state, v_power, v_space)) continue;
+    out.push({ action: "assault", power: v_power, space: v_space });
+  }
+}
+
+/** The legal `avoid_battle` moves of an actor, appended to out (see legalMoves). */
+function moves_avoid_battle(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
+  for (const v_destination of SPACES) {
+    if (fires_unrest_no_avoid_battle(state, v_power, v_destination)) continue;
+    out.push({ action: "avoid_battle", power: v_power, destination: v_destination });
+  }
+}
+
+/** The legal `control_unfortified_space` moves of an actor, appended to out (see legalMoves). */
+function moves_control_unfortified_space(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
+  if (fires_control_not_active(state, v_power, undefined as never)) return;
+  if (fires_control_phase(state, v_power, undefined as never)) return;
+  for (const v_space of SPACES) {
+    if (fires_control_land_units(state, v_power, v_space)) continue;
+    if (fires_control_loc(state, v_power, v_space)) continue;
+    if (fires_control_occupied(state, v_power, v_space)) continue;
+    if (fires_control_target(state, v_power, v_space)) continue;
+    if (fires_control_unfortified(state, v_power, v_space)) continue;
+    out.push({ action: "control_unfortified_space", power: v_power, space: v_space });
+  }
+}
+
+/** The legal `conversion_attempt` moves of an actor, appended to out (see legalMoves). */
+function moves_conversion_attempt(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
+  for (const v_space of SPACES) {
+    for (const v_faith of MEMBERS_Religion) {
+      if (fires_unrest_conversion_source(state, v_power, v_space, v_faith)) continue;
+      out.push({ action: "conversion_attempt", power: v_power, space: v_space, faith: v_faith });
+    }
+  }
+}
+
+/** The legal `pass` moves of an actor, appended to out (see legalMoves). */
+function moves_pass(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
+  if (fires_pass_admin_rating(state, v_power)) return;
+  if (fires_pass_after_card(state, v_power)) return;
+  if (fires_pass_home_card(state, v_power)) return;
+  if (fires_pass_mandatory_event(state, v_power)) return;
+  if (fires_pass_not_active(state, v_power)) return;
+  if (fires_pass_phase(state, v_power)) return;
+  out.push({ action: "pass", power: v_power });
+}
+
+/** The legal `place_unrest` moves of an actor, appended to out (see legalMoves). */
+function moves_place_unrest(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
+  for (const v_space of SPACES) {
+    for (const v_event of MEMBERS_Event) {
+      if (fires_unrest_unoccupied_events(state, v_power, v_space, v_event)) continue;
+      out.push({ action: "place_unrest", power: v_power, space: v_space, event: v_event });
+    }
+  }
+}
+
+/** The legal `raise_units` moves of an actor, appended to out (see legalMoves). */
+function moves_raise_units(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
+  for (const v_space of SPACES) {
+    if (fires_unrest_no_new_units(state, v_power, v_space)) continue;
+    out.push({ action: "raise_units", power: v_power, space: v_space });
+  }
+}
+
+/** The legal `record_religious_preference` moves of an actor, appended to out (see legalMoves). */
+function moves_record_religious_preference(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_preference_first_turn(state, v_power)) return;
+  if (fires_preference_hre_only(state, v_power)) return;
+  if (fires_preference_once(state, v_power)) return;
+  if (fires_preference_phase(state, v_power)) return;
+  if (fires_preference_six_players(state, v_power)) return;
+  out.push({ action: "record_religious_preference", power: v_power });
+}
+
+/** The legal `remove_unrest` moves of an actor, appended to out (see legalMoves). */
+function moves_remove_unrest(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
+  if (fires_unrest_not_active(state, v_power, undefined as never)) return;
+  if (fires_unrest_phase(state, v_power, undefined as never)) return;
+  for (const v_space of SPACES) {
+    if (fires_unrest_land_units(state, v_power, v_space)) continue;
+    if (fires_unrest_none(state, v_power, v_space)) continue;
+    out.push({ action: "remove_unrest", power: v_power, space: v_space });
+  }
+}
+
+/** The legal `retreat` moves of an actor, appended to out (see legalMoves). */
+function moves_retreat(state: State, v_power: MajorPower, out: Action[]): void {
+  if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
+  if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
+  for (const v_destination of SPACES) {
+    if (fires_unrest_no_retreat(state, v_power, v_destination)) continue;
+    out.push({ action: "retreat", power: v_power, destination: v_destination });
+  }
+}
+
+/** Every move `actor` may make in `state`: each action whose parameters all range over finite domains (enums, booleans) with every combination of its parameters that `check` allows. The actions left out (a parameter that is a number, a string or a list) are listed in `LEGAL_MOVE_ACTIONS` with the reason. Order: by action name, then parameters in declaration order and domain order. */
+export function legalMoves(state: State, actor: MajorPower): Action[] {
+  const out: Action[] = [];
+  moves_announce_hre_marriage(state, actor, out);
+  moves_assault(state, actor, out);
+  moves_avoid_battle(state, actor, out);
+  moves_control_unfortified_space(state, actor, out);
+  moves_conversion_attempt(state, actor, out);
+  moves_pass(state, actor, out);
+  moves_place_unrest(state, actor, out);
+  moves_raise_units(state, actor, out);
+  moves_record_religious_preference(state, actor, out);
+  moves_remove_unrest(state, actor, out);
+  moves_retreat(state, actor, out);
+  return out;
+}
+
+/** Which actions `legalMoves` enumerates, and why the others are left out. */
+export const LEGAL_MOVE_ACTIONS: readonly { readonly action: string; readonly enumerated: boolean; readonly reason?: string }[] = Object.freeze([{ action: "activation_war", enumerated: false, reason: "no actor parameter" }, { action: "announce_hre_marriage", enumerated: true }, { action: "assault", enumerated: true }, { action: "avoid_battle", enumerated: true }, { action: "award_activation_vp", enumerated: false, reason: "no actor parameter" }, { action: "change_leader_role", enumerated: false, reason: "parameter `leader: string` ranges over no finite domain" }, { action: "claim_military_victory", enumerated: false, reason: "no actor parameter" }, { action: "control_unfortified_space", enumerated: true }, { action: "conversion_attempt", enumerated: true }, { action: "coordinated_defence", enumerated: false, reason: "no actor parameter" }, { action: "deal_activation_cards", enumerated: false, reason: "no actor parameter" }, { action: "discard_home_card", enumerated: false, reason: "parameter `card: string` ranges over no finite domain" }, { action: "displace", enumerated: false, reason: "no actor parameter" }, { action: "hold_leader", enumerated: false, reason: "parameter `leader: string` ranges over no finite domain" }, { action: "move_escort_galleons", enumerated: false, reason: "parameter `galleons: int` ranges over no finite domain" }, { action: "move_formation", enumerated: false, reason: "parameter `land_units: int`, `leaders: list<string>` ranges over no finite domain" }, { action: "pass", enumerated: true }, { action: "place_leader", enumerated: false, reason: "parameter `leader: string` ranges over no finite domain" }, { action: "place_sea_captain", enumerated: false, reason: "parameter `captain: string` ranges over no finite domain" }, { action: "place_unrest", enumerated: true }, { action: "play_card", enumerated: false, reason: "parameter `card: string` ranges over no finite domain" }, { action: "play_treasure", enumerated: false, reason: "parameter `treasure: string` ranges over no finite domain" }, { action: "raise_units", enumerated: true }, { action: "receive_winter_regular", enumerated: false, reason: "no actor parameter" }, { action: "record_religious_preference", enumerated: true }, { action: "remove_unrest", enumerated: true }, { action: "retreat", enumerated: true }, { action: "spring_deploy", enumerated: false, reason: "parameter `land_units: int`, `leaders: list<string>` ranges over no finite domain" }, { action: "take_action", enumerated: false, reason: "parameter `cost: int` ranges over no finite domain" }]);
 
 /**
  * forbid take_action: activated.no_assassination_target vq §"Activated Major Powers: Restrictions"
