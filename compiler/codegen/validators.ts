@@ -92,7 +92,9 @@ export function validatorStatements(ir: IREdition): Statement[] {
 
   // ---- routes ----------------------------------------------------------------------------
   const routeStructs: Statement[] = [];
-  for (const r of routes) routeStructs.push(...routeFunction(r, routeFns.get(r.name)!, ec, names));
+  // the number of the current call of an exported function: route clause memos live as long as it
+  const epoch = names.take("call_epoch");
+  for (const r of routes) routeStructs.push(...routeFunction(r, routeFns.get(r.name)!, ec, names, epoch));
 
   // ---- rules -----------------------------------------------------------------------------
   const rules = byId(ir.rules);
@@ -227,6 +229,13 @@ export function validatorStatements(ir: IREdition): Statement[] {
   // legalMoves
   checkers.push(...legalMovesStatements(ir, actions, rules, actionByName, firesFn, ec, actorType, names));
 
+  // every exported entry starts a new call: route clause memos of an earlier call are not reused
+  if (routes.length) {
+    for (const c of checkers) {
+      if (typeof c !== "string" && c.kind === StructureKind.Function && c.isExported) c.statements = `${epoch}++;\n${c.statements as string}`;
+    }
+  }
+
   // ---- assemble --------------------------------------------------------------------------
   const boardImports = [...ec.boardUsed].sort();
   out.push(header(ir, `Validators of ${ir.title}: one checker per action.`));
@@ -253,6 +262,7 @@ export function validatorStatements(ir: IREdition): Statement[] {
       `}`,
     ].join("\n"),
   );
+  if (routes.length) out.push(`/** The number of the current call of an exported function (route clause memos are valid within one). */\nlet ${epoch} = 0;`);
   if (consts.length) out.push(consts.join("\n"));
   const enumConsts = [...ec.enumArrays.entries()]
     .sort(([a], [b]) => cmpStr(a, b))
@@ -426,7 +436,7 @@ function ruleFunction(ir: IREdition, rule: IRRule, action: IRAction, name: strin
  * when reached with fewer sea zones (clauses depend on the space alone, so fewer is never worse);
  * the sea count is capped at SEA_COUNT (a shortest path never repeats a sea zone).
  */
-function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names): Statement[] {
+function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names, epoch: string): Statement[] {
   const ctx: Ctx = new Map(r.params.map((p) => [p.name, varName(p.name)]));
   const params = [{ name: "state", type: "State" }, ...r.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) })), { name: "from", type: "Space" }, { name: "to", type: "Space" }];
   for (const b of ["SPACE_INDEX", "SPACES", "FLAGS", "F_SEA", "SEA_COUNT", "LAND_ADJ", "PASS_ADJ", "PORT_ADJ", "SEA_ADJ", "newRouteScratch", "RouteScratch"]) ec.boardUsed.add(b);
@@ -435,9 +445,18 @@ function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names)
   const extra: Statement[] = [`let ${scratch}: RouteScratch | null = null;`];
   const isTrue = (e: { k: string; value?: unknown }): boolean => e.k === "lit" && e.value === true;
   // memoized clause tests: `<clause>Ok(i)` as an expression over space number `i`
+  const resets: string[] = [];
   const clause = (kind: "land" | "sea" | "port", e: IRRoute["land"], v: string): ((i: string) => string) => {
     if (isTrue(e)) return () => "true";
     const pred = ec.predicate(e, v, "Space", ctx, `${base}_${kind}`);
+    // the memo is kept across the searches of one validator call when the clause's arguments are
+    // the same scalars (a list or record argument: refilled every search)
+    const scalarArgs = params.filter((p) => pred.args.includes(p.name) && p.name !== "state");
+    const shareable = scalarArgs.every((p) => { const t = r.params.find((q) => varName(q.name) === p.name)?.type; return t !== undefined && (t.k === "enum" || t.k === "bool" || t.k === "int"); });
+    if (shareable) {
+      const key = ["`${" + epoch + "}", ...scalarArgs.map((p) => "${" + p.name + "}")].join("|") + "`";
+      resets.push(`{`, `  const key = ${key};`, `  if (sc.${kind}Key !== key) {`, `    sc.${kind}.fill(0);`, `    sc.${kind}Key = key;`, `  }`, `}`);
+    } else resets.push(`sc.${kind}.fill(0);`, `sc.${kind}Key = "";`);
     const okName = names.take(`${base}_${kind}Ok`);
     const okParams = [{ name: "sc", type: "RouteScratch" }, { name: "i", type: "number" }, ...params.filter((p) => pred.args.includes(p.name))];
     extra.push(
@@ -475,9 +494,7 @@ function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names)
     `  const qs = sc.queueSpace;`,
     `  const qk = sc.queueSeas;`,
     `  best.fill(0x7fffffff);`,
-    `  sc.land.fill(0);`,
-    `  sc.sea.fill(0);`,
-    `  sc.port.fill(0);`,
+    ...resets.map((l) => `  ${l}`),
     `  let k0 = 0;`,
     `  if ((FLAGS[src]! & F_SEA) !== 0) {`,
     `    if (maxSeas < 1 || !${seaOk("src")}) return false;`,

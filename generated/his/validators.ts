@@ -137,6 +137,8 @@ function verdict(violations: Violation[] | undefined, obliged: string[] | undefi
   return { allowed: violations === undefined, violations: violations ?? NONE, obliged: obliged ?? NONE };
 }
 
+/** The number of the current call of an exported function (route clause memos are valid within one). */
+let call_epoch = 0;
 const V_assault_loc: Violation = Object.freeze({ rule: "assault.loc", kind: "forbid", citation: "his §12", title: "an assault needs a line of communication to the besieged space", file: "dsl/his/control.rules", line: 162, column: 6 });
 const V_card_combat_as_event: Violation = Object.freeze({ rule: "card.combat_as_event", kind: "forbid", citation: "his §11", title: "a combat card is never played as an event in an impulse", file: "dsl/his/cards.rules", line: 36, column: 6 });
 const V_card_event_once_per_turn: Violation = Object.freeze({ rule: "card.event_once_per_turn", kind: "forbid", citation: "his §11", title: "a card is played as an event at most once a turn, even when Here I Stand or the Papal Inquisition takes it back from the discard pile", file: "dsl/his/cards.rules", line: 40, column: 6 });
@@ -227,6 +229,7 @@ const MEMBERS_UnrestCause: readonly UnrestCause[] = ["book_of_common_prayer", "c
 
 /** The verdict on `assault`: 1 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkAssault(state: State, action: AssaultAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_assault_loc(state, action.power, action.space)) (violations ??= []).push(V_assault_loc);
   // pass.empty_hand: `pass` is the only legal move
@@ -236,6 +239,7 @@ export function checkAssault(state: State, action: AssaultAction): Verdict {
 
 /** The verdict on `avoid_battle`: 1 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkAvoidBattle(state: State, action: AvoidBattleAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_unrest_no_avoid_battle(state, action.power, action.destination)) (violations ??= []).push(V_unrest_no_avoid_battle);
   // pass.empty_hand: `pass` is the only legal move
@@ -245,6 +249,7 @@ export function checkAvoidBattle(state: State, action: AvoidBattleAction): Verdi
 
 /** The verdict on `build_unit`: 1 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkBuildUnit(state: State, action: BuildUnitAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_unrest_no_build(state, action.power, action.space, action.unit)) (violations ??= []).push(V_unrest_no_build);
   // pass.empty_hand: `pass` is the only legal move
@@ -254,6 +259,7 @@ export function checkBuildUnit(state: State, action: BuildUnitAction): Verdict {
 
 /** The verdict on `choose_deep_exploration`: 2 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkChooseDeepExploration(state: State, action: ChooseDeepExplorationAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_explore_circumnavigated(state, action.power, action.option)) (violations ??= []).push(V_explore_circumnavigated);
   if (fires_explore_option_phase(state, action.power, action.option)) (violations ??= []).push(V_explore_option_phase);
@@ -264,6 +270,7 @@ export function checkChooseDeepExploration(state: State, action: ChooseDeepExplo
 
 /** The verdict on `control_unfortified_space`: 7 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkControlUnfortifiedSpace(state: State, action: ControlUnfortifiedSpaceAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_control_foreign_units(state, action.power, action.space)) (violations ??= []).push(V_control_foreign_units);
   if (fires_control_fortified(state, action.power, action.space)) (violations ??= []).push(V_control_fortified);
@@ -279,6 +286,7 @@ export function checkControlUnfortifiedSpace(state: State, action: ControlUnfort
 
 /** The verdict on `declare_war`: 14 rule(s) of its own, plus the obligations of `by`'s other actions. */
 export function checkDeclareWar(state: State, action: DeclareWarAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_dow_alliance_this_phase(state, action.by, action.target)) (violations ??= []).push(V_dow_alliance_this_phase);
   if (fires_dow_already_at_war(state, action.by, action.target)) (violations ??= []).push(V_dow_already_at_war);
@@ -301,6 +309,7 @@ export function checkDeclareWar(state: State, action: DeclareWarAction): Verdict
 
 /** The verdict on `end_impulse`: 3 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkEndImpulse(state: State, action: EndImpulseAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_impulse_end_before_option(state, action.power)) (violations ??= []).push(V_impulse_end_before_option);
   if (fires_impulse_end_not_active(state, action.power)) (violations ??= []).push(V_impulse_end_not_active);
@@ -312,6 +321,7 @@ export function checkEndImpulse(state: State, action: EndImpulseAction): Verdict
 
 /** The verdict on `move_formation`: 7 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkMoveFormation(state: State, action: MoveFormationAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_move_connection(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_move_connection);
   if (fires_move_cost(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_move_cost);
@@ -327,6 +337,7 @@ export function checkMoveFormation(state: State, action: MoveFormationAction): V
 
 /** The verdict on `pass`: 7 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkPass(state: State, action: PassAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   let obliged: string[] | undefined;
   if (fires_pass_admin_rating(state, action.power)) (violations ??= []).push(V_pass_admin_rating);
@@ -341,6 +352,7 @@ export function checkPass(state: State, action: PassAction): Verdict {
 
 /** The verdict on `place_unrest`: 2 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkPlaceUnrest(state: State, action: PlaceUnrestAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_unrest_place_land(state, action.power, action.space, action.cause)) (violations ??= []).push(V_unrest_place_land);
   if (fires_unrest_place_unoccupied(state, action.power, action.space, action.cause)) (violations ??= []).push(V_unrest_place_unoccupied);
@@ -351,6 +363,7 @@ export function checkPlaceUnrest(state: State, action: PlaceUnrestAction): Verdi
 
 /** The verdict on `play_card`: 7 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkPlayCard(state: State, action: PlayCardAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_card_combat_as_event(state, action.power, action.card, action.as)) (violations ??= []).push(V_card_combat_as_event);
   if (fires_card_event_once_per_turn(state, action.power, action.card, action.as)) (violations ??= []).push(V_card_event_once_per_turn);
@@ -366,6 +379,7 @@ export function checkPlayCard(state: State, action: PlayCardAction): Verdict {
 
 /** The verdict on `reformation_attempt`: 1 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkReformationAttempt(state: State, action: ReformationAttemptAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_unrest_reformation_adjacent(state, action.power, action.space)) (violations ??= []).push(V_unrest_reformation_adjacent);
   // pass.empty_hand: `pass` is the only legal move
@@ -375,6 +389,7 @@ export function checkReformationAttempt(state: State, action: ReformationAttempt
 
 /** The verdict on `remove_unrest`: 3 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkRemoveUnrest(state: State, action: RemoveUnrestAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_unrest_remove_impulse(state, action.power, action.space)) (violations ??= []).push(V_unrest_remove_impulse);
   if (fires_unrest_remove_none(state, action.power, action.space)) (violations ??= []).push(V_unrest_remove_none);
@@ -386,6 +401,7 @@ export function checkRemoveUnrest(state: State, action: RemoveUnrestAction): Ver
 
 /** The verdict on `retreat`: 1 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkRetreat(state: State, action: RetreatAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_unrest_no_retreat(state, action.power, action.destination)) (violations ??= []).push(V_unrest_no_retreat);
   // pass.empty_hand: `pass` is the only legal move
@@ -395,6 +411,7 @@ export function checkRetreat(state: State, action: RetreatAction): Verdict {
 
 /** The verdict on `spend_cp`: 9 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkSpendCp(state: State, action: SpendCpAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_cp_colonize_once(state, action.power, action.on)) (violations ??= []).push(V_cp_colonize_once);
   if (fires_cp_conquer_once(state, action.power, action.on)) (violations ??= []).push(V_cp_conquer_once);
@@ -412,6 +429,7 @@ export function checkSpendCp(state: State, action: SpendCpAction): Verdict {
 
 /** The verdict on `spring_deploy`: 15 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkSpringDeploy(state: State, action: SpringDeployAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_deploy_blocked_sea(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_blocked_sea);
   if (fires_deploy_capital_only(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_capital_only);
@@ -435,6 +453,7 @@ export function checkSpringDeploy(state: State, action: SpringDeployAction): Ver
 
 /** The verdict on any action (dispatches on `action.action`). */
 export function check(state: State, action: Action): Verdict {
+  call_epoch++;
   switch (action.action) {
     case "assault":
       return checkAssault(state, action);
@@ -475,6 +494,7 @@ export function check(state: State, action: Action): Verdict {
 
 /** For every action with an oblige rule that fires for `actor`: the action and the ids of those rules. */
 export function obligedActions(state: State, actor: MajorPower): { action: string; rules: string[] }[] {
+  call_epoch++;
   const out: { action: string; rules: string[] }[] = [];
   {
     let rules: string[] | undefined;
@@ -486,6 +506,7 @@ export function obligedActions(state: State, actor: MajorPower): { action: strin
 
 /** The ids of the invariants the state breaks (a state that breaks one is bad input). */
 export function brokenInvariants(state: State): string[] {
+  call_epoch++;
   const out: string[] = [];
   if (!holds_state_allies_not_at_war(state)) out.push("state.allies_not_at_war");
   if (!holds_state_combat_cards_are_plain(state)) out.push("state.combat_cards_are_plain");
@@ -661,6 +682,7 @@ function moves_spend_cp(state: State, v_power: MajorPower, out: Action[]): void 
 
 /** Every move `actor` may make in `state`: each action whose parameters all range over finite domains (enums, booleans) with every combination of its parameters that `check` allows. The actions left out (a parameter that is a number, a string or a list) are listed in `LEGAL_MOVE_ACTIONS` with the reason. Order: by action name, then parameters in declaration order and domain order. */
 export function legalMoves(state: State, actor: MajorPower): Action[] {
+  call_epoch++;
   const out: Action[] = [];
   moves_assault(state, actor, out);
   moves_avoid_battle(state, actor, out);
@@ -1670,9 +1692,27 @@ function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, 
     const qs = sc.queueSpace;
     const qk = sc.queueSeas;
     best.fill(0x7fffffff);
-    sc.land.fill(0);
-    sc.sea.fill(0);
-    sc.port.fill(0);
+    {
+      const key = `${call_epoch}|${v_p}`;
+      if (sc.landKey !== key) {
+        sc.land.fill(0);
+        sc.landKey = key;
+      }
+    }
+    {
+      const key = `${call_epoch}|${v_p}|${v_no_blocked_seas}`;
+      if (sc.seaKey !== key) {
+        sc.sea.fill(0);
+        sc.seaKey = key;
+      }
+    }
+    {
+      const key = `${call_epoch}|${v_p}`;
+      if (sc.portKey !== key) {
+        sc.port.fill(0);
+        sc.portKey = key;
+      }
+    }
     let k0 = 0;
     if ((FLAGS[src]! & F_SEA) !== 0) {
       if (maxSeas < 1 || !deploy_path_seaOk(sc, src, state, v_p, v_no_blocked_seas)) return false;
@@ -1781,9 +1821,20 @@ function route_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spac
     const qs = sc.queueSpace;
     const qk = sc.queueSeas;
     best.fill(0x7fffffff);
-    sc.land.fill(0);
-    sc.sea.fill(0);
-    sc.port.fill(0);
+    {
+      const key = `${call_epoch}|${v_p}|${v_target}|${v_start}`;
+      if (sc.landKey !== key) {
+        sc.land.fill(0);
+        sc.landKey = key;
+      }
+    }
+    {
+      const key = `${call_epoch}|${v_p}`;
+      if (sc.seaKey !== key) {
+        sc.sea.fill(0);
+        sc.seaKey = key;
+      }
+    }
     let k0 = 0;
     if ((FLAGS[src]! & F_SEA) !== 0) {
       if (maxSeas < 1 || !loc_seaOk(sc, src, state, v_p)) return false;

@@ -239,6 +239,8 @@ function verdict(violations: Violation[] | undefined, obliged: string[] | undefi
   return { allowed: violations === undefined, violations: violations ?? NONE, obliged: obliged ?? NONE };
 }
 
+/** The number of the current call of an exported function (route clause memos are valid within one). */
+let call_epoch = 0;
 const V_activated_no_assassination_target: Violation = Object.freeze({ rule: "activated.no_assassination_target", kind: "forbid", citation: "vq §\"Activated Major Powers: Restrictions\"", title: "the leaders of an activated major power may not be the targets of an assassination", file: "dsl/vq/activated.rules", line: 20, column: 6 });
 const V_activated_no_espionage: Violation = Object.freeze({ rule: "activated.no_espionage", kind: "forbid", citation: "vq §\"Activated Major Powers: Restrictions\"", title: "an activated major power takes no espionage actions", file: "dsl/vq/activated.rules", line: 16, column: 6 });
 const V_activated_no_expedition: Violation = Object.freeze({ rule: "activated.no_expedition", kind: "forbid", citation: "vq §\"Activated Major Powers: Restrictions\"", title: "an activated major power does not outfit expeditions", file: "dsl/vq/activated.rules", line: 12, column: 6 });
@@ -384,6 +386,7 @@ const MEMBERS_Religion: readonly Religion[] = ["catholic", "protestant"];
 
 /** The verdict on `activation_war`: 5 rule(s) of its own. */
 export function checkActivationWar(state: State, action: ActivationWarAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_activation_war_before_cards(state, action.power, action.enemy)) (violations ??= []).push(V_activation_war_before_cards);
   if (fires_activation_war_not_activated(state, action.power, action.enemy)) (violations ??= []).push(V_activation_war_not_activated);
@@ -395,6 +398,7 @@ export function checkActivationWar(state: State, action: ActivationWarAction): V
 
 /** The verdict on `announce_hre_marriage`: 3 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkAnnounceHreMarriage(state: State, action: AnnounceHreMarriageAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_marriage_activator_only(state, action.power)) (violations ??= []).push(V_marriage_activator_only);
   if (fires_marriage_announcements(state, action.power)) (violations ??= []).push(V_marriage_announcements);
@@ -408,6 +412,7 @@ export function checkAnnounceHreMarriage(state: State, action: AnnounceHreMarria
 
 /** The verdict on `assault`: 1 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkAssault(state: State, action: AssaultAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_assault_loc(state, action.power, action.space)) (violations ??= []).push(V_assault_loc);
   // pass.empty_hand: `pass` is the only legal move
@@ -419,6 +424,7 @@ export function checkAssault(state: State, action: AssaultAction): Verdict {
 
 /** The verdict on `avoid_battle`: 1 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkAvoidBattle(state: State, action: AvoidBattleAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_unrest_no_avoid_battle(state, action.power, action.destination)) (violations ??= []).push(V_unrest_no_avoid_battle);
   // pass.empty_hand: `pass` is the only legal move
@@ -430,6 +436,7 @@ export function checkAvoidBattle(state: State, action: AvoidBattleAction): Verdi
 
 /** The verdict on `award_activation_vp`: 3 rule(s) of its own. */
 export function checkAwardActivationVp(state: State, action: AwardActivationVpAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_vp_not_activated(state, action.power, action.ally, action.markers)) (violations ??= []).push(V_vp_not_activated);
   if (fires_vp_steps_of_two(state, action.power, action.ally, action.markers)) (violations ??= []).push(V_vp_steps_of_two);
@@ -439,6 +446,7 @@ export function checkAwardActivationVp(state: State, action: AwardActivationVpAc
 
 /** The verdict on `change_leader_role`: 4 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkChangeLeaderRole(state: State, action: ChangeLeaderRoleAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_leader_switch_either_role(state, action.power, action.leader, action.space)) (violations ??= []).push(V_leader_switch_either_role);
   if (fires_leader_switch_in_port(state, action.power, action.leader, action.space)) (violations ??= []).push(V_leader_switch_in_port);
@@ -453,6 +461,7 @@ export function checkChangeLeaderRole(state: State, action: ChangeLeaderRoleActi
 
 /** The verdict on `claim_military_victory`: 1 rule(s) of its own. */
 export function checkClaimMilitaryVictory(state: State, action: ClaimMilitaryVictoryAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_victory_no_activated_military(state, action.power)) (violations ??= []).push(V_victory_no_activated_military);
   return verdict(violations, undefined);
@@ -460,6 +469,7 @@ export function checkClaimMilitaryVictory(state: State, action: ClaimMilitaryVic
 
 /** The verdict on `control_unfortified_space`: 7 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkControlUnfortifiedSpace(state: State, action: ControlUnfortifiedSpaceAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_control_land_units(state, action.power, action.space)) (violations ??= []).push(V_control_land_units);
   if (fires_control_loc(state, action.power, action.space)) (violations ??= []).push(V_control_loc);
@@ -477,6 +487,7 @@ export function checkControlUnfortifiedSpace(state: State, action: ControlUnfort
 
 /** The verdict on `conversion_attempt`: 1 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkConversionAttempt(state: State, action: ConversionAttemptAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_unrest_conversion_source(state, action.power, action.space, action.faith)) (violations ??= []).push(V_unrest_conversion_source);
   // pass.empty_hand: `pass` is the only legal move
@@ -488,6 +499,7 @@ export function checkConversionAttempt(state: State, action: ConversionAttemptAc
 
 /** The verdict on `coordinated_defence`: 5 rule(s) of its own. */
 export function checkCoordinatedDefence(state: State, action: CoordinatedDefenceAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_defence_activator_only(state, action.power, action.joiner, action.enemy)) (violations ??= []).push(V_defence_activator_only);
   if (fires_defence_against_declarer(state, action.power, action.joiner, action.enemy)) (violations ??= []).push(V_defence_against_declarer);
@@ -499,6 +511,7 @@ export function checkCoordinatedDefence(state: State, action: CoordinatedDefence
 
 /** The verdict on `deal_activation_cards`: 3 rule(s) of its own. */
 export function checkDealActivationCards(state: State, action: DealActivationCardsAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_activation_card_count(state, action.power, action.cards)) (violations ??= []).push(V_activation_card_count);
   if (fires_activation_cards_not_activated(state, action.power, action.cards)) (violations ??= []).push(V_activation_cards_not_activated);
@@ -508,6 +521,7 @@ export function checkDealActivationCards(state: State, action: DealActivationCar
 
 /** The verdict on `discard_home_card`: 3 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkDiscardHomeCard(state: State, action: DiscardHomeCardAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_home_keep_one(state, action.power, action.card)) (violations ??= []).push(V_home_keep_one);
   if (fires_home_not_home_card(state, action.power, action.card)) (violations ??= []).push(V_home_not_home_card);
@@ -521,6 +535,7 @@ export function checkDiscardHomeCard(state: State, action: DiscardHomeCardAction
 
 /** The verdict on `displace`: 6 rule(s) of its own. */
 export function checkDisplace(state: State, action: DisplaceAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_displace_land_destination(state, action.units_of, action.space, action.destination, action.force)) (violations ??= []).push(V_displace_land_destination);
   if (fires_displace_land_nearest(state, action.units_of, action.space, action.destination, action.force)) (violations ??= []).push(V_displace_land_nearest);
@@ -533,6 +548,7 @@ export function checkDisplace(state: State, action: DisplaceAction): Verdict {
 
 /** The verdict on `hold_leader`: 3 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkHoldLeader(state: State, action: HoldLeaderAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_leader_hold_not_arriving(state, action.power, action.leader)) (violations ??= []).push(V_leader_hold_not_arriving);
   if (fires_leader_hold_phase(state, action.power, action.leader)) (violations ??= []).push(V_leader_hold_phase);
@@ -546,6 +562,7 @@ export function checkHoldLeader(state: State, action: HoldLeaderAction): Verdict
 
 /** The verdict on `move_escort_galleons`: 8 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkMoveEscortGalleons(state: State, action: MoveEscortGalleonsAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_escort_at_most_two(state, action.power, action.home_port, action.galleons, action.direction)) (violations ??= []).push(V_escort_at_most_two);
   if (fires_escort_galleons_in_box(state, action.power, action.home_port, action.galleons, action.direction)) (violations ??= []).push(V_escort_galleons_in_box);
@@ -564,6 +581,7 @@ export function checkMoveEscortGalleons(state: State, action: MoveEscortGalleons
 
 /** The verdict on `move_formation`: 6 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkMoveFormation(state: State, action: MoveFormationAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_move_adjacent(state, action.power, action.origin, action.destination, action.land_units, action.leaders, action.over_pass)) (violations ??= []).push(V_move_adjacent);
   if (fires_move_formation_size(state, action.power, action.origin, action.destination, action.land_units, action.leaders, action.over_pass)) (violations ??= []).push(V_move_formation_size);
@@ -580,6 +598,7 @@ export function checkMoveFormation(state: State, action: MoveFormationAction): V
 
 /** The verdict on `pass`: 7 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkPass(state: State, action: PassAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   let obliged: string[] | undefined;
   if (fires_pass_admin_rating(state, action.power)) (violations ??= []).push(V_pass_admin_rating);
@@ -596,6 +615,7 @@ export function checkPass(state: State, action: PassAction): Verdict {
 
 /** The verdict on `place_leader`: 5 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkPlaceLeader(state: State, action: PlaceLeaderAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_leader_army_space(state, action.power, action.leader, action.space, action.role)) (violations ??= []).push(V_leader_army_space);
   if (fires_leader_naval_space(state, action.power, action.leader, action.space, action.role)) (violations ??= []).push(V_leader_naval_space);
@@ -611,6 +631,7 @@ export function checkPlaceLeader(state: State, action: PlaceLeaderAction): Verdi
 
 /** The verdict on `place_sea_captain`: 6 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkPlaceSeaCaptain(state: State, action: PlaceSeaCaptainAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_captain_england_only(state, action.power, action.captain, action.home_port)) (violations ??= []).push(V_captain_england_only);
   if (fires_captain_home_port(state, action.power, action.captain, action.home_port)) (violations ??= []).push(V_captain_home_port);
@@ -627,6 +648,7 @@ export function checkPlaceSeaCaptain(state: State, action: PlaceSeaCaptainAction
 
 /** The verdict on `place_unrest`: 1 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkPlaceUnrest(state: State, action: PlaceUnrestAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_unrest_unoccupied_events(state, action.power, action.space, action.event)) (violations ??= []).push(V_unrest_unoccupied_events);
   // pass.empty_hand: `pass` is the only legal move
@@ -638,6 +660,7 @@ export function checkPlaceUnrest(state: State, action: PlaceUnrestAction): Verdi
 
 /** The verdict on `play_card`: 7 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkPlayCard(state: State, action: PlayCardAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_card_combat_not_event(state, action.power, action.card, action.use)) (violations ??= []).push(V_card_combat_not_event);
   if (fires_card_event_once_per_turn(state, action.power, action.card, action.use)) (violations ??= []).push(V_card_event_once_per_turn);
@@ -655,6 +678,7 @@ export function checkPlayCard(state: State, action: PlayCardAction): Verdict {
 
 /** The verdict on `play_treasure`: 4 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkPlayTreasure(state: State, action: PlayTreasureAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_treasure_after_card(state, action.power, action.treasure)) (violations ??= []).push(V_treasure_after_card);
   if (fires_treasure_not_active(state, action.power, action.treasure)) (violations ??= []).push(V_treasure_not_active);
@@ -669,6 +693,7 @@ export function checkPlayTreasure(state: State, action: PlayTreasureAction): Ver
 
 /** The verdict on `raise_units`: 1 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkRaiseUnits(state: State, action: RaiseUnitsAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_unrest_no_new_units(state, action.power, action.space)) (violations ??= []).push(V_unrest_no_new_units);
   // pass.empty_hand: `pass` is the only legal move
@@ -680,6 +705,7 @@ export function checkRaiseUnits(state: State, action: RaiseUnitsAction): Verdict
 
 /** The verdict on `receive_winter_regular`: 2 rule(s) of its own. */
 export function checkReceiveWinterRegular(state: State, action: ReceiveWinterRegularAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_winter_inactive_major(state, action.power)) (violations ??= []).push(V_winter_inactive_major);
   if (fires_winter_phase(state, action.power)) (violations ??= []).push(V_winter_phase);
@@ -688,6 +714,7 @@ export function checkReceiveWinterRegular(state: State, action: ReceiveWinterReg
 
 /** The verdict on `record_religious_preference`: 6 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkRecordReligiousPreference(state: State, action: RecordReligiousPreferenceAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   let obliged: string[] | undefined;
   if (fires_preference_first_turn(state, action.power)) (violations ??= []).push(V_preference_first_turn);
@@ -703,6 +730,7 @@ export function checkRecordReligiousPreference(state: State, action: RecordRelig
 
 /** The verdict on `remove_unrest`: 4 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkRemoveUnrest(state: State, action: RemoveUnrestAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_unrest_land_units(state, action.power, action.space)) (violations ??= []).push(V_unrest_land_units);
   if (fires_unrest_none(state, action.power, action.space)) (violations ??= []).push(V_unrest_none);
@@ -717,6 +745,7 @@ export function checkRemoveUnrest(state: State, action: RemoveUnrestAction): Ver
 
 /** The verdict on `retreat`: 1 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkRetreat(state: State, action: RetreatAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_unrest_no_retreat(state, action.power, action.destination)) (violations ??= []).push(V_unrest_no_retreat);
   // pass.empty_hand: `pass` is the only legal move
@@ -728,6 +757,7 @@ export function checkRetreat(state: State, action: RetreatAction): Verdict {
 
 /** The verdict on `spring_deploy`: 17 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkSpringDeploy(state: State, action: SpringDeployAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_deploy_army_leaders_only(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_army_leaders_only);
   if (fires_deploy_blocked_sea(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_blocked_sea);
@@ -755,6 +785,7 @@ export function checkSpringDeploy(state: State, action: SpringDeployAction): Ver
 
 /** The verdict on `take_action`: 17 rule(s) of its own, plus the obligations of `power`'s other actions. */
 export function checkTakeAction(state: State, action: TakeActionAction): Verdict {
+  call_epoch++;
   let violations: Violation[] | undefined;
   if (fires_activated_no_assassination_target(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_activated_no_assassination_target);
   if (fires_activated_no_espionage(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_activated_no_espionage);
@@ -782,6 +813,7 @@ export function checkTakeAction(state: State, action: TakeActionAction): Verdict
 
 /** The verdict on any action (dispatches on `action.action`). */
 export function check(state: State, action: Action): Verdict {
+  call_epoch++;
   switch (action.action) {
     case "activation_war":
       return checkActivationWar(state, action);
@@ -848,6 +880,7 @@ export function check(state: State, action: Action): Verdict {
 
 /** For every action with an oblige rule that fires for `actor`: the action and the ids of those rules. */
 export function obligedActions(state: State, actor: MajorPower): { action: string; rules: string[] }[] {
+  call_epoch++;
   const out: { action: string; rules: string[] }[] = [];
   {
     let rules: string[] | undefined;
@@ -864,6 +897,7 @@ export function obligedActions(state: State, actor: MajorPower): { action: strin
 
 /** The ids of the invariants the state breaks (a state that breaks one is bad input). */
 export function brokenInvariants(state: State): string[] {
+  call_epoch++;
   const out: string[] = [];
   if (!holds_state_activatable_distinct(state)) out.push("state.activatable_distinct");
   if (!holds_state_activated_allied(state)) out.push("state.activated_allied");
@@ -1014,6 +1048,7 @@ function moves_retreat(state: State, v_power: MajorPower, out: Action[]): void {
 
 /** Every move `actor` may make in `state`: each action whose parameters all range over finite domains (enums, booleans) with every combination of its parameters that `check` allows. The actions left out (a parameter that is a number, a string or a list) are listed in `LEGAL_MOVE_ACTIONS` with the reason. Order: by action name, then parameters in declaration order and domain order. */
 export function legalMoves(state: State, actor: MajorPower): Action[] {
+  call_epoch++;
   const out: Action[] = [];
   moves_announce_hre_marriage(state, actor, out);
   moves_assault(state, actor, out);
@@ -2633,9 +2668,27 @@ function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, 
     const qs = sc.queueSpace;
     const qk = sc.queueSeas;
     best.fill(0x7fffffff);
-    sc.land.fill(0);
-    sc.sea.fill(0);
-    sc.port.fill(0);
+    {
+      const key = `${call_epoch}|${v_p}`;
+      if (sc.landKey !== key) {
+        sc.land.fill(0);
+        sc.landKey = key;
+      }
+    }
+    {
+      const key = `${call_epoch}|${v_p}|${v_no_blocked_seas}`;
+      if (sc.seaKey !== key) {
+        sc.sea.fill(0);
+        sc.seaKey = key;
+      }
+    }
+    {
+      const key = `${call_epoch}|${v_p}`;
+      if (sc.portKey !== key) {
+        sc.port.fill(0);
+        sc.portKey = key;
+      }
+    }
     let k0 = 0;
     if ((FLAGS[src]! & F_SEA) !== 0) {
       if (maxSeas < 1 || !deploy_path_seaOk(sc, src, state, v_p, v_no_blocked_seas)) return false;
@@ -2751,9 +2804,27 @@ function route_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, 
     const qs = sc.queueSpace;
     const qk = sc.queueSeas;
     best.fill(0x7fffffff);
-    sc.land.fill(0);
-    sc.sea.fill(0);
-    sc.port.fill(0);
+    {
+      const key = `${call_epoch}|${v_p}|${v_t}`;
+      if (sc.landKey !== key) {
+        sc.land.fill(0);
+        sc.landKey = key;
+      }
+    }
+    {
+      const key = `${call_epoch}|${v_p}`;
+      if (sc.seaKey !== key) {
+        sc.sea.fill(0);
+        sc.seaKey = key;
+      }
+    }
+    {
+      const key = `${call_epoch}|${v_p}|${v_t}`;
+      if (sc.portKey !== key) {
+        sc.port.fill(0);
+        sc.portKey = key;
+      }
+    }
     let k0 = 0;
     if ((FLAGS[src]! & F_SEA) !== 0) {
       if (maxSeas < 1 || !loc_path_seaOk(sc, src, state, v_p)) return false;
