@@ -18,6 +18,8 @@ const coverageCommand = async (...a: Parameters<typeof import("./coverage.js").c
 const lspCommand = async (...a: Parameters<typeof import("./lsp.js").lspCommand>) => (await import("./lsp.js")).lspCommand(...a);
 const fmtCommand = async (...a: Parameters<typeof import("./fmt.js").fmtCommand>) => (await import("./fmt.js")).fmtCommand(...a);
 const initCommand = async (...a: Parameters<typeof import("./init.js").initCommand>) => (await import("./init.js")).initCommand(...a);
+const conformanceWriteCommand = async (...a: Parameters<typeof import("./conformance.js").conformanceWriteCommand>) => (await import("./conformance.js")).conformanceWriteCommand(...a);
+const conformanceRunCommand = async (...a: Parameters<typeof import("./conformance.js").conformanceRunCommand>) => (await import("./conformance.js")).conformanceRunCommand(...a);
 const allCommand = async (...a: Parameters<typeof import("./all.js").allCommand>) => (await import("./all.js")).allCommand(...a);
 
 const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
@@ -149,6 +151,28 @@ export async function main(argv: string[]): Promise<number> {
     .option("--stdio", "use stdio (the default and only transport)")
     .action(async (o: { stdio?: boolean }) => {
       code = await lspCommand(o);
+    });
+  const conformance = program.command("conformance").description("the conformance corpus of an edition (conformance/<edition>/) and an external engine run against it");
+  conformance
+    .command("write")
+    .description("write conformance/<edition>/ from the scenarios and the last prove's witnesses and counterexamples (exit 1 with --check when a corpus was made from other rules)")
+    .argument("[editions...]", "bundled edition names (default: all)")
+    .option("--check", "write nothing; exit 1 when a committed corpus is stale")
+    .option("--proofs <dir>", "where the prove reports are (default proofs)")
+    .addOption(formatOption())
+    .action(async (editions: string[], o: { check?: boolean; proofs?: string; format: Format }) => {
+      code = await conformanceWriteCommand(editions, o);
+    });
+  conformance
+    .command("run")
+    .description("run an engine against an edition's corpus and list every disagreement (exit 0 all agree, 1 a disagreement, 2 bad input)")
+    .argument("<edition>", "bundled edition name")
+    .option("--module <file>", "an ES module exporting check(state, action)")
+    .option("--command <cmd>", "a command reading one JSON line per case and answering one JSON line per case")
+    .option("--corpus <dir>", "the corpus folder (default conformance/<edition>)")
+    .addOption(formatOption())
+    .action(async (edition: string, o: { module?: string; command?: string; corpus?: string; format: Format }) => {
+      code = await conformanceRunCommand(edition, o);
     });
   program
     .command("all")
