@@ -56,7 +56,9 @@ describe("rulewright init, build --out, in a CommonJS project", () => {
     expect(without.err).toContain("--out <dir>");
     const withOut = run(["build", "rules", "--out", "src/validators", "--format", "json"], dir);
     expect(withOut.code).toBe(0);
-    const names = ["board.ts", "index.ts", "rules.ts", "state.ts", "tables.ts", "validators.ts"];
+    // the files of a bundled edition's generated/<edition>/, here in --out
+    const names = fs.readdirSync(path.join(REPO, "generated/his")).sort();
+    expect(names).toEqual(expect.arrayContaining(["index.ts", "validators.ts"]));
     expect(JSON.parse(withOut.out).results[0].files.map((f: string) => path.relative("src/validators", f)).sort()).toEqual(names);
     expect(fs.readdirSync(path.join(dir, "src/validators")).sort()).toEqual(names);
     expect(fs.readFileSync(path.join(dir, "src/validators/validators.ts"), "utf8")).toContain("turn.active_only");

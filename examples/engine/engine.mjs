@@ -1,10 +1,10 @@
 // A small game engine for the Action Phase of Here I Stand, written as an engine author would:
 // the engine owns the game state and its changes; rulewright's generated validators
 // (`rulewright/editions/his`, compiled JavaScript from the installed package) say which moves
-// are legal, which are obliged, and whether a state is consistent. The engine never decides a
-// rule itself. What it models: impulses in turn order; each impulse the active power passes,
+// are legal (`legalMoves`, and `check` for the moves it cannot enumerate), and whether a state is
+// valid (`validateState`: the schema and the invariants). The engine never decides a rule itself. What it models: impulses in turn order; each impulse the active power passes,
 // or plays a card (for its CP, then spends them, or as an event) and ends the impulse.
-import { ACTIONS, brokenInvariants, check, lookupActionCost, obligedActions } from "rulewright/editions/his";
+import { ACTIONS, LEGAL_MOVE_ACTIONS, check, legalMoves, lookupActionCost, validateState } from "rulewright/editions/his";
 
 /** The impulse order of the Action Phase (§11). */
 export const IMPULSE_ORDER = ["ottoman", "hapsburg", "england", "france", "papacy", "protestant"];
@@ -36,7 +36,7 @@ export function cardCp(id) {
 
 /**
  * The moves the engine can make for `power` in `state` (candidates: the validators then allow or
- * forbid each). Every action it builds must be one the edition declares (ACTIONS), with the
+ * forbid each; `legalCandidates` asks `legalMoves` for the enumerable ones). Every action it builds must be one the edition declares (ACTIONS), with the
  * parameters it declares.
  */
 export function candidateMoves(state, power) {
@@ -55,14 +55,22 @@ export function candidateMoves(state, power) {
   return moves;
 }
 
+/** The actions the engine can apply (it models no movement, combat, diplomacy or New World). */
+export const MODELED = new Set(["pass", "end_impulse", "play_card", "spend_cp"]);
+
 /**
- * The legal moves of `power` in `state`: the candidates the validators allow. When the rules
- * oblige the power to take an action (obligedActions), only the moves of that action.
+ * The legal moves of `power` in `state` that the engine can apply: the generated `legalMoves`
+ * (every move of an action over finite domains that the rules allow, obligations included),
+ * kept to the modeled actions and CP actions; plus, for `play_card` (its `card` parameter is a
+ * string: `LEGAL_MOVE_ACTIONS` says legalMoves does not enumerate it), each card of the hand
+ * both ways, kept when `check` allows it.
  */
 export function legalCandidates(state, power) {
-  const allowed = candidateMoves(state, power).filter((m) => check(state, m).allowed);
-  const obliged = new Set(obligedActions(state, power).map((o) => o.action));
-  return obliged.size ? allowed.filter((m) => obliged.has(m.action)) : allowed;
+  const cp = new Set(CP_ACTIONS);
+  const enumerated = legalMoves(state, power).filter((m) => MODELED.has(m.action) && (m.action !== "spend_cp" || cp.has(m.on)));
+  const notEnumerated = new Set(LEGAL_MOVE_ACTIONS.filter((a) => !a.enumerated).map((a) => a.action));
+  const byCheck = candidateMoves(state, power).filter((m) => notEnumerated.has(m.action) && check(state, m).allowed);
+  return [...enumerated, ...byCheck];
 }
 
 /** The state after `move` (the engine's own game logic; the validators have allowed the move). */
@@ -104,8 +112,8 @@ function nextImpulse(s, passed) {
 
 /**
  * Plays one random game of the Action Phase from `start` for at most `impulses` impulses (or
- * until every power has passed). Throws when a rule error shows: a state that breaks an
- * invariant of the edition, a move the validators forbid, or an active power with no legal move.
+ * until every power has passed). Throws when a rule error shows: a state that `validateState`
+ * rejects (schema or invariant), a move the validators forbid, or an active power with no legal move.
  * Returns { moves, impulses, passed, log } (log: one line per move).
  */
 export function playGame(start, { impulses, seed }) {
@@ -116,8 +124,8 @@ export function playGame(start, { impulses, seed }) {
   const log = [];
   let moves = 0;
   while (done < impulses && passed.size < IMPULSE_ORDER.length) {
-    const broken = brokenInvariants(state);
-    if (broken.length) throw new Error(`rule error: the state breaks ${broken.join(", ")} (after ${moves} moves)`);
+    const errors = validateState(state);
+    if (errors.length) throw new Error(`rule error: the state is not valid after ${moves} moves: ${errors.map((e) => `${e.pointer || "/"} ${e.message}`).join("; ")}`);
     const power = state.active_power;
     const legal = legalCandidates(state, power);
     if (!legal.length) throw new Error(`rule error: ${power} has no legal move (after ${moves} moves)`);

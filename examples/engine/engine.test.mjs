@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { check, RULES } from "rulewright/editions/his";
+import { check, legalMoves, RULES, validateState } from "rulewright/editions/his";
 import { candidateMoves, legalCandidates, playGame } from "./engine.mjs";
 
 const start = JSON.parse(readFileSync(new URL("./start-state.json", import.meta.url), "utf8"));
@@ -39,4 +39,11 @@ test("a power that is not active has no legal move", () => {
   assert.equal(start.active_power, "ottoman");
   assert.deepEqual(legalCandidates(start, "france"), []);
   assert.ok(candidateMoves(start, "france").length > 0);
+});
+
+test("legalMoves agrees with check on the start state, and validateState points at a bad field", () => {
+  for (const power of ["ottoman", "france"]) for (const m of legalMoves(start, power)) assert.equal(check(start, m).allowed, true, JSON.stringify(m));
+  assert.deepEqual(validateState(start), []);
+  const errors = validateState({ ...start, phase: "nowhere" });
+  assert.ok(errors.some((e) => e.pointer === "/phase"), JSON.stringify(errors));
 });
