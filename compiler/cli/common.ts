@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
 import os from "node:os";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import pc from "picocolors";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { loadEdition } from "../check/index.js";
@@ -86,11 +86,27 @@ export function bundledEditions(root = process.cwd()): string[] {
 }
 
 export interface EditionRef {
-  /** folder holding the rule files */
+  /** folder holding the rule files (relative to `root` when that is given, else to the working folder) */
   dir: string;
   /** true for `dsl/<name>` (its outputs go to generated/<name>, proofs/<name>) */
   bundled: boolean;
+  /**
+   * set for an edition shipped in the installed package (`<package>/dsl/<name>`, used when the
+   * working folder has no `dsl/<name>`): the package's root folder. Its rule files are compiled
+   * from there (the same file names as in the rulewright repository) and its validators are the
+   * package's compiled `dist/editions/<name>/`.
+   */
+  root?: string;
 }
+
+/**
+ * The root folder of the rulewright package or checkout this file belongs to (compiler/cli/ from
+ * the sources, dist/cli/ compiled: both two levels down).
+ */
+export const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** True when this code runs compiled (dist/, the installed package): no TypeScript loader is registered. */
+export const COMPILED = import.meta.url.endsWith(".js");
 
 /**
  * Resolves an edition argument: a bundled edition name (`his`) or a path to an edition folder.
@@ -98,15 +114,21 @@ export interface EditionRef {
  */
 export function resolveEdition(arg: string, root = process.cwd()): EditionRef {
   const asName = path.join(root, DSL_DIR, arg);
-  if (!arg.includes("/") && !arg.includes(path.sep) && fs.existsSync(asName) && fs.statSync(asName).isDirectory()) {
+  const plainName = !arg.includes("/") && !arg.includes(path.sep) && arg !== "." && arg !== "..";
+  if (plainName && fs.existsSync(asName) && fs.statSync(asName).isDirectory()) {
     return { dir: path.relative(root, asName), bundled: true };
+  }
+  // an edition shipped with the installed package (`rulewright build his` in an engine's project)
+  const shipped = path.join(PACKAGE_ROOT, DSL_DIR, arg);
+  if (plainName && path.resolve(PACKAGE_ROOT) !== path.resolve(root) && fs.existsSync(shipped) && fs.statSync(shipped).isDirectory() && bundledEditions(PACKAGE_ROOT).includes(arg)) {
+    return { dir: path.join(DSL_DIR, arg), bundled: true, root: PACKAGE_ROOT };
   }
   if (fs.existsSync(arg) && fs.statSync(arg).isDirectory()) {
     const rel = path.relative(root, path.resolve(arg));
     const bundled = path.dirname(rel) === DSL_DIR;
     return { dir: rel, bundled };
   }
-  const known = bundledEditions(root);
+  const known = [...new Set([...bundledEditions(root), ...(path.resolve(PACKAGE_ROOT) !== path.resolve(root) ? bundledEditions(PACKAGE_ROOT) : [])])].sort();
   throw new UsageError(
     `no edition \`${arg}\`: not a bundled edition and not a folder`,
     2,
@@ -139,8 +161,8 @@ export interface Compiled {
 
 /** Compiles an edition folder; prints its diagnostics in text mode. */
 export function compile(ref: EditionRef, format: Format): Compiled {
-  const res = loadEdition(ref.dir, { repoRoot: process.cwd() });
-  printDiagnostics(res.diagnostics, format);
+  const res = loadEdition(ref.dir, { repoRoot: ref.root ?? process.cwd() });
+  printDiagnostics(res.diagnostics, format, ref.root ?? process.cwd());
   return res;
 }
 
@@ -169,12 +191,19 @@ export interface ValidatorModule {
 /**
  * Loads the validators of an edition. Bundled editions use the committed `generated/<name>/`
  * (its header's input hash must match the rules: a stale folder is a usage error naming the
- * command that fixes it; `build --check` compares every byte). Other editions (test fixtures, a designer's work folder) are compiled
- * into a cache folder under the system's temporary folder.
+ * command that fixes it; `build --check` compares every byte); an edition shipped with the
+ * installed package uses the package's compiled `dist/editions/<name>/`. Other editions (test
+ * fixtures, a designer's work folder) are compiled into a cache folder under the system's
+ * temporary folder. Compiled (dist/, no TypeScript loader), TypeScript validators are first
+ * transpiled to JavaScript in that cache folder (`transpiledValidators`).
  */
 export async function loadValidators(ref: EditionRef, edition: IREdition): Promise<ValidatorModule> {
   let dir: string;
-  if (ref.bundled) {
+  let entry = "index.ts";
+  if (ref.root !== undefined) {
+    dir = path.join(ref.root, "dist", "editions", editionFolder(edition));
+    entry = "index.js";
+  } else if (ref.bundled) {
     dir = path.resolve(GENERATED_DIR, editionFolder(edition));
     const index = path.join(dir, "index.ts");
     const header = fs.existsSync(index) ? fs.readFileSync(index, "utf8").slice(0, 2000) : "";
@@ -202,14 +231,58 @@ export async function loadValidators(ref: EditionRef, edition: IREdition): Promi
     }
   }
   try {
-    return (await import(pathToFileURL(path.join(dir, "index.ts")).href)) as ValidatorModule;
+    // compiled, no loader for TypeScript; from the sources, tsx would load validators outside this
+    // checkout by the module type of their own project (a CommonJS project: "require() … in a cycle")
+    const foreign = !isInside(dir, PACKAGE_ROOT) && !isInside(dir, path.join(os.tmpdir(), "rulewright-cache"));
+    if (entry.endsWith(".ts") && (COMPILED || foreign)) {
+      dir = await transpiledValidators(dir, editionFolder(edition));
+      entry = "index.js";
+    }
+    return (await import(pathToFileURL(path.join(dir, entry)).href)) as ValidatorModule;
   } catch (e) {
     throw new UsageError(
       `the generated validators in \`${path.relative(process.cwd(), dir)}\` do not load: ${(e as Error).message.split("\n")[0]}`,
       2,
-      ref.bundled ? `run \`npx rulewright build ${editionFolder(edition)}\` (never edit generated/ by hand)` : undefined,
+      ref.bundled && ref.root === undefined ? `run \`npx rulewright build ${editionFolder(edition)}\` (never edit generated/ by hand)` : undefined,
     );
   }
+}
+
+function isInside(dir: string, parent: string): boolean {
+  const rel = path.relative(path.resolve(parent), path.resolve(dir));
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/**
+ * The TypeScript validators of folder `dir` (generated/<name>/ or a cache folder) as JavaScript
+ * modules, for the compiled CLI, which registers no TypeScript loader: each `.ts` file is
+ * transpiled alone (TypeScript's `transpileModule`, types erased, no type check; the TypeScript
+ * that ts-morph ships, which codegen already depends on) into
+ * `<tmp>/rulewright-cache/<name>-js-<hash of the sources>/` with a `{"type": "module"}`
+ * package.json, so the modules are ESM whatever the project around `dir` is (a CommonJS project
+ * included). Returns that folder; reused when it exists.
+ */
+export async function transpiledValidators(dir: string, name: string): Promise<string> {
+  const sources = fs.readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")).sort();
+  const texts = sources.map((f) => fs.readFileSync(path.join(dir, f), "utf8"));
+  const key = crypto.createHash("sha256").update(sources.map((f, i) => f + "\0" + texts[i]).join("\0")).digest("hex").slice(0, 16);
+  const out = path.join(os.tmpdir(), "rulewright-cache", `${name}-js-${key}`);
+  if (fs.existsSync(path.join(out, "index.js"))) return out;
+  const { ts } = await import("ts-morph");
+  const tmp = `${out}.${process.pid}.tmp`;
+  fs.mkdirSync(tmp, { recursive: true });
+  fs.writeFileSync(path.join(tmp, "package.json"), '{ "type": "module" }\n');
+  sources.forEach((f, i) => {
+    const js = ts.transpileModule(texts[i]!, { fileName: f, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, isolatedModules: true } }).outputText;
+    fs.writeFileSync(path.join(tmp, f.replace(/\.ts$/, ".js")), js);
+  });
+  try {
+    fs.renameSync(tmp, out);
+  } catch {
+    // another process wrote the same folder first: use its copy
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  return out;
 }
 
 /** Paths (relative to the repo root) whose committed content differs from `files`, plus extra files on disk. */

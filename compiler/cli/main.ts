@@ -19,6 +19,9 @@ const lspCommand = async (...a: Parameters<typeof import("./lsp.js").lspCommand>
 const fmtCommand = async (...a: Parameters<typeof import("./fmt.js").fmtCommand>) => (await import("./fmt.js")).fmtCommand(...a);
 const reportCommand = async (...a: Parameters<typeof import("./report.js").reportCommand>) => (await import("./report.js")).reportCommand(...a);
 const serveCommand = async (...a: Parameters<typeof import("./report.js").serveCommand>) => (await import("./report.js")).serveCommand(...a);
+const initCommand = async (...a: Parameters<typeof import("./init.js").initCommand>) => (await import("./init.js")).initCommand(...a);
+const conformanceWriteCommand = async (...a: Parameters<typeof import("./conformance.js").conformanceWriteCommand>) => (await import("./conformance.js")).conformanceWriteCommand(...a);
+const conformanceRunCommand = async (...a: Parameters<typeof import("./conformance.js").conformanceRunCommand>) => (await import("./conformance.js")).conformanceRunCommand(...a);
 const allCommand = async (...a: Parameters<typeof import("./all.js").allCommand>) => (await import("./all.js")).allCommand(...a);
 
 const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
@@ -44,10 +47,19 @@ export async function main(argv: string[]): Promise<number> {
     .command("build")
     .description("compile editions and write generated/<edition>/ (all bundled editions by default)")
     .argument("[editions...]", "bundled edition names")
-    .option("--check", "write nothing; exit 1 when generated/ is stale")
+    .option("--check", "write nothing; exit 1 when generated/ (or --out) is stale")
+    .option("--out <dir>", "write the validators of the one edition named into this folder instead of generated/<edition>/")
     .addOption(formatOption())
-    .action(async (editions: string[], o: { check?: boolean; format: Format }) => {
+    .action(async (editions: string[], o: { check?: boolean; out?: string; format: Format }) => {
       code = await buildCommand(editions, o);
+    });
+  program
+    .command("init")
+    .description("scaffold a new edition folder (edition.rules, a state schema, one rule, one scenario, a README) that builds, proves and tests as it is")
+    .argument("[dir]", "the folder to create (default dsl/my-edition)")
+    .addOption(formatOption())
+    .action(async (dir: string | undefined, o: { format: Format }) => {
+      code = await initCommand(dir, o);
     });
   program
     .command("prove")
@@ -141,6 +153,28 @@ export async function main(argv: string[]): Promise<number> {
     .option("--stdio", "use stdio (the default and only transport)")
     .action(async (o: { stdio?: boolean }) => {
       code = await lspCommand(o);
+    });
+  const conformance = program.command("conformance").description("the conformance corpus of an edition (conformance/<edition>/) and an external engine run against it");
+  conformance
+    .command("write")
+    .description("write conformance/<edition>/ from the scenarios and the last prove's witnesses and counterexamples (exit 1 with --check when a corpus was made from other rules)")
+    .argument("[editions...]", "bundled edition names (default: all)")
+    .option("--check", "write nothing; exit 1 when a committed corpus is stale")
+    .option("--proofs <dir>", "where the prove reports are (default proofs)")
+    .addOption(formatOption())
+    .action(async (editions: string[], o: { check?: boolean; proofs?: string; format: Format }) => {
+      code = await conformanceWriteCommand(editions, o);
+    });
+  conformance
+    .command("run")
+    .description("run an engine against an edition's corpus and list every disagreement (exit 0 all agree, 1 a disagreement, 2 bad input)")
+    .argument("<edition>", "bundled edition name")
+    .option("--module <file>", "an ES module exporting check(state, action)")
+    .option("--command <cmd>", "a command reading one JSON line per case and answering one JSON line per case")
+    .option("--corpus <dir>", "the corpus folder (default conformance/<edition>)")
+    .addOption(formatOption())
+    .action(async (edition: string, o: { module?: string; command?: string; corpus?: string; format: Format }) => {
+      code = await conformanceRunCommand(edition, o);
     });
   program
     .command("report")

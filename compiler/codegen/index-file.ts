@@ -16,7 +16,7 @@ const iface = (name: string, docs: string, props: [string, string][]): Interface
 
 export function indexStatements(ir: IREdition): (string | InterfaceDeclarationStructure)[] {
   const actions = [...ir.actions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const fns = ["brokenInvariants", "check", ...actions.map(checkerName), "obligedActions"].sort();
+  const fns = ["LEGAL_MOVE_ACTIONS", "brokenInvariants", "check", ...actions.map(checkerName), "legalMoves", "obligedActions"].sort();
   const actionTypes = ["Action", ...actions.map(actionTypeName)].sort();
   const tables = sortedTables(ir);
   const tableFns = ["TABLES", "lookup", "lookupRow", ...tables.map(lookupName)].sort();
@@ -33,6 +33,8 @@ export function indexStatements(ir: IREdition): (string | InterfaceDeclarationSt
       `export * as board from "./board.js";`,
       `export type { ${tableTypes.join(", ")} } from "./tables.js";`,
       `export { ${tableFns.join(", ")} } from "./tables.js";`,
+      `export type { StateError } from "./validate-state.js";`,
+      `export { isValidState, validateState } from "./validate-state.js";`,
     ].join("\n"),
     iface("Violation", "One rule a verdict reports: a forbid rule that fires, or another action's obligation.", [
       ["rule", "string"],

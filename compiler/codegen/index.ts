@@ -11,6 +11,8 @@ import { rulesStatements } from "./rules.js";
 import { stateFile } from "./state.js";
 import { tablesStatements } from "./tables.js";
 import { validatorStatements } from "./validators.js";
+import { pruneUnused } from "./unused.js";
+import { schemaFile, validateStateFile } from "./schema.js";
 
 import { CodegenError } from "./expr.js";
 
@@ -62,11 +64,14 @@ export async function generateEdition(ir: IREdition, opts?: { largeStack?: boole
   const out: GeneratedFile[] = [];
   for (const [name, statements] of files) {
     const sf = project.createSourceFile(`/${dir}/${name}`, { statements }, { overwrite: true });
-    let text = sf.getFullText();
+    // unused parameters renamed `_x`, unused imports dropped: strict consumers compile it
+    let text = pruneUnused(sf.getFullText(), name);
     if (!text.endsWith("\n")) text += "\n";
     out.push({ path: `${dir}/${name}`, content: text });
   }
   out.push({ path: `${dir}/state.ts`, content: await stateFile(ir) });
+  out.push({ path: `${dir}/schema.ts`, content: schemaFile(ir) });
+  out.push({ path: `${dir}/validate-state.ts`, content: validateStateFile(ir) });
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

@@ -5,7 +5,8 @@
  */
 import { docText, jsString, lineComment } from "./escape.js";
 import { StructureKind, type FunctionDeclarationStructure, type InterfaceDeclarationStructure } from "ts-morph";
-import type { IRAction, IREdition, IRParam, IRRoute, IRRule, Type } from "../ir/types.js";
+import type { Expr, IRAction, IREdition, IRParam, IRRoute, IRRule, Type } from "../ir/types.js";
+import { children } from "../ir/walk.js";
 import { CodegenError, ExprCompiler, type Ctx, type Helper, tsType } from "./expr.js";
 import { header } from "./header.js";
 import { Names, identPart, pascal, propAccess, propKey, varName } from "./names.js";
@@ -73,7 +74,7 @@ function helperStructure(h: Helper): FunctionDeclarationStructure {
 
 export function validatorStatements(ir: IREdition): Statement[] {
   const members = enumMembers(ir);
-  const names = new Names(["check", "obligedActions", "brokenInvariants", "ALLOWED", "NONE", "State", "Violation", "Verdict", "Action", ...enumTypeNames(ir)]);
+  const names = new Names(["check", "obligedActions", "brokenInvariants", "legalMoves", "LEGAL_MOVE_ACTIONS", "ALLOWED", "NONE", "State", "Violation", "Verdict", "Action", ...enumTypeNames(ir)]);
   const actions = byName(ir.actions);
   const actionByName = new Map(actions.map((a) => [a.name, a]));
   for (const a of actions) {
@@ -91,7 +92,9 @@ export function validatorStatements(ir: IREdition): Statement[] {
 
   // ---- routes ----------------------------------------------------------------------------
   const routeStructs: Statement[] = [];
-  for (const r of routes) routeStructs.push(...routeFunction(r, routeFns.get(r.name)!, ec, names));
+  // the number of the current call of an exported function: route clause memos live as long as it
+  const epoch = names.take("call_epoch");
+  for (const r of routes) routeStructs.push(...routeFunction(r, routeFns.get(r.name)!, ec, names, epoch));
 
   // ---- rules -----------------------------------------------------------------------------
   const rules = byId(ir.rules);
@@ -223,6 +226,16 @@ export function validatorStatements(ir: IREdition): Statement[] {
     ),
   );
 
+  // legalMoves
+  checkers.push(...legalMovesStatements(ir, actions, rules, actionByName, firesFn, ec, actorType, names));
+
+  // every exported entry starts a new call: route clause memos of an earlier call are not reused
+  if (routes.length) {
+    for (const c of checkers) {
+      if (typeof c !== "string" && c.kind === StructureKind.Function && c.isExported) c.statements = `${epoch}++;\n${c.statements as string}`;
+    }
+  }
+
   // ---- assemble --------------------------------------------------------------------------
   const boardImports = [...ec.boardUsed].sort();
   out.push(header(ir, `Validators of ${ir.title}: one checker per action.`));
@@ -249,6 +262,7 @@ export function validatorStatements(ir: IREdition): Statement[] {
       `}`,
     ].join("\n"),
   );
+  if (routes.length) out.push(`/** The number of the current call of an exported function (route clause memos are valid within one). */\nlet ${epoch} = 0;`);
   if (consts.length) out.push(consts.join("\n"));
   const enumConsts = [...ec.enumArrays.entries()]
     .sort(([a], [b]) => cmpStr(a, b))
@@ -259,6 +273,105 @@ export function validatorStatements(ir: IREdition): Statement[] {
   out.push(...later);
   out.push(...routeStructs);
   out.push(...ec.helpers.map(helperStructure));
+  return out;
+}
+
+/** Why an action's moves cannot be enumerated (a parameter over an unbounded domain), or undefined. */
+export function legalMovesSkip(a: IRAction): string | undefined {
+  if (!actor(a)) return "no actor parameter";
+  const bad = a.params.filter((p) => p.type.k !== "enum" && p.type.k !== "bool");
+  if (bad.length) return `parameter ${bad.map((p) => `\`${p.name}: ${dslType(p.type)}\``).join(", ")} ranges over no finite domain`;
+  return undefined;
+}
+
+/** The names of the action parameters an expression reads (over-approximated: any variable of that name). */
+function paramsRead(e: Expr, params: ReadonlySet<string>, out: Set<string>): void {
+  if (e.k === "var" && params.has(e.name)) out.add(e.name);
+  for (const c of children(e)) paramsRead(c, params, out);
+}
+
+/**
+ * `legalMoves(state, actor)` and its per-action enumerators: for each action whose parameters all
+ * range over finite domains (enums, booleans), the parameters are bound one after another in
+ * declaration order (the actor fixed), and each forbid rule of the action is tested at the first
+ * depth where every parameter it reads (its condition and its exemptions') is bound: a rule that
+ * fires there prunes the whole branch. The obligations of the actor's other actions, and the rules
+ * that read no parameter but the actor, are tested once before any loop. A move is listed exactly
+ * when `check` allows it.
+ */
+function legalMovesStatements(
+  ir: IREdition,
+  actions: IRAction[],
+  rules: IRRule[],
+  actionByName: Map<string, IRAction>,
+  firesFn: Map<string, string>,
+  ec: ExprCompiler,
+  actorType: Type | undefined,
+  names: Names,
+): Statement[] {
+  const out: Statement[] = [];
+  const calls: string[] = [];
+  const info: string[] = [];
+  const actorTs = actorType ? tsType(actorType) : "string";
+  for (const a of actions) {
+    const skip = legalMovesSkip(a);
+    info.push(`{ action: ${jsString(a.name)}, enumerated: ${skip === undefined}${skip === undefined ? "" : `, reason: ${jsString(skip)}`} }`);
+    if (skip !== undefined) continue;
+    const me = actor(a)!;
+    const free = a.params.filter((p) => !p.actor);
+    const pnames = new Set(a.params.map((p) => p.name));
+    const depthOf = new Map(free.map((p, i) => [p.name, i]));
+    // rules by the depth at which they can be tested (-1: before any loop)
+    const byDepth = new Map<number, IRRule[]>();
+    for (const r of rules.filter((r) => r.action === a.name && r.kind === "forbid")) {
+      const read = new Set<string>();
+      paramsRead(r.when, pnames, read);
+      for (const ex of ir.exemptions) if (ex.rules.includes(r.id) || ex.groups.some((g) => r.groups.includes(g))) paramsRead(ex.when, pnames, read);
+      const d = Math.max(-1, ...[...read].map((n) => depthOf.get(n) ?? -1));
+      byDepth.set(d, [...(byDepth.get(d) ?? []), r]);
+    }
+    const bound = new Set<string>([me.name]);
+    const callOf = (r: IRRule): string => `${firesFn.get(r.id)}(${["state", ...a.params.map((p) => (bound.has(p.name) ? varName(p.name) : "undefined as never"))].join(", ")})`;
+    const fname = names.take(`moves_${identPart(a.name)}`);
+    const lines: string[] = [];
+    for (const r of rules.filter((r) => r.kind === "oblige" && r.action !== a.name)) {
+      const other = actionByName.get(r.action)!;
+      if (!actorOnly(other)) continue;
+      lines.push(`if (${actorCall(ec, firesFn.get(r.id)!, varName(me.name), me.type, actor(other)!.type)}) return; // ${lineComment(`${r.id}: \`${r.action}\` is the only legal move`)}`);
+    }
+    for (const r of byDepth.get(-1) ?? []) lines.push(`if (${callOf(r)}) return;`);
+    let ind = "";
+    free.forEach((p, i) => {
+      const dom = p.type.k === "bool" ? "[false, true] as const" : ec.enumArray((p.type as { name: string }).name);
+      lines.push(`${ind}for (const ${varName(p.name)} of ${dom}) {`);
+      ind += "  ";
+      bound.add(p.name);
+      for (const r of byDepth.get(i) ?? []) lines.push(`${ind}if (${callOf(r)}) continue;`);
+    });
+    const obj = `{ action: ${jsString(a.name)}, ${a.params.map((p) => `${propKey(p.name)}: ${varName(p.name)}`).join(", ")} }`;
+    lines.push(`${ind}out.push(${obj});`);
+    for (let i = free.length; i > 0; i--) lines.push(`${" ".repeat(2 * (i - 1))}}`);
+    out.push(
+      fn(fname, [{ name: "state", type: "State" }, { name: varName(me.name), type: tsType(me.type) }, { name: "out", type: "Action[]" }], "void", lines.join("\n"), {
+        docs: [docText(`The legal \`${a.name}\` moves of an actor, appended to out (see legalMoves).`)],
+      }),
+    );
+    // the actor of legalMoves may be wider than this action's actor type
+    const call = actorCall(ec, fname, "actor", actorType, me.type).replace(/\)$/, ", out)");
+    const and = call.indexOf(" && ");
+    calls.push(and < 0 ? `${call};` : `if (${call.slice(0, and)}) ${call.slice(and + 4)};`);
+  }
+  out.push(
+    fn("legalMoves", [{ name: "state", type: "State" }, { name: "actor", type: actorTs }], "Action[]", [`const out: Action[] = [];`, ...calls, `return out;`].join("\n"), {
+      exported: true,
+      docs: [
+        "Every move `actor` may make in `state`: each action whose parameters all range over finite domains (enums, booleans) with every combination of its parameters that `check` allows. The actions left out (a parameter that is a number, a string or a list) are listed in `LEGAL_MOVE_ACTIONS` with the reason. Order: by action name, then parameters in declaration order and domain order.",
+      ],
+    }),
+  );
+  out.push(
+    `/** Which actions \`legalMoves\` enumerates, and why the others are left out. */\nexport const LEGAL_MOVE_ACTIONS: readonly { readonly action: string; readonly enumerated: boolean; readonly reason?: string }[] = Object.freeze([${info.join(", ")}]);`,
+  );
   return out;
 }
 
@@ -323,7 +436,7 @@ function ruleFunction(ir: IREdition, rule: IRRule, action: IRAction, name: strin
  * when reached with fewer sea zones (clauses depend on the space alone, so fewer is never worse);
  * the sea count is capped at SEA_COUNT (a shortest path never repeats a sea zone).
  */
-function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names): Statement[] {
+function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names, epoch: string): Statement[] {
   const ctx: Ctx = new Map(r.params.map((p) => [p.name, varName(p.name)]));
   const params = [{ name: "state", type: "State" }, ...r.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) })), { name: "from", type: "Space" }, { name: "to", type: "Space" }];
   for (const b of ["SPACE_INDEX", "SPACES", "FLAGS", "F_SEA", "SEA_COUNT", "LAND_ADJ", "PASS_ADJ", "PORT_ADJ", "SEA_ADJ", "newRouteScratch", "RouteScratch"]) ec.boardUsed.add(b);
@@ -332,9 +445,18 @@ function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names)
   const extra: Statement[] = [`let ${scratch}: RouteScratch | null = null;`];
   const isTrue = (e: { k: string; value?: unknown }): boolean => e.k === "lit" && e.value === true;
   // memoized clause tests: `<clause>Ok(i)` as an expression over space number `i`
+  const resets: string[] = [];
   const clause = (kind: "land" | "sea" | "port", e: IRRoute["land"], v: string): ((i: string) => string) => {
     if (isTrue(e)) return () => "true";
     const pred = ec.predicate(e, v, "Space", ctx, `${base}_${kind}`);
+    // the memo is kept across the searches of one validator call when the clause's arguments are
+    // the same scalars (a list or record argument: refilled every search)
+    const scalarArgs = params.filter((p) => pred.args.includes(p.name) && p.name !== "state");
+    const shareable = scalarArgs.every((p) => { const t = r.params.find((q) => varName(q.name) === p.name)?.type; return t !== undefined && (t.k === "enum" || t.k === "bool" || t.k === "int"); });
+    if (shareable) {
+      const key = ["`${" + epoch + "}", ...scalarArgs.map((p) => "${" + p.name + "}")].join("|") + "`";
+      resets.push(`{`, `  const key = ${key};`, `  if (sc.${kind}Key !== key) {`, `    sc.${kind}.fill(0);`, `    sc.${kind}Key = key;`, `  }`, `}`);
+    } else resets.push(`sc.${kind}.fill(0);`, `sc.${kind}Key = "";`);
     const okName = names.take(`${base}_${kind}Ok`);
     const okParams = [{ name: "sc", type: "RouteScratch" }, { name: "i", type: "number" }, ...params.filter((p) => pred.args.includes(p.name))];
     extra.push(
@@ -372,9 +494,7 @@ function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names)
     `  const qs = sc.queueSpace;`,
     `  const qk = sc.queueSeas;`,
     `  best.fill(0x7fffffff);`,
-    `  sc.land.fill(0);`,
-    `  sc.sea.fill(0);`,
-    `  sc.port.fill(0);`,
+    ...resets.map((l) => `  ${l}`),
     `  let k0 = 0;`,
     `  if ((FLAGS[src]! & F_SEA) !== 0) {`,
     `    if (maxSeas < 1 || !${seaOk("src")}) return false;`,

@@ -1,15 +1,17 @@
 // The thread of parse-deep.ts: parses rule files with a large stack, one message at a time,
 // and posts each result (then wakes the waiting caller). Loads the TypeScript sources through
-// tsx, as bin/rulewright.mjs does.
+// tsx from the sources (a checkout), as bin/rulewright.mjs does; compiled (dist/, the installed
+// package, where index.js stands beside this file) it imports the JavaScript.
+import { existsSync } from "node:fs";
 import { workerData } from "node:worker_threads";
-import { register } from "tsx/esm/api";
 
 const { flag, port } = workerData;
 let parseRules;
 let loadError;
 try {
-  register();
-  ({ parseRules } = await import("./index.ts"));
+  const compiled = existsSync(new URL("./index.js", import.meta.url));
+  if (!compiled) (await import("tsx/esm/api")).register();
+  ({ parseRules } = await import(compiled ? "./index.js" : "./index.ts"));
 } catch (e) {
   loadError = String((e && e.message) || e);
 }

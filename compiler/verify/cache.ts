@@ -43,7 +43,7 @@ export function toolVersion(): string {
   const h = crypto.createHash("sha256");
   for (const dir of ["../verify", "../ir"]) {
     const abs = fileURLToPath(new URL(dir, import.meta.url));
-    for (const f of fs.readdirSync(abs).filter((x) => x.endsWith(".ts")).sort()) h.update(f + "\0" + fs.readFileSync(path.join(abs, f)) + "\0");
+    for (const f of fs.readdirSync(abs).filter((x) => /\.[jt]s$/.test(x) && !x.endsWith(".d.ts")).sort()) h.update(f + "\0" + fs.readFileSync(path.join(abs, f)) + "\0");
   }
   toolVersionMemo = `rulewright ${pkg}; z3-solver ${z3}; prover ${h.digest("hex").slice(0, 16)}`;
   return toolVersionMemo;

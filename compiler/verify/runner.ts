@@ -183,6 +183,9 @@ export function defaultWorkers(): number {
 }
 
 function workerCommand(): { script: string; execArgv: string[] } {
+  // compiled (dist/verify/runner.js, the installed package): the compiled worker, plain Node
+  if (import.meta.url.endsWith(".js")) return { script: fileURLToPath(new URL("./worker.js", import.meta.url)), execArgv: [] };
+  // from the sources (a checkout): the TypeScript worker through tsx
   const req = createRequire(import.meta.url);
   const tsx = pathToFileURL(req.resolve("tsx")).href;
   return { script: fileURLToPath(new URL("./worker.ts", import.meta.url)), execArgv: ["--import", tsx] };

@@ -1888,7 +1888,9 @@ export function neighbors(s: Space): readonly Space[] {
  * Working memory of one route search: the fewest sea zones used to reach each space, a FIFO
  * queue of (space, sea zones used) and per-space memos of the route's clauses
  * (0 unknown, 1 holds, 2 fails). Allocated once per route and reused; a nested search of the
- * same route (a clause that searches it again) gets a fresh one.
+ * same route (a clause that searches it again) gets a fresh one. A clause's memo is kept from
+ * one search to the next while its key (the call of the validators and the clause's
+ * arguments) is the same: `landKey`, `seaKey`, `portKey` ("" never matches).
  */
 export interface RouteScratch {
   busy: boolean;
@@ -1898,6 +1900,9 @@ export interface RouteScratch {
   land: Int8Array;
   sea: Int8Array;
   port: Int8Array;
+  landKey: string;
+  seaKey: string;
+  portKey: string;
 }
 
 export function newRouteScratch(): RouteScratch {
@@ -1911,5 +1916,8 @@ export function newRouteScratch(): RouteScratch {
     land: new Int8Array(SPACE_COUNT),
     sea: new Int8Array(SPACE_COUNT),
     port: new Int8Array(SPACE_COUNT),
+    landKey: "",
+    seaKey: "",
+    portKey: "",
   };
 }

@@ -5,11 +5,13 @@
 // every type of the state (State, its records such as the cards of a hand, and the enums)
 export type * from "./state.js";
 export type { Action, AssaultAction, AvoidBattleAction, BuildUnitAction, ChooseDeepExplorationAction, ControlUnfortifiedSpaceAction, DeclareWarAction, EndImpulseAction, MoveFormationAction, PassAction, PlaceUnrestAction, PlayCardAction, ReformationAttemptAction, RemoveUnrestAction, RetreatAction, SpendCpAction, SpringDeployAction } from "./validators.js";
-export { brokenInvariants, check, checkAssault, checkAvoidBattle, checkBuildUnit, checkChooseDeepExploration, checkControlUnfortifiedSpace, checkDeclareWar, checkEndImpulse, checkMoveFormation, checkPass, checkPlaceUnrest, checkPlayCard, checkReformationAttempt, checkRemoveUnrest, checkRetreat, checkSpendCp, checkSpringDeploy, obligedActions } from "./validators.js";
+export { LEGAL_MOVE_ACTIONS, brokenInvariants, check, checkAssault, checkAvoidBattle, checkBuildUnit, checkChooseDeepExploration, checkControlUnfortifiedSpace, checkDeclareWar, checkEndImpulse, checkMoveFormation, checkPass, checkPlaceUnrest, checkPlayCard, checkReformationAttempt, checkRemoveUnrest, checkRetreat, checkSpendCp, checkSpringDeploy, legalMoves, obligedActions } from "./validators.js";
 export { ACTIONS, EXEMPTIONS, INVARIANTS, REMOVED_RULES, RULES } from "./rules.js";
 export * as board from "./board.js";
 export type { ActionCostResult, CircumnavigationResult, RaiderResult, TableInfo } from "./tables.js";
 export { TABLES, lookup, lookupActionCost, lookupCircumnavigation, lookupConquest, lookupExploration, lookupNewWorldRiches, lookupRaider, lookupRow } from "./tables.js";
+export type { StateError } from "./validate-state.js";
+export { isValidState, validateState } from "./validate-state.js";
 
 /** One rule a verdict reports: a forbid rule that fires, or another action's obligation. */
 export interface Violation {

@@ -5,11 +5,13 @@
 // every type of the state (State, its records such as the cards of a hand, and the enums)
 export type * from "./state.js";
 export type { Action, ActivationWarAction, AnnounceHreMarriageAction, AssaultAction, AvoidBattleAction, AwardActivationVpAction, ChangeLeaderRoleAction, ClaimMilitaryVictoryAction, ControlUnfortifiedSpaceAction, ConversionAttemptAction, CoordinatedDefenceAction, DealActivationCardsAction, DiscardHomeCardAction, DisplaceAction, HoldLeaderAction, MoveEscortGalleonsAction, MoveFormationAction, PassAction, PlaceLeaderAction, PlaceSeaCaptainAction, PlaceUnrestAction, PlayCardAction, PlayTreasureAction, RaiseUnitsAction, ReceiveWinterRegularAction, RecordReligiousPreferenceAction, RemoveUnrestAction, RetreatAction, SpringDeployAction, TakeActionAction } from "./validators.js";
-export { brokenInvariants, check, checkActivationWar, checkAnnounceHreMarriage, checkAssault, checkAvoidBattle, checkAwardActivationVp, checkChangeLeaderRole, checkClaimMilitaryVictory, checkControlUnfortifiedSpace, checkConversionAttempt, checkCoordinatedDefence, checkDealActivationCards, checkDiscardHomeCard, checkDisplace, checkHoldLeader, checkMoveEscortGalleons, checkMoveFormation, checkPass, checkPlaceLeader, checkPlaceSeaCaptain, checkPlaceUnrest, checkPlayCard, checkPlayTreasure, checkRaiseUnits, checkReceiveWinterRegular, checkRecordReligiousPreference, checkRemoveUnrest, checkRetreat, checkSpringDeploy, checkTakeAction, obligedActions } from "./validators.js";
+export { LEGAL_MOVE_ACTIONS, brokenInvariants, check, checkActivationWar, checkAnnounceHreMarriage, checkAssault, checkAvoidBattle, checkAwardActivationVp, checkChangeLeaderRole, checkClaimMilitaryVictory, checkControlUnfortifiedSpace, checkConversionAttempt, checkCoordinatedDefence, checkDealActivationCards, checkDiscardHomeCard, checkDisplace, checkHoldLeader, checkMoveEscortGalleons, checkMoveFormation, checkPass, checkPlaceLeader, checkPlaceSeaCaptain, checkPlaceUnrest, checkPlayCard, checkPlayTreasure, checkRaiseUnits, checkReceiveWinterRegular, checkRecordReligiousPreference, checkRemoveUnrest, checkRetreat, checkSpringDeploy, checkTakeAction, legalMoves, obligedActions } from "./validators.js";
 export { ACTIONS, EXEMPTIONS, INVARIANTS, REMOVED_RULES, RULES } from "./rules.js";
 export * as board from "./board.js";
 export type { TableInfo } from "./tables.js";
 export { TABLES, lookup, lookupRow } from "./tables.js";
+export type { StateError } from "./validate-state.js";
+export { isValidState, validateState } from "./validate-state.js";
 
 /** One rule a verdict reports: a forbid rule that fires, or another action's obligation. */
 export interface Violation {

@@ -22,7 +22,7 @@ export const TABLES: readonly TableInfo[] = Object.freeze([]);
  * The value of table `table` for `inputs` (one entry per parameter, by name), as the typed
  * lookup gives it. @throws RangeError for an unknown table or an input outside the domain.
  */
-export function lookup(table: string, inputs: Readonly<Record<string, unknown>>): unknown {
+export function lookup(table: string, _inputs: Readonly<Record<string, unknown>>): unknown {
   switch (table) {
     default:
       throw new RangeError(`unknown table ${JSON.stringify(table)}`);
@@ -33,7 +33,7 @@ export function lookup(table: string, inputs: Readonly<Record<string, unknown>>)
  * The index of the row of table `table` that gives its value for `inputs` (its line is
  * `TABLES[…].rowLines[index]`). @throws RangeError like `lookup`.
  */
-export function lookupRow(table: string, inputs: Readonly<Record<string, unknown>>): number {
+export function lookupRow(table: string, _inputs: Readonly<Record<string, unknown>>): number {
   switch (table) {
     default:
       throw new RangeError(`unknown table ${JSON.stringify(table)}`);
