@@ -87,8 +87,9 @@ export async function main(argv: string[]): Promise<number> {
     .description("run scenario files against the generated validators (default: test/scenarios)")
     .argument("[paths...]", "scenario files or folders")
     .option("-v, --verbose", "list passing scenarios too")
+    .option("-w, --watch", "run again on every save of a scenario or rule file; show only what changed (Ctrl-C to stop)")
     .addOption(formatOption())
-    .action(async (paths: string[], o: { verbose?: boolean; format: Format }) => {
+    .action(async (paths: string[], o: { verbose?: boolean; watch?: boolean; format: Format }) => {
       code = await testCommand(paths, o);
     });
   program
@@ -97,8 +98,9 @@ export async function main(argv: string[]): Promise<number> {
     .option("--edition <edition>", "bundled edition name or edition folder")
     .option("--state <file>", "state JSON file")
     .option("--action <file>", "action JSON file, e.g. {\"action\": \"pass\", \"power\": \"france\"}")
+    .option("-w, --watch", "check again on every save of the state, action or rule files; show only what changed (Ctrl-C to stop)")
     .addOption(formatOption())
-    .action(async (o: { edition?: string; state?: string; action?: string; format: Format }) => {
+    .action(async (o: { edition?: string; state?: string; action?: string; watch?: boolean; format: Format }) => {
       code = await checkCommand(o);
     });
   program
