@@ -56,6 +56,12 @@ for (const name of process.env.DIFF_EDITIONS ? process.env.DIFF_EDITIONS.split("
   const ed = await loadDiffEdition(name);
   const stats = newStats(ed.ir);
   for (const s of ed.seeds) compareSample(ed, s, stats);
+  counts.differential += ed.seeds.length;
+  if (stats.failures.length) {
+    counts.failures++;
+    const f = save(`differential-${ed.name}-scenarios`, { property: "differential", edition: ed.name, failures: stats.failures });
+    process.stdout.write(`differential ${ed.name}: a scenario state FAILED: ${stats.failures[0]} → ${f}\n`);
+  }
   diff.push({ ed, stats });
 }
 const host = fuzzHost();
