@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { loadEdition } from "../compiler/check/index.js";
 import { CATALOG } from "../compiler/diagnostics/catalog.js";
 import { EXPLANATIONS, explainCode } from "../compiler/diagnostics/explain.js";
 
@@ -76,5 +78,28 @@ describe("diagnostic code pages", () => {
     expect(JSON.parse(out.join(""))).toMatchObject({ code: "RW3104", severity: "error", fix: expect.stringContaining(".field") });
     expect(err.join("")).toContain("no diagnostic code `RW9999`");
     expect(err.join("")).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  // The examples of these pages, added to the tiny fixture edition (test/fixtures/frontend/mini,
+  // which has `pass(actor power)`, `declare_war(actor by, target)`, `state.hands`, `at_war`):
+  // the wrong one gets the code, the right one does not. A bare `forbid …`/`oblige …` gets a rule head.
+  it.each(["RW1001", "RW1002", "RW1003", "RW1006", "RW2001", "RW2002", "RW2005", "RW2007", "RW2010", "RW3001", "RW3003"] as const)("the examples of %s compile as the page says", (code) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rw-explain-"));
+    try {
+      const codes = (snippet: string): string[] => {
+        const ed = path.join(dir, "mini");
+        fs.rmSync(ed, { recursive: true, force: true });
+        fs.cpSync(path.join(REPO, "test/fixtures/frontend/mini"), ed, { recursive: true });
+        const bare = snippet.replace(/…/g, "x");
+        const text = /^\s*(forbid|oblige) /.test(bare) ? `rule ex.example §1 "example"\n  ${bare.trim()}` : bare;
+        fs.writeFileSync(path.join(ed, "example.rules"), text + "\n");
+        return loadEdition("mini", { repoRoot: dir }).diagnostics.filter((d) => d.file.endsWith("example.rules")).map((d) => d.code);
+      };
+      const e = EXPLANATIONS[code];
+      expect(codes(e.wrong), `wrong: ${e.wrong}`).toContain(code);
+      expect(codes(e.right), `right: ${e.right}`).not.toContain(code);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
