@@ -83,7 +83,7 @@ describe("diagnostic code pages", () => {
   // The examples of these pages, added to the tiny fixture edition (test/fixtures/frontend/mini,
   // which has `pass(actor power)`, `declare_war(actor by, target)`, `state.hands`, `at_war`):
   // the wrong one gets the code, the right one does not. A bare `forbid …`/`oblige …` gets a rule head.
-  it.each(["RW1001", "RW1002", "RW1003", "RW1006", "RW2001", "RW2002", "RW2005", "RW2007", "RW2010", "RW3001", "RW3003"] as const)("the examples of %s compile as the page says", (code) => {
+  it.each(["RW1001", "RW1002", "RW1003", "RW1006", "RW2001", "RW2002", "RW2005", "RW2006", "RW2007", "RW2010", "RW3001", "RW3003"] as const)("the examples of %s compile as the page says", (code) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rw-explain-"));
     try {
       const codes = (snippet: string): string[] => {
