@@ -1,6 +1,7 @@
 /**
  * `npm run fuzz -- [--time 10m] [--seed n] [--out dir]`: runs the fuzz properties of test/fuzz/
- * (the front end and the injection into generated code) for a while, round after round with a
+ * (the front end, the injection into generated code, and the three-way differential validator ≡
+ * interpreter ≡ SMT encoding on mutated scenario states of every bundled edition) for a while, round after round with a
  * new seed each round, and saves every failure, shrunk by fast-check, as a reproducer in `--out`
  * (default `fuzz-reproducers/`, git-ignored): `<property>-<seed>.json` with the input and what
  * went wrong (and `frontend-<seed>.rules`, the rule file itself).
@@ -14,6 +15,8 @@ import path from "node:path";
 import fc from "fast-check";
 import { checkFrontEnd, frontEndInput, fuzzHost, seedFiles } from "../test/fuzz/frontend.js";
 import { hostileTexts, runInjectionBatch, type Texts } from "../test/fuzz/injection.js";
+import { compareSample, loadDiffEdition, mutate, newStats, planArb, type DiffEdition, type DiffStats } from "../test/fuzz/differential.js";
+import { bundledEditions } from "../compiler/cli/common.js";
 
 function usage(msg: string): never {
   process.stderr.write(`error: ${msg}\nusage: npm run fuzz -- [--time 10m] [--seed n] [--out dir]\n`);
@@ -43,7 +46,24 @@ const outDir = path.resolve(opt("--out") ?? "fuzz-reproducers");
 
 const started = Date.now();
 const left = () => budgetMs - (Date.now() - started);
-const counts = { frontEnd: 0, injection: 0, failures: 0, maxCpuMs: 0 };
+const counts = { frontEnd: 0, injection: 0, differential: 0, failures: 0, maxCpuMs: 0 };
+// the three-way differential (test/fuzz/differential.ts): every bundled edition loaded once, its
+// scenario states compared once, then mutants each round; fire counts summed over the run
+const diff: { ed: DiffEdition; stats: DiffStats }[] = [];
+// DIFF_EDITIONS: a comma-separated list of editions (default every bundled edition); encoding
+// Here I Stand's rules takes about 25 s of CPU per edition before the first round
+for (const name of process.env.DIFF_EDITIONS ? process.env.DIFF_EDITIONS.split(",") : bundledEditions()) {
+  const ed = await loadDiffEdition(name);
+  const stats = newStats(ed.ir);
+  for (const s of ed.seeds) compareSample(ed, s, stats);
+  counts.differential += ed.seeds.length;
+  if (stats.failures.length) {
+    counts.failures++;
+    const f = save(`differential-${ed.name}-scenarios`, { property: "differential", edition: ed.name, failures: stats.failures });
+    process.stdout.write(`differential ${ed.name}: a scenario state FAILED: ${stats.failures[0]} → ${f}\n`);
+  }
+  diff.push({ ed, stats });
+}
 const host = fuzzHost();
 const seeds = seedFiles();
 
@@ -93,13 +113,39 @@ try {
       const f = save(`injection-${seed}`, { property: "injection", seed, path: inj.counterexamplePath, cases: batch.map((texts, i) => ({ texts, problems: problems[i] })).filter((c) => c.problems!.length) });
       process.stdout.write(`round ${round}: injection FAILED (seed ${seed}) → ${f}\n`);
     }
-    process.stdout.write(`round ${round} (seed ${seed}): ${counts.frontEnd} rule files, ${counts.injection} hostile editions, ${counts.failures} failures, ${Math.round((Date.now() - started) / 1000)} s\n`);
+    // differential: 50 mutants of each edition a round
+    for (const { ed, stats } of diff) {
+      if (left() <= 0) break;
+      const before = stats.samples + stats.discarded;
+      const d = fc.check(
+        fc.property(planArb, (plan) => {
+          const sample = mutate(ed, plan);
+          return compareSample(ed, sample, stats).length === 0;
+        }),
+        { seed, numRuns: 50, interruptAfterTimeLimit: Math.max(1000, left()), markInterruptAsFailure: false },
+      );
+      counts.differential += stats.samples + stats.discarded - before;
+      if (d.failed && d.counterexample) {
+        counts.failures++;
+        const sample = mutate(ed, d.counterexample[0] as Parameters<typeof mutate>[1]);
+        const problems = compareSample(ed, sample, newStats(ed.ir));
+        const f = save(`differential-${ed.name}-${seed}`, { property: "differential", edition: ed.name, seed, path: d.counterexamplePath, problems, ...sample });
+        process.stdout.write(`round ${round}: differential ${ed.name} FAILED (seed ${seed}): ${problems[0] ?? "?"} → ${f}\n`);
+      }
+    }
+    process.stdout.write(`round ${round} (seed ${seed}): ${counts.frontEnd} rule files, ${counts.injection} hostile editions, ${counts.differential} differential states, ${counts.failures} failures, ${Math.round((Date.now() - started) / 1000)} s\n`);
   }
 } finally {
   host.cleanup();
 }
+for (const { ed, stats } of diff) {
+  const never = [...stats.fires].filter(([, n]) => n === 0).map(([id]) => id);
+  process.stdout.write(`differential ${ed.name}: ${stats.samples} states (${stats.discarded} mutants discarded), ${stats.fires.size - never.length}/${stats.fires.size} rules reached${never.length ? `; never fired: ${never.join(", ")}` : ""}\n`);
+  // the inputs must reach every rule: a rule that never fired is a failure of the run
+  if (never.length) counts.failures++;
+}
 process.stdout.write(
-  `fuzz: ${counts.frontEnd + counts.injection} inputs tried (front end ${counts.frontEnd}, injection ${counts.injection}), ${counts.failures} failures, ` +
+  `fuzz: ${counts.frontEnd + counts.injection + counts.differential} inputs tried (front end ${counts.frontEnd}, injection ${counts.injection}, differential ${counts.differential}), ${counts.failures} failures, ` +
     `max ${Math.round(counts.maxCpuMs)} ms CPU per rule file, ${Math.round((Date.now() - started) / 1000)} s, seeds ${baseSeed}..${baseSeed + round - 1}` +
     (counts.failures ? `; reproducers in ${path.relative(process.cwd(), outDir)}/` : "") + "\n",
 );

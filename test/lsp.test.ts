@@ -14,6 +14,9 @@ import {
   type CompletionItem, type DocumentSymbol, type Location, type MarkupContent, type Position, type WorkspaceEdit,
 } from "vscode-languageserver-protocol/node";
 import { LspClient, REPO, uri } from "./helpers/lsp-client.js";
+import { loadEdition } from "../compiler/check/index.js";
+import { obligationsFor } from "../compiler/verify/obligations.js";
+import { obligationKeys, ProofCache } from "../compiler/verify/cache.js";
 
 const WAR = path.join(REPO, "dsl/his/war.rules");
 const warText = fs.readFileSync(WAR, "utf8");
@@ -214,6 +217,17 @@ describe("rulewright lsp on a small edition with a proof report", () => {
         { id: "mini.redundant_rule.pass.card", kind: "redundant_rule", severity: "info", edition: "mini", action: "pass", rules: ["pass.card"], subjects: ["pass.card"], verdict: "unknown", reason: "timeout", smt2: "", ms: 0 },
       ],
     }));
+    // a proof cache as `rulewright prove` leaves it (proofs/.cache/, keyed by what each obligation
+    // depends on), holding one verdict about dow.genoa: dead_rule proved (its redundant_rule is not in it)
+    const ir = loadEdition("dsl/mini", { repoRoot: ws }).edition!;
+    const obs = obligationsFor(ir);
+    const keys = obligationKeys(ir, obs, { listBound: 4 });
+    const dead = obs.findIndex((o) => o.id === "mini.dead_rule.dow.genoa");
+    expect(dead).toBeGreaterThanOrEqual(0);
+    expect(obs.some((o) => o.id === "mini.redundant_rule.dow.genoa")).toBe(true);
+    const store = new ProofCache(path.join(ws, "proofs/.cache"), "dsl/mini");
+    store.set(keys[dead]!, { verdict: "proved" });
+    store.save(false);
     war = path.join(ws, "dsl/mini/war.rules");
     text = fs.readFileSync(war, "utf8");
     c = await LspClient.start(ws);
@@ -261,5 +275,23 @@ describe("rulewright lsp on a small edition with a proof report", () => {
     const edits = (await c.conn.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri: warU }, options: { tabSize: 2, insertSpaces: true } })) as { newText: string }[];
     expect(edits).toHaveLength(1);
     expect(edits[0]!.newText).toContain("\n  forbid declare_war when target = Power.genoa\n");
+  });
+
+  it("hover reads verdicts from the proof cache for the rules as they are in the editor (the report being older): kept across a new title, gone when the condition changes", async () => {
+    const at = (t: string) => pos(t, "dow.genoa", 3);
+    const titled = text.replace('"no power may declare war on Genoa"', '"Genoa is never at war"');
+    await c.change(warU, titled, 10);
+    await c.waitForDiagnostics(warU, 10);
+    const h = hoverText(await c.conn.sendRequest(HoverRequest.type, { textDocument: { uri: warU }, position: at(titled) }));
+    expect(h).toContain("from the proof cache proofs/.cache/");
+    expect(h).toContain("dead_rule: proved — it can fire");
+    expect(h).toMatch(/redundant_rule: not proved since the last change — run `npx rulewright prove dsl\/mini`/);
+    const changed = text.replace("forbid declare_war when target = Power.genoa", "forbid declare_war when target = Power.green");
+    await c.change(warU, changed, 11);
+    await c.waitForDiagnostics(warU, 11);
+    const g = hoverText(await c.conn.sendRequest(HoverRequest.type, { textDocument: { uri: warU }, position: at(changed) }));
+    expect(g).not.toContain("from the proof cache");
+    expect(g).toContain("proofs/mini/report.json — the rule files changed since");
+    await c.change(warU, text, 12);
   });
 });

@@ -3,14 +3,37 @@
  * one state, with every violated rule (id, citation, title, rule file position).
  * Exit 0 allowed, 1 forbidden, 2 bad input (missing/invalid file, state not matching the schema
  * or breaking an invariant, unknown action or parameter, compile error).
+ * `--watch` (compiler/cli/watch.ts): the same check again on every save of the state or action
+ * file or of a rule, schema or board file under the edition folder or dsl/; a stale generated/
+ * is then replaced by validators generated for the run. Resolves when the watch ends (Ctrl-C).
  */
-import { actionProblems, compile, loadValidators, readJson, resolveEdition, stateProblems, UsageError, color, type Format } from "./common.js";
+import { actionProblems, compile, DSL_DIR, loadValidators, readJson, resolveEdition, stateProblems, UsageError, color, type Format } from "./common.js";
 
-export async function checkCommand(opts: { edition?: string; state?: string; action?: string; format: Format }): Promise<number> {
+export interface CheckOptions {
+  edition?: string;
+  state?: string;
+  action?: string;
+  format: Format;
+  watch?: boolean;
+  /** --watch: ends the watch (tests); the CLI ends it on Ctrl-C */
+  signal?: AbortSignal;
+  onRun?: (r: import("./watch.js").WatchRun) => void;
+}
+
+export async function checkCommand(opts: CheckOptions): Promise<number> {
   const missing = (["edition", "state", "action"] as const).filter((k) => !opts[k]);
   if (missing.length) {
     throw new UsageError(`check needs ${missing.map((m) => `--${m}`).join(", ")}`, 2, "usage: rulewright check --edition his --state state.json --action action.json");
   }
+  if (opts.watch) {
+    const ref = resolveEdition(opts.edition!);
+    const { watch } = await import("./watch.js");
+    return watch({ label: "check", paths: [ref.dir, DSL_DIR, opts.state!, opts.action!], format: opts.format, signal: opts.signal, onRun: opts.onRun, run: () => checkOnce(opts, true) });
+  }
+  return checkOnce(opts, false);
+}
+
+async function checkOnce(opts: CheckOptions, watching: boolean): Promise<number> {
   const ref = resolveEdition(opts.edition!);
   const state = readJson(opts.state!, "state");
   const action = readJson(opts.action!, "action");
@@ -20,7 +43,7 @@ export async function checkCommand(opts: { edition?: string; state?: string; act
   const aProblems = actionProblems(edition, action);
   const schemaProblems = stateProblems(edition, undefined, state);
   if (aProblems.length || schemaProblems.length) return badInput(opts.format, [...schemaProblems.map((p) => `${opts.state}: ${p}`), ...aProblems.map((p) => `${opts.action}: ${p}`)]);
-  const mod = await loadValidators(ref, edition);
+  const mod = await loadValidators(ref, edition, { generateWhenStale: watching });
   const inv = stateProblems(edition, mod, state);
   if (inv.length) return badInput(opts.format, inv.map((p) => `${opts.state}: ${p}`));
   const verdict = mod.check(state, action);

@@ -197,25 +197,33 @@ export interface ValidatorModule {
  * temporary folder. Compiled (dist/, no TypeScript loader), TypeScript validators are first
  * transpiled to JavaScript in that cache folder (`transpiledValidators`).
  */
-export async function loadValidators(ref: EditionRef, edition: IREdition): Promise<ValidatorModule> {
-  let dir: string;
+export async function loadValidators(ref: EditionRef, edition: IREdition, opts: { generateWhenStale?: boolean } = {}): Promise<ValidatorModule> {
+  let dir = "";
   let entry = "index.ts";
+  let generate = !ref.bundled;
   if (ref.root !== undefined) {
     dir = path.join(ref.root, "dist", "editions", editionFolder(edition));
     entry = "index.js";
+    generate = false;
   } else if (ref.bundled) {
     dir = path.resolve(GENERATED_DIR, editionFolder(edition));
     const index = path.join(dir, "index.ts");
     const header = fs.existsSync(index) ? fs.readFileSync(index, "utf8").slice(0, 2000) : "";
     const hash = /inputs sha256: ([0-9a-f]{64})/.exec(header)?.[1];
-    if (hash !== edition.inputHash) {
+    // --watch: the rule files change under the designer's hands; the validators of this run are
+    // generated to a temporary folder (as for an edition outside dsl/), generated/ is left alone
+    if (hash !== edition.inputHash && opts.generateWhenStale) {
+      generate = true;
+      process.stderr.write(`note: generated/${editionFolder(edition)} is ${hash ? "stale" : "missing"}; this run uses validators generated from the rule files as they are (\`npx rulewright build ${editionFolder(edition)}\` updates generated/)\n`);
+    } else if (hash !== edition.inputHash) {
       throw new UsageError(
         `generated/${editionFolder(edition)} is ${hash ? "stale: it was generated from other rule files" : "missing"}`,
         2,
         `run \`npx rulewright build ${editionFolder(edition)}\``,
       );
     }
-  } else {
+  }
+  if (generate) {
     const { generateEdition } = await import("../codegen/index.js");
     const files = await generateEdition(edition);
     const key = crypto.createHash("sha256").update(files.map((f) => f.path + "\0" + f.content).join("\0")).digest("hex").slice(0, 16);

@@ -13,6 +13,7 @@ const proveCommand = async (...a: Parameters<typeof import("./prove.js").proveCo
 const testCommand = async (...a: Parameters<typeof import("./test.js").testCommand>) => (await import("./test.js")).testCommand(...a);
 const checkCommand = async (...a: Parameters<typeof import("./check.js").checkCommand>) => (await import("./check.js")).checkCommand(...a);
 const explainCommand = async (...a: Parameters<typeof import("./explain.js").explainCommand>) => (await import("./explain.js")).explainCommand(...a);
+const explainCodeCommand = async (...a: Parameters<typeof import("./explain-code.js").explainCodeCommand>) => (await import("./explain-code.js")).explainCodeCommand(...a);
 const diffCommand = async (...a: Parameters<typeof import("./diff.js").diffCommand>) => (await import("./diff.js")).diffCommand(...a);
 const coverageCommand = async (...a: Parameters<typeof import("./coverage.js").coverageCommand>) => (await import("./coverage.js")).coverageCommand(...a);
 const lspCommand = async (...a: Parameters<typeof import("./lsp.js").lspCommand>) => (await import("./lsp.js")).lspCommand(...a);
@@ -86,22 +87,23 @@ export async function main(argv: string[]): Promise<number> {
     });
   program
     .command("explain")
-    .description("show a rule (or exemption, invariant): citation, source, related rules, and the verdicts of its proof obligations")
-    .argument("<id>", "a rule, exemption or invariant id, e.g. pass.home_card")
+    .description("show a rule (or exemption, invariant): citation, source, related rules, and the verdicts of its proof obligations; or a diagnostic code (RWxxxx): what it means, a wrong and a right example, the fix")
+    .argument("<id>", "a rule, exemption or invariant id, e.g. pass.home_card, or a diagnostic code, e.g. RW2001")
     .option("--edition <edition>", "bundled edition name or edition folder (default: the bundled edition that has the id)")
     .option("--no-prove", "only use the last prove report; do not prove on demand")
     .option("--timeout <ms>", "per-obligation solver timeout when proving on demand")
     .addOption(formatOption())
     .action(async (id: string, o: { edition?: string; prove?: boolean; timeout?: string; format: Format }) => {
-      code = await explainCommand(id, o);
+      code = /^rw\d+$/i.test(id) ? await explainCodeCommand(id, o) : await explainCommand(id, o);
     });
   program
     .command("test")
     .description("run scenario files against the generated validators (default: test/scenarios)")
     .argument("[paths...]", "scenario files or folders")
     .option("-v, --verbose", "list passing scenarios too")
+    .option("-w, --watch", "run again on every save of a scenario or rule file; show only what changed (Ctrl-C to stop)")
     .addOption(formatOption())
-    .action(async (paths: string[], o: { verbose?: boolean; format: Format }) => {
+    .action(async (paths: string[], o: { verbose?: boolean; watch?: boolean; format: Format }) => {
       code = await testCommand(paths, o);
     });
   program
@@ -110,8 +112,9 @@ export async function main(argv: string[]): Promise<number> {
     .option("--edition <edition>", "bundled edition name or edition folder")
     .option("--state <file>", "state JSON file")
     .option("--action <file>", "action JSON file, e.g. {\"action\": \"pass\", \"power\": \"france\"}")
+    .option("-w, --watch", "check again on every save of the state, action or rule files; show only what changed (Ctrl-C to stop)")
     .addOption(formatOption())
-    .action(async (o: { edition?: string; state?: string; action?: string; format: Format }) => {
+    .action(async (o: { edition?: string; state?: string; action?: string; watch?: boolean; format: Format }) => {
       code = await checkCommand(o);
     });
   program

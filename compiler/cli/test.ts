@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { findScenarioFiles, judge, judgeTable, readScenarioFile, type Scenario, type TableScenario } from "../scenarios/index.js";
-import { actionProblems, compile, loadValidators, resolveEdition, stateProblems, tableInputProblems, UsageError, color, type Format, type ValidatorModule } from "./common.js";
+import { actionProblems, compile, DSL_DIR, loadValidators, resolveEdition, stateProblems, tableInputProblems, UsageError, color, type Format, type ValidatorModule } from "./common.js";
 import type { IREdition } from "../ir/types.js";
 
 export interface TestSummary {
@@ -17,7 +17,7 @@ export interface TestSummary {
   problems: { file: string; line: number; message: string }[];
 }
 
-export async function runScenarios(paths: string[], format: Format): Promise<TestSummary> {
+export async function runScenarios(paths: string[], format: Format, opts: { generateWhenStale?: boolean } = {}): Promise<TestSummary> {
   const roots = paths.length ? paths : ["test/scenarios"];
   for (const p of roots) if (!fs.existsSync(p)) throw new UsageError(`no such file or folder \`${p}\``, 2);
   const files = findScenarioFiles(roots);
@@ -45,7 +45,7 @@ export async function runScenarios(paths: string[], format: Format): Promise<Tes
         try {
           const ref = resolveEdition(name);
           const res = compile(ref, format);
-          loaded = res.edition ? { edition: res.edition, mod: await loadValidators(ref, res.edition) } : null;
+          loaded = res.edition ? { edition: res.edition, mod: await loadValidators(ref, res.edition, opts) } : null;
         } catch (e) {
           const msg = e instanceof UsageError ? `edition \`${name}\`: ${e.message}` : `edition \`${name}\` could not be loaded: ${String((e as Error)?.message ?? e).split("\n")[0]}`;
           loadErrors.set(name, msg);
@@ -102,8 +102,29 @@ function runOne(s: Scenario, edition: IREdition, mod: ValidatorModule): { pass: 
   return judge(s.expect, mod.check(s.state, s.action));
 }
 
-export async function testCommand(paths: string[], opts: { format: Format; verbose?: boolean }): Promise<number> {
-  const summary = await runScenarios(paths, opts.format);
+export interface TestOptions {
+  format: Format;
+  verbose?: boolean;
+  /** re-run on every save of a scenario file under `paths` or of a rule, schema or board file under dsl/ (compiler/cli/watch.ts) */
+  watch?: boolean;
+  /** --watch: ends the watch (tests); the CLI ends it on Ctrl-C */
+  signal?: AbortSignal;
+  onRun?: (r: import("./watch.js").WatchRun) => void;
+}
+
+export async function testCommand(paths: string[], opts: TestOptions): Promise<number> {
+  if (opts.watch) {
+    const roots = paths.length ? paths : ["test/scenarios"];
+    for (const p of roots) if (!fs.existsSync(p)) throw new UsageError(`no such file or folder \`${p}\``, 2);
+    const { watch } = await import("./watch.js");
+    // -v in a watch: the passing scenarios are listed too, so a scenario that starts to pass shows as a change
+    return watch({ label: "test", paths: [...roots, DSL_DIR], format: opts.format, signal: opts.signal, onRun: opts.onRun, run: () => testOnce(paths, opts, true) });
+  }
+  return testOnce(paths, opts, false);
+}
+
+async function testOnce(paths: string[], opts: TestOptions, watching: boolean): Promise<number> {
+  const summary = await runScenarios(paths, opts.format, { generateWhenStale: watching });
   if (opts.format === "json") {
     process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
   } else {

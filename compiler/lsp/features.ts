@@ -5,8 +5,12 @@
  * and folding ranges. Positions in and out are LSP positions (0-based line, UTF-16 character);
  * the compiler's spans are 1-based with an exclusive end column (compiler/diagnostics/types.ts).
  *
- * Proof verdicts come from the last prove report, `proofs/<edition folder>/report.json` under the
- * project root (written by `rulewright prove`); this module never starts a prove.
+ * Proof verdicts come from the proof cache, `proofs/.cache/<edition dir>.json.gz` (the verdicts
+ * `rulewright prove` stored, keyed by what each obligation depends on: so they hold for the rules
+ * as they are in the editor, edits included), and from the last prove report,
+ * `proofs/<edition folder>/report.json` under the project root; this module never starts a prove
+ * (it lists the obligations and computes their cache keys, compiler/verify/obligations.ts and
+ * cache.ts, and never loads the solver).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -22,6 +26,8 @@ import type { IREdition } from "../ir/types.js";
 import type { Decl, RuleDecl } from "../syntax/ast.js";
 import { KEYWORDS, RulesLexer } from "../syntax/tokens.js";
 import type { ObligationResult, ProofReport } from "../verify/index.js";
+import { obligationsFor, type Obligation } from "../verify/obligations.js";
+import { obligationKeys, ProofCache } from "../verify/cache.js";
 import { readExpr, readRule } from "./reading.js";
 import { buildIndex, occurrenceAt, typeRefText, type EditionIndex, type Occurrence } from "./symbols.js";
 import type { Project } from "./project.js";
@@ -71,6 +77,44 @@ class Reports {
     }
     this.cache.set(file, { mtime, report });
     return report ? { file, report } : undefined;
+  }
+}
+
+/** The list bound of `rulewright prove` (compiler/verify/index.ts DEFAULT_LIST_BOUND; importing it would load the solver): part of every cache key. */
+const PROVE_LIST_BOUND = 4;
+
+/**
+ * Proof caches read from disk (`proofs/.cache/`, as `rulewright prove` writes them), re-read when
+ * the file changes (by mtime), and the cache keys of an IR's obligations (memoized per IR).
+ */
+class Caches {
+  private stores = new Map<string, { mtime: number; cache: ProofCache }>();
+  private keyed = new WeakMap<IREdition, { obligations: Obligation[]; keys: string[] }>();
+  constructor(private root: string) {}
+  /** The verdicts the cache holds for `ir`'s obligations about `id` (in obligation order; undefined: not in the cache), or undefined without a cache file. */
+  lookup(editionRel: string, ir: IREdition, about: (o: Obligation) => boolean): { file: string; hits: { ob: Obligation; hit?: ObligationResult }[] } | undefined {
+    const probe = new ProofCache(path.join(this.root, "proofs", ".cache"), editionRel);
+    let mtime: number;
+    try {
+      mtime = fs.statSync(probe.file).mtimeMs;
+    } catch {
+      return undefined;
+    }
+    let store = this.stores.get(probe.file);
+    if (!store || store.mtime !== mtime) this.stores.set(probe.file, (store = { mtime, cache: probe }));
+    let k = this.keyed.get(ir);
+    if (!k) {
+      const obligations = obligationsFor(ir);
+      k = { obligations, keys: obligationKeys(ir, obligations, { listBound: PROVE_LIST_BOUND }) };
+      this.keyed.set(ir, k);
+    }
+    const hits: { ob: Obligation; hit?: ObligationResult }[] = [];
+    k.obligations.forEach((ob, i) => {
+      if (!about(ob)) return;
+      const r = store!.cache.get(k!.keys[i]!);
+      hits.push({ ob, hit: r ? ({ ...ob, ...r, cached: true, ms: 0 } as ObligationResult) : undefined });
+    });
+    return { file: probe.file, hits };
   }
 }
 
@@ -146,11 +190,13 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 export class Features {
   private indexes = new Map<string, { gen: number; index: EditionIndex }>();
   private reports: Reports;
+  private caches: Caches;
   /** bumped on every change of a rule file (open buffer or disk): invalidates the indexes */
   generation = 0;
 
   constructor(readonly project: Project) {
     this.reports = new Reports(project.root);
+    this.caches = new Caches(project.root);
   }
 
   index(dir: string): EditionIndex {
@@ -332,18 +378,35 @@ export class Features {
     return shown.size ? [...shown].join(" · ") : written;
   }
 
-  /** The verdicts of the obligations a rule, exemption or table takes part in, per edition, from the last prove report. */
+  /**
+   * The verdicts of the obligations a rule, exemption or table takes part in, per edition: from
+   * the last prove report when it was made from the rule files as they are; else from the proof
+   * cache (keyed by what each obligation depends on, so right for the edited rules too), an
+   * obligation the cache does not hold being "not proved since the edit"; else from the last
+   * report, flagged as older than the rule files.
+   */
   verdicts(all: EditionIndex[], id: string): string[] {
     const out: string[] = [];
+    const about = (o: Obligation) => o.subjects?.includes(id) || o.table === id || ((o.kind === "contradiction" || o.kind === "obligation_clash") && o.rules.includes(id));
     for (const idx of all) {
       const folder = path.basename(idx.dir);
       const got = this.reports.get(folder);
+      const ir: IREdition | undefined = this.project.lastGood.get(idx.dir);
+      if (ir && (!got || got.report.inputHash !== ir.inputHash)) {
+        const cached = this.caches.lookup(this.project.rel(idx.dir), ir, about);
+        if (cached && cached.hits.some((h) => h.hit)) {
+          out.push(`**Proofs (${folder}, from the proof cache ${this.project.rel(cached.file)}, for the rules as they are now):**`);
+          for (const { ob, hit } of cached.hits) {
+            out.push(hit ? `- ${verdictWords(hit, id)}${hit.severity === "off" ? " (severity off)" : ""}` : `- ${ob.kind}${ob.kind === "contradiction" || ob.kind === "obligation_clash" ? ` with \`${ob.rules.find((r) => r !== id) ?? id}\`` : ""}: not proved since the last change — run \`npx rulewright prove ${this.project.rel(idx.dir)}\``);
+          }
+          continue;
+        }
+      }
       if (!got) {
         out.push(`**Proofs (${folder}):** no prove report yet — run \`npx rulewright prove ${this.project.rel(idx.dir)}\``);
         continue;
       }
-      const obs = got.report.obligations.filter((o) => o.subjects?.includes(id) || o.table === id || ((o.kind === "contradiction" || o.kind === "obligation_clash") && o.rules.includes(id)));
-      const ir: IREdition | undefined = this.project.lastGood.get(idx.dir);
+      const obs = got.report.obligations.filter(about);
       const stale = ir && ir.inputHash !== got.report.inputHash ? " — the rule files changed since (verdicts may be out of date)" : "";
       out.push(`**Proofs (${folder}, ${this.project.rel(got.file)}${stale}):**`);
       if (!obs.length) out.push("- none of the report's obligations is about it");
