@@ -454,9 +454,9 @@ function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names,
     const scalarArgs = params.filter((p) => pred.args.includes(p.name) && p.name !== "state");
     const shareable = scalarArgs.every((p) => { const t = r.params.find((q) => varName(q.name) === p.name)?.type; return t !== undefined && (t.k === "enum" || t.k === "bool" || t.k === "int"); });
     if (shareable) {
-      const key = ["`${" + epoch + "}", ...scalarArgs.map((p) => "${" + p.name + "}")].join("|") + "`";
-      resets.push(`{`, `  const key = ${key};`, `  if (sc.${kind}Key !== key) {`, `    sc.${kind}.fill(0);`, `    sc.${kind}Key = key;`, `  }`, `}`);
-    } else resets.push(`sc.${kind}.fill(0);`, `sc.${kind}Key = "";`);
+      const same = [`sc.${kind}Call === ${epoch}`, ...scalarArgs.map((p, i) => `sc.${kind}Args[${i}] === ${p.name}`)].join(" && ");
+      resets.push(`if (!(${same})) {`, `  sc.${kind}.fill(0);`, `  sc.${kind}Call = ${epoch};`, ...scalarArgs.map((p, i) => `  sc.${kind}Args[${i}] = ${p.name};`), `}`);
+    } else resets.push(`sc.${kind}.fill(0);`, `sc.${kind}Call = -1;`);
     const okName = names.take(`${base}_${kind}Ok`);
     const okParams = [{ name: "sc", type: "RouteScratch" }, { name: "i", type: "number" }, ...params.filter((p) => pred.args.includes(p.name))];
     extra.push(

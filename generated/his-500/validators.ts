@@ -1757,26 +1757,21 @@ function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, 
     const qs = sc.queueSpace;
     const qk = sc.queueSeas;
     best.fill(0x7fffffff);
-    {
-      const key = `${call_epoch}|${v_p}`;
-      if (sc.landKey !== key) {
-        sc.land.fill(0);
-        sc.landKey = key;
-      }
+    if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p)) {
+      sc.land.fill(0);
+      sc.landCall = call_epoch;
+      sc.landArgs[0] = v_p;
     }
-    {
-      const key = `${call_epoch}|${v_p}|${v_no_blocked_seas}`;
-      if (sc.seaKey !== key) {
-        sc.sea.fill(0);
-        sc.seaKey = key;
-      }
+    if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p && sc.seaArgs[1] === v_no_blocked_seas)) {
+      sc.sea.fill(0);
+      sc.seaCall = call_epoch;
+      sc.seaArgs[0] = v_p;
+      sc.seaArgs[1] = v_no_blocked_seas;
     }
-    {
-      const key = `${call_epoch}|${v_p}`;
-      if (sc.portKey !== key) {
-        sc.port.fill(0);
-        sc.portKey = key;
-      }
+    if (!(sc.portCall === call_epoch && sc.portArgs[0] === v_p)) {
+      sc.port.fill(0);
+      sc.portCall = call_epoch;
+      sc.portArgs[0] = v_p;
     }
     let k0 = 0;
     if ((FLAGS[src]! & F_SEA) !== 0) {
@@ -1893,26 +1888,22 @@ function route_deploy_path_500(state: State, v_p: MajorPower, v_o: Space, v_no_p
     const qs = sc.queueSpace;
     const qk = sc.queueSeas;
     best.fill(0x7fffffff);
-    {
-      const key = `${call_epoch}|${v_p}|${v_o}`;
-      if (sc.landKey !== key) {
-        sc.land.fill(0);
-        sc.landKey = key;
-      }
+    if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p && sc.landArgs[1] === v_o)) {
+      sc.land.fill(0);
+      sc.landCall = call_epoch;
+      sc.landArgs[0] = v_p;
+      sc.landArgs[1] = v_o;
     }
-    {
-      const key = `${call_epoch}|${v_p}|${v_no_blocked_seas}`;
-      if (sc.seaKey !== key) {
-        sc.sea.fill(0);
-        sc.seaKey = key;
-      }
+    if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p && sc.seaArgs[1] === v_no_blocked_seas)) {
+      sc.sea.fill(0);
+      sc.seaCall = call_epoch;
+      sc.seaArgs[0] = v_p;
+      sc.seaArgs[1] = v_no_blocked_seas;
     }
-    {
-      const key = `${call_epoch}|${v_p}`;
-      if (sc.portKey !== key) {
-        sc.port.fill(0);
-        sc.portKey = key;
-      }
+    if (!(sc.portCall === call_epoch && sc.portArgs[0] === v_p)) {
+      sc.port.fill(0);
+      sc.portCall = call_epoch;
+      sc.portArgs[0] = v_p;
     }
     let k0 = 0;
     if ((FLAGS[src]! & F_SEA) !== 0) {
@@ -2022,19 +2013,17 @@ function route_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spac
     const qs = sc.queueSpace;
     const qk = sc.queueSeas;
     best.fill(0x7fffffff);
-    {
-      const key = `${call_epoch}|${v_p}|${v_target}|${v_start}`;
-      if (sc.landKey !== key) {
-        sc.land.fill(0);
-        sc.landKey = key;
-      }
+    if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p && sc.landArgs[1] === v_target && sc.landArgs[2] === v_start)) {
+      sc.land.fill(0);
+      sc.landCall = call_epoch;
+      sc.landArgs[0] = v_p;
+      sc.landArgs[1] = v_target;
+      sc.landArgs[2] = v_start;
     }
-    {
-      const key = `${call_epoch}|${v_p}`;
-      if (sc.seaKey !== key) {
-        sc.sea.fill(0);
-        sc.seaKey = key;
-      }
+    if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p)) {
+      sc.sea.fill(0);
+      sc.seaCall = call_epoch;
+      sc.seaArgs[0] = v_p;
     }
     let k0 = 0;
     if ((FLAGS[src]! & F_SEA) !== 0) {

@@ -354,8 +354,8 @@ export function distance(a: Space, b: Space): number {
  * queue of (space, sea zones used) and per-space memos of the route's clauses
  * (0 unknown, 1 holds, 2 fails). Allocated once per route and reused; a nested search of the
  * same route (a clause that searches it again) gets a fresh one. A clause's memo is kept from
- * one search to the next while its key (the call of the validators and the clause's
- * arguments) is the same: `landKey`, `seaKey`, `portKey` ("" never matches).
+ * one search to the next while the call of the validators (`<clause>Call`, -1 never matches)
+ * and the clause's arguments (`<clause>Args`) are the same.
  */
 export interface RouteScratch {
   busy: boolean;
@@ -365,9 +365,12 @@ export interface RouteScratch {
   land: Int8Array;
   sea: Int8Array;
   port: Int8Array;
-  landKey: string;
-  seaKey: string;
-  portKey: string;
+  landCall: number;
+  seaCall: number;
+  portCall: number;
+  landArgs: unknown[];
+  seaArgs: unknown[];
+  portArgs: unknown[];
 }
 
 export function newRouteScratch(): RouteScratch {
@@ -381,8 +384,11 @@ export function newRouteScratch(): RouteScratch {
     land: new Int8Array(SPACE_COUNT),
     sea: new Int8Array(SPACE_COUNT),
     port: new Int8Array(SPACE_COUNT),
-    landKey: "",
-    seaKey: "",
-    portKey: "",
+    landCall: -1,
+    seaCall: -1,
+    portCall: -1,
+    landArgs: [],
+    seaArgs: [],
+    portArgs: [],
   };
 }

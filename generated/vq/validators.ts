@@ -2668,26 +2668,21 @@ function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, 
     const qs = sc.queueSpace;
     const qk = sc.queueSeas;
     best.fill(0x7fffffff);
-    {
-      const key = `${call_epoch}|${v_p}`;
-      if (sc.landKey !== key) {
-        sc.land.fill(0);
-        sc.landKey = key;
-      }
+    if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p)) {
+      sc.land.fill(0);
+      sc.landCall = call_epoch;
+      sc.landArgs[0] = v_p;
     }
-    {
-      const key = `${call_epoch}|${v_p}|${v_no_blocked_seas}`;
-      if (sc.seaKey !== key) {
-        sc.sea.fill(0);
-        sc.seaKey = key;
-      }
+    if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p && sc.seaArgs[1] === v_no_blocked_seas)) {
+      sc.sea.fill(0);
+      sc.seaCall = call_epoch;
+      sc.seaArgs[0] = v_p;
+      sc.seaArgs[1] = v_no_blocked_seas;
     }
-    {
-      const key = `${call_epoch}|${v_p}`;
-      if (sc.portKey !== key) {
-        sc.port.fill(0);
-        sc.portKey = key;
-      }
+    if (!(sc.portCall === call_epoch && sc.portArgs[0] === v_p)) {
+      sc.port.fill(0);
+      sc.portCall = call_epoch;
+      sc.portArgs[0] = v_p;
     }
     let k0 = 0;
     if ((FLAGS[src]! & F_SEA) !== 0) {
@@ -2804,26 +2799,22 @@ function route_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, 
     const qs = sc.queueSpace;
     const qk = sc.queueSeas;
     best.fill(0x7fffffff);
-    {
-      const key = `${call_epoch}|${v_p}|${v_t}`;
-      if (sc.landKey !== key) {
-        sc.land.fill(0);
-        sc.landKey = key;
-      }
+    if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p && sc.landArgs[1] === v_t)) {
+      sc.land.fill(0);
+      sc.landCall = call_epoch;
+      sc.landArgs[0] = v_p;
+      sc.landArgs[1] = v_t;
     }
-    {
-      const key = `${call_epoch}|${v_p}`;
-      if (sc.seaKey !== key) {
-        sc.sea.fill(0);
-        sc.seaKey = key;
-      }
+    if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p)) {
+      sc.sea.fill(0);
+      sc.seaCall = call_epoch;
+      sc.seaArgs[0] = v_p;
     }
-    {
-      const key = `${call_epoch}|${v_p}|${v_t}`;
-      if (sc.portKey !== key) {
-        sc.port.fill(0);
-        sc.portKey = key;
-      }
+    if (!(sc.portCall === call_epoch && sc.portArgs[0] === v_p && sc.portArgs[1] === v_t)) {
+      sc.port.fill(0);
+      sc.portCall = call_epoch;
+      sc.portArgs[0] = v_p;
+      sc.portArgs[1] = v_t;
     }
     let k0 = 0;
     if ((FLAGS[src]! & F_SEA) !== 0) {
