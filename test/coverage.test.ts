@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { analyzeCoverage, meetsThreshold, percent, ranges, readManifest, splitParagraphs, type EditionIds, type Manifest, type SourceFile } from "../compiler/coverage/index.js";
+import { analyzeCoverage, meetsAuditThreshold, meetsThreshold, percent, ranges, readManifest, splitParagraphs, type EditionIds, type Manifest, type SourceFile } from "../compiler/coverage/index.js";
 import { CATALOG } from "../compiler/diagnostics/catalog.js";
 
 const REPO = process.cwd();
@@ -149,6 +149,56 @@ describe("readManifest", () => {
     expect(problems(manifestText("  1: { not_encoded: x, out_of_scope: y }\n"))[0]!.help).toContain("`rules` with `out_of_scope`");
   });
 
+  it("reads audit marks on mapping entries: what was compared and the scenarios that pin it", () => {
+    const m = readOk(
+      manifestText(
+        [
+          "  1: heading",
+          '  2: { rules: [toy.one], audited: { compared: "text bans it; the rule bans it", scenarios: ["test/s.yaml#a one", "test/s.yaml#b#2"] } }',
+          '  3: { procedure: order of play, audited: { compared: "nothing to restrict" } }',
+          '  4: { example: replayed, audited: { compared: replayed as written, scenarios: ["test/s.yaml#ex"] } }',
+        ].join("\n") + "\n",
+      ),
+    );
+    expect(m.paragraphs.map((p) => [p.n, p.audited?.compared, p.audited?.scenarios.map((r) => `${r.file}|${r.name}`)])).toEqual([
+      [1, undefined, undefined],
+      [2, "text bans it; the rule bans it", ["test/s.yaml|a one", "test/s.yaml|b#2"]],
+      [3, "nothing to restrict", []],
+      [4, "replayed as written", ["test/s.yaml|ex"]],
+    ]);
+    expect(m.paragraphs[1]!.audited!.scenarios[1]!.span).toMatchObject({ line: 6 });
+  });
+
+  it("reports a bad audit mark (RW5012) at its line with a hint, and still counts the entry's rules", () => {
+    const ps = problems(
+      manifestText(
+        [
+          "  1: { rules: [toy.one], audited: yes }",
+          "  2: { rules: [toy.one], audited: { compared: '' , scenarios: [\"s.yaml#a\"] } }",
+          '  3: { rules: [toy.one], audited: { compared: x, scenario: ["s.yaml#a"] } }',
+          "  4: { rules: [toy.one], audited: { compared: x } }",
+          "  5: { example: e, audited: { compared: x, scenarios: [] } }",
+          '  6: { rules: [toy.one], audited: { compared: x, scenarios: ["no-hash.yaml"] } }',
+          '  7: { rules: [toy.one], audited: { compared: x, scenarios: "s.yaml#a" } }',
+        ].join("\n") + "\n",
+      ),
+    );
+    expect(ps.map((p) => [p.code, p.line, p.message])).toEqual([
+      ["RW5012", 5, "paragraph 1: `audited` must be a mapping with `compared` and `scenarios`"],
+      ["RW5012", 6, "paragraph 2: the audit mark needs `compared`: what the text requires and what the rules do"],
+      ["RW5012", 7, "paragraph 3: unknown key `scenario` in `audited`"],
+      ["RW5012", 8, "paragraph 4: the audit mark of a paragraph with rules or of an example names no scenario"],
+      ["RW5012", 9, "paragraph 5: the audit mark of a paragraph with rules or of an example names no scenario"],
+      ["RW5012", 10, "paragraph 6: `no-hash.yaml` is not a scenario reference"],
+      ["RW5012", 11, "paragraph 7: `scenarios` must be a list of `<file>#<scenario name>` references"],
+    ]);
+    expect(ps[2]!.help).toBe("did you mean `scenarios`?");
+    const r = readManifest("m.yaml", manifestText("  1: { rules: [toy.one], audited: { compared: x } }\n"));
+    expect(r.manifest!.paragraphs).toEqual([expect.objectContaining({ n: 1, kind: "encoded", rules: [expect.objectContaining({ id: "toy.one" })] })]);
+    expect(r.manifest!.paragraphs[0]!.audited).toBeUndefined();
+    expect(r.manifest!.invalid).toEqual([]);
+  });
+
   it("checks the sha256 shape", () => {
     expect(problems("source: toy.txt\nsha256: abc\nedition: toy\nparagraphs:\n  1: heading\n")).toEqual([expect.objectContaining({ code: "RW5002", line: 2 })]);
   });
@@ -176,17 +226,20 @@ describe("analyzeCoverage", () => {
         encoded: 1,
         restriction: 2,
         percent: 50,
-        files: [{ source: "toy.txt", edition: "toy", manifest: "m.yaml", paragraphs: 4, encoded: 1, restriction: 2, percent: 50, counts: { encoded: 1, not_encoded: 1, out_of_scope: 0, procedure: 0, example: 1, heading: 1 }, partlyOutOfScope: 0 }],
+        auditable: 3,
+        audited: 0,
+        auditedPercent: 0,
+        files: [{ source: "toy.txt", edition: "toy", manifest: "m.yaml", paragraphs: 4, encoded: 1, restriction: 2, percent: 50, counts: { encoded: 1, not_encoded: 1, out_of_scope: 0, procedure: 0, example: 1, heading: 1 }, partlyOutOfScope: 0, auditable: 3, audited: 0, auditedPercent: 0 }],
       },
     ]);
-    expect(report.total).toEqual({ encoded: 1, restriction: 2, percent: 50 });
+    expect(report.total).toEqual({ encoded: 1, restriction: 2, percent: 50, auditable: 3, audited: 0, auditedPercent: 0 });
     expect(report.notEncoded).toEqual([{ source: "toy.txt", edition: "toy", paragraph: 3, line: 5, note: "half of it", rules: ["toy.two"] }]);
   });
 
   it("counts a paragraph with rules and an out-of-scope rest as encoded and lists it as out of scope with its rules", () => {
     const { report, diagnostics } = analyze("  1: heading\n  2: { rules: [toy.one], out_of_scope: printed on cards }\n  3: { rules: [toy.two], not_encoded: half, out_of_scope: scoring }\n  4: example\n");
     expect(diagnostics).toEqual([]);
-    expect(report.total).toEqual({ encoded: 1, restriction: 2, percent: 50 });
+    expect(report.total).toMatchObject({ encoded: 1, restriction: 2, percent: 50 });
     expect(report.editions[0]!.files[0]!.counts).toEqual({ encoded: 1, not_encoded: 1, out_of_scope: 0, procedure: 0, example: 1, heading: 1 });
     expect(report.notEncoded).toEqual([{ source: "toy.txt", edition: "toy", paragraph: 3, line: 5, note: "half", rules: ["toy.two"] }]);
     expect(report.outOfScope).toEqual([
@@ -267,6 +320,27 @@ describe("analyzeCoverage", () => {
     ]);
   });
 
+  it("counts audited paragraphs out of all but the headings, per file, edition and in total", () => {
+    const { report, diagnostics } = analyze(
+      '  1: heading\n  2: { rules: [toy.one], audited: { compared: c, scenarios: ["s.yaml#x"] } }\n  3: [toy.two]\n  4: { example: e, audited: { compared: c, scenarios: ["s.yaml#y"] } }\n',
+    );
+    expect(diagnostics).toEqual([]);
+    expect(report.editions[0]!.files[0]).toMatchObject({ auditable: 3, audited: 2, auditedPercent: 66.7 });
+    expect(report.editions[0]).toMatchObject({ auditable: 3, audited: 2, auditedPercent: 66.7 });
+    expect(report.total).toMatchObject({ auditable: 3, audited: 2, auditedPercent: 66.7 });
+  });
+
+  it("checks that every scenario an audit mark names exists (RW5013), with a did-you-mean", () => {
+    const m = readOk(manifestText('  1: heading\n  2: { rules: [toy.one, toy.two], audited: { compared: c, scenarios: ["s.yaml#france may not", "t.yaml#x", "s.yaml#france may nto"] } }\n  3: procedure\n  4: example\n'));
+    const lookup = (f: string) => (f === "s.yaml" ? new Set(["france may not", "france may"]) : undefined);
+    const { diagnostics } = analyzeCoverage([m], toySources(), toyEdition("toy.one", "toy.two"), { scenarios: lookup });
+    expect(diagnostics.map((d) => [d.code, d.span.line, d.message, d.help])).toEqual([
+      ["RW5013", 6, "paragraph 2: no scenario file `t.yaml`", expect.stringContaining("relative to the project root")],
+      ["RW5013", 6, "paragraph 2: `s.yaml` has no scenario named `france may nto`", "did you mean `france may not`?"],
+    ]);
+    expect(analyzeCoverage([m], toySources(), toyEdition("toy.one", "toy.two")).diagnostics).toEqual([]);
+  });
+
   it("lists bundled editions that no manifest names", () => {
     const eds = toyEdition("toy.one", "toy.two");
     eds.set("other", { name: "other", ids: new Map([["x.y", { file: "f", line: 1, column: 1 }]]) });
@@ -284,6 +358,13 @@ describe("threshold", () => {
     expect(percent(2, 3)).toBe(66.7);
     expect(percent(0, 0)).toBeNull();
     expect(ranges([7, 1, 2, 3, 9, 10])).toBe("1–3, 7, 9–10");
+  });
+
+  it("compares the exact audited share; no paragraph meets any threshold", () => {
+    expect(meetsAuditThreshold({ audited: 2, auditable: 3 }, 66.6)).toBe(true);
+    expect(meetsAuditThreshold({ audited: 2, auditable: 3 }, 66.7)).toBe(false);
+    expect(meetsAuditThreshold({ audited: 3, auditable: 3 }, 100)).toBe(true);
+    expect(meetsAuditThreshold({ audited: 0, auditable: 0 }, 100)).toBe(true);
   });
 });
 
@@ -333,10 +414,51 @@ describe("rulewright coverage (the project's manifests, the real sources)", () =
     for (const p of [...j.notEncoded, ...j.outOfScope]) expect(p.note).not.toBe("");
   });
 
+  it("reports the audited share per file and edition (text and JSON numbers) and fails under --min-audited", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-coverage-audit-"));
+    for (const n of fs.readdirSync("dsl/coverage")) fs.copyFileSync(path.join("dsl/coverage", n), path.join(dir, n));
+    const f = path.join(dir, "001_42c9e1d76fa4cc82.yaml");
+    // 001 ¶12 (dow.own_ally): (re)write its audit mark against a real scenario of war.yaml (as a mapping entry)
+    const lines = fs.readFileSync(f, "utf8").split("\n");
+    const at = lines.findIndex((l) => /^ {2}12: /.test(l));
+    expect(at).toBeGreaterThan(0);
+    const war = fs.readFileSync("test/scenarios/his/war.yaml", "utf8");
+    const name = /^ {2}- name: "?(.*?)"?$/m.exec(war)![1]!;
+    expect(lines[at]).toContain("dow.own_ally");
+    lines[at] = `  12: { rules: [dow.own_ally], audited: { compared: "checked", scenarios: [${JSON.stringify(`test/scenarios/his/war.yaml#${name}`)}] } }`;
+    fs.writeFileSync(f, lines.join("\n"));
+    // the audit marks of the his manifests, counted in their text (headings carry none)
+    const marks = (src: string) => (fs.readFileSync(path.join(dir, src), "utf8").match(/audited: \{/g) ?? []).length;
+    const r = run(["coverage", "--manifests", dir, "--edition", "his", "--format", "json", "--min-audited", "100"]);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.out);
+    expect(j.auditThreshold).toBe(100);
+    expect(j.pass).toBe(false);
+    const his = j.editions[0];
+    const f001 = his.files.find((x: { source: string }) => x.source.startsWith("001"));
+    expect(f001.audited).toBe(marks("001_42c9e1d76fa4cc82.yaml"));
+    expect(f001.audited).toBeGreaterThan(0);
+    expect(f001.auditable).toBe(f001.paragraphs - f001.counts.heading);
+    expect(his.audited).toBe(["001_42c9e1d76fa4cc82.yaml", "002_920c505f137a31cf.yaml", "003_75bb6b160b615bfa.yaml"].reduce((n, m) => n + marks(m), 0));
+    expect(j.total.audited).toBe(his.audited);
+    const t = run(["coverage", "--manifests", dir, "--edition", "his", "--min-audited", "0"]);
+    expect(t.code).toBe(0);
+    expect(t.out).toMatch(new RegExp(`001_42c9e1d76fa4cc82\\.txt .*audited ${f001.audited}/${f001.auditable} `));
+    expect(t.out).toContain("(audit threshold 0%: met)");
+    // a scenario that does not exist: exit 2, at the manifest line
+    fs.writeFileSync(f, lines.join("\n").replace(`#${name}`, `#${name} (no such)`));
+    const bad = run(["coverage", "--manifests", dir]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain(`${f}:${at + 1}:`);
+    expect(bad.err).toMatch(/error\[RW5013\]: paragraph 12: `test\/scenarios\/his\/war\.yaml` has no scenario named/);
+  });
+
   it("exits 2 on bad usage", () => {
     expect(run(["coverage", "--min-percent", "lots"]).code).toBe(2);
     expect(run(["coverage", "--edition", "nope"]).code).toBe(2);
     expect(run(["coverage", "--sources", "no/such/dir"]).code).toBe(2);
+    expect(run(["coverage", "--min-audited", "120"]).code).toBe(2);
   });
 
   it("exits 2 on a malformed manifest, with file:line and a hint, never a stack trace", () => {

@@ -87,13 +87,22 @@ export function entitiesOf(s: State): cedar.EntityJson[] {
   }));
 }
 
+const WAR_EVENTS: ReadonlySet<string> = new Set(["schmalkaldic_league", "machiavelli_the_prince", "six_wives_of_henry_viii"]);
+
 /** The full authorization request for `by` declaring war on `target` in state `s`. */
 export function toRequest(s: State, by: string, target: string, entities: cedar.EntityJson[] = entitiesOf(s)): Call {
   return {
     principal: ref(by),
     action: { type: "Action", id: "declare_war" },
     resource: ref(target),
-    context: { phase: s.phase, segment: s.segment, league_played: s.schmalkaldic_league_played, active_power: { __entity: ref(s.active_power) } },
+    context: {
+      phase: s.phase,
+      segment: s.segment,
+      league_played: s.schmalkaldic_league_played,
+      active_power: { __entity: ref(s.active_power) },
+      // the declarer played Schmalkaldic League, Machiavelli: The Prince or Six Wives of Henry VIII this phase (dow.segment)
+      war_event_played: s.events_played_this_phase.some((x) => x.power === by && WAR_EVENTS.has(x.event)),
+    },
     preparsedPolicySetId: POLICY_SET_ID,
     preparsedSchemaName: SCHEMA_ID,
     validateRequest: false,

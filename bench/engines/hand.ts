@@ -33,6 +33,8 @@ const done = (v: string[] | undefined): HandVerdict => (v === undefined ? ALLOWE
 const POWER_BIT: Record<string, number> = { ottoman: 1, hapsburg: 2, england: 4, france: 8, papacy: 16, protestant: 32, genoa: 64, hungary_bohemia: 128, scotland: 256, venice: 512, independent: 1024 };
 const MAJORS_MASK = 63;
 const MINORS_MASK = 64 | 128 | 256 | 512;
+/** The events that let their player declare war in the Action Phase (dow.segment). */
+const WAR_EVENTS: ReadonlySet<string> = new Set(["schmalkaldic_league", "machiavelli_the_prince", "six_wives_of_henry_viii"]);
 const MAJORS = ["ottoman", "hapsburg", "england", "france", "papacy", "protestant"] as const;
 
 /** `pass.empty_hand` (§11): in the Action Phase the active power with an empty hand must pass. */
@@ -70,6 +72,7 @@ export function handDeclareWar(s: State, by: string, target: string): HandVerdic
       break;
     }
   }
+  if (!(s.phase === "diplomacy" && s.segment === "declarations_of_war") && !(s.phase === "action_phase" && s.events_played_this_phase.some((x) => x.power === by && WAR_EVENTS.has(x.event)))) (v ??= []).push("dow.segment");
   if (s.phase === "diplomacy" && s.segment === "declarations_of_war") {
     let peace = 0;
     for (const x of s.peace_made_this_phase) {

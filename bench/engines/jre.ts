@@ -52,6 +52,13 @@ const DECLARE_WAR: RuleProperties[] = [
   rule("dow.independent", { all: [act("$.target", "equal", "independent")] }),
   rule("dow.self", { all: [act("$.target", "equal", actRef("by"))] }),
   rule("dow.already_at_war", { all: [fact("pair", { list: "wars", a: "@by", b: "@target" })] }),
+  // outside the declarations of war segment: only in the Action Phase, by the player of a war-opening event
+  rule("dow.segment", {
+    all: [
+      { not: { all: inDow() } } as NestedCondition,
+      { not: { all: [st("$.phase", "equal", "action_phase"), { any: ["schmalkaldic_league", "machiavelli_the_prince", "six_wives_of_henry_viii"].map((ev) => fact("eventPlayed", { power: "@by", event: ev })) }] } } as NestedCondition,
+    ],
+  }),
   rule("dow.peace_this_phase", { all: [...inDow(), fact("pair", { list: "peace_made_this_phase", a: "@by", b: "@target" })] }),
   rule("dow.alliance_this_phase", { all: [...inDow(), fact("pair", { list: "alliances_formed_this_phase", a: "@by", b: "@target" })] }),
   rule("dow.venice_papal", { all: [...inDow(), act("$.target", "equal", "venice"), { any: [fact("pair", { list: "alliances", a: "@by", b: "papacy" }), fact("pair", { list: "peace_made_this_phase", a: "@by", b: "papacy" })] }] }),

@@ -1,14 +1,17 @@
 /**
- * `rulewright coverage [--edition e] [--min-percent N] [--manifests dir] [--sources dir]`:
- * how much of the rulebook sources the rule files encode (compiler/coverage/README.md).
- * Prints per edition and per source file the share of restriction paragraphs encoded and lists
- * the ones that are not. Exit 0 at or over the threshold, 1 under it, 2 on a malformed manifest
- * (file:line, hint), an edition that does not compile, or bad usage.
+ * `rulewright coverage [--edition e] [--min-percent N] [--min-audited N] [--manifests dir] [--sources dir]`:
+ * how much of the rulebook sources the rule files encode, and how much of them was audited
+ * against the rules (compiler/coverage/README.md). Prints per edition and per source file the
+ * share of restriction paragraphs encoded, the paragraphs audited out of all non-heading ones,
+ * and lists the restriction paragraphs that are not encoded. Exit 0 at or over both thresholds,
+ * 1 under one, 2 on a malformed manifest (file:line, hint; a bad audit mark or an unknown
+ * scenario too), an edition that does not compile, or bad usage.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { analyzeCoverage, meetsThreshold, readManifest, selectEditions, type CoverageReport, type EditionIds, type Manifest, type SourceFile } from "../coverage/index.js";
+import { analyzeCoverage, meetsAuditThreshold, meetsThreshold, readManifest, selectEditions, type CoverageReport, type EditionIds, type Manifest, type SourceFile } from "../coverage/index.js";
+import { readScenarioFile } from "../scenarios/index.js";
 import type { Diagnostic } from "../diagnostics/types.js";
 import { bundledEditions, compile, errorCount, printDiagnostics, resolveEdition, UsageError, color, type Format } from "./common.js";
 
@@ -18,6 +21,8 @@ export const DEFAULT_SOURCES = path.join("..", "shared", "rulebooks");
 export interface CoverageOptions {
   edition?: string;
   minPercent?: string;
+  /** fail (exit 1) when the audited share (audited / non-heading paragraphs) is under this */
+  minAudited?: string;
   manifests?: string;
   sources?: string;
   format: Format;
@@ -27,18 +32,21 @@ export interface CoverageResult {
   report?: CoverageReport;
   diagnostics: Diagnostic[];
   threshold: number | null;
+  auditThreshold: number | null;
   pass: boolean;
   exitCode: number;
 }
 
 /** Reads manifests, sources and editions and computes the coverage (no printing but diagnostics). */
 export function runCoverage(opts: CoverageOptions): CoverageResult {
-  let threshold: number | null = null;
-  if (opts.minPercent !== undefined) {
-    const v = Number(opts.minPercent);
-    if (!/^\s*\d+(\.\d+)?\s*$/.test(opts.minPercent) || v < 0 || v > 100) throw new UsageError(`--min-percent must be a number from 0 to 100, got \`${opts.minPercent}\``, 2, "e.g. `--min-percent 60`");
-    threshold = v;
-  }
+  const pctOption = (name: string, raw: string | undefined): number | null => {
+    if (raw === undefined) return null;
+    const v = Number(raw);
+    if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || v < 0 || v > 100) throw new UsageError(`${name} must be a number from 0 to 100, got \`${raw}\``, 2, `e.g. \`${name} 60\``);
+    return v;
+  };
+  const threshold = pctOption("--min-percent", opts.minPercent);
+  const auditThreshold = pctOption("--min-audited", opts.minAudited);
   const mdir = opts.manifests ?? DEFAULT_MANIFESTS;
   const sdir = opts.sources ?? DEFAULT_SOURCES;
   if (!fs.existsSync(mdir) || !fs.statSync(mdir).isDirectory()) throw new UsageError(`no manifest folder \`${mdir}\``, 2, "run from the project root, or pass --manifests <dir>");
@@ -83,41 +91,54 @@ export function runCoverage(opts: CoverageOptions): CoverageResult {
     editions.set(name, { name, ids, tables });
   }
   // an edition that does not compile: its diagnostics, no numbers
-  if (manifests.some((m) => bundled.includes(m.edition) && !editions.has(m.edition))) return { diagnostics, threshold, pass: false, exitCode: 2 };
+  if (manifests.some((m) => bundled.includes(m.edition) && !editions.has(m.edition))) return { diagnostics, threshold, auditThreshold, pass: false, exitCode: 2 };
   // bundled editions no manifest names: only listed as uncovered (no ids, no orphan check)
   for (const name of bundled) if (!editions.has(name)) editions.set(name, { name, ids: new Map() });
 
-  const res = analyzeCoverage(manifests, sources, editions, { orphans: !unreadable });
+  // the scenarios audit marks name: each file read once (its `name`s, table scenarios too)
+  const scenarioNames = new Map<string, ReadonlySet<string> | undefined>();
+  const scenarios = (file: string): ReadonlySet<string> | undefined => {
+    if (!scenarioNames.has(file)) {
+      const ok = /\.(ya?ml|json)$/.test(file) && !path.isAbsolute(file) && fs.existsSync(file) && fs.statSync(file).isFile();
+      const c = ok ? readScenarioFile(file, (e) => path.join("test", "fixtures", path.basename(e))) : undefined;
+      scenarioNames.set(file, c && new Set([...c.scenarios, ...c.tableScenarios].map((s) => s.name)));
+    }
+    return scenarioNames.get(file);
+  };
+  const res = analyzeCoverage(manifests, sources, editions, { orphans: !unreadable, scenarios });
   diagnostics.push(...res.diagnostics);
-  if (errorCount(diagnostics)) return { diagnostics, threshold, pass: false, exitCode: 2 };
+  if (errorCount(diagnostics)) return { diagnostics, threshold, auditThreshold, pass: false, exitCode: 2 };
   let report = res.report;
   if (opts.edition !== undefined) {
     const known = report.editions.map((e) => e.edition);
     if (!known.includes(opts.edition)) throw new UsageError(`no manifest covers edition \`${opts.edition}\``, 2, known.length ? `editions in the manifests: ${known.map((k) => `\`${k}\``).join(", ")}` : undefined);
     report = selectEditions(report, [opts.edition]);
   }
-  const pass = threshold === null || meetsThreshold(report.total, threshold);
-  return { report, diagnostics, threshold, pass, exitCode: pass ? 0 : 1 };
+  const pass = (threshold === null || meetsThreshold(report.total, threshold)) && (auditThreshold === null || meetsAuditThreshold(report.total, auditThreshold));
+  return { report, diagnostics, threshold, auditThreshold, pass, exitCode: pass ? 0 : 1 };
 }
 
 const pct = (p: number | null) => (p === null ? "   n/a" : `${p.toFixed(1).padStart(5)}%`);
 
 /** The human report (no colors in the numbers, so it is stable for tests). */
-export function formatReport(r: CoverageReport, threshold: number | null, pass: boolean): string {
-  const out: string[] = ["coverage of the rulebook sources: restriction paragraphs encoded by rules", ""];
+export function formatReport(r: CoverageReport, threshold: number | null, pass: boolean, auditThreshold: number | null = null): string {
+  const out: string[] = ["coverage of the rulebook sources: restriction paragraphs encoded by rules; paragraphs (all but headings) audited", ""];
+  const audit = (x: { audited: number; auditable: number; auditedPercent: number | null }) => `audited ${x.audited}/${x.auditable} ${pct(x.auditedPercent).trim()}`;
   const width = Math.max(24, ...r.editions.flatMap((e) => e.files.map((f) => f.source.length)));
   for (const e of r.editions) {
     out.push(`${e.edition}${e.built ? "" : " (no bundled edition yet)"}`);
     for (const f of e.files) {
       const c = f.counts;
       const other = [`out of scope ${c.out_of_scope}${f.partlyOutOfScope ? ` (+${f.partlyOutOfScope} partly)` : ""}`, `procedure ${c.procedure}`, `example ${c.example}`, `heading ${c.heading}`].join(", ");
-      out.push(`  ${f.source.padEnd(width)}  ${`${f.encoded}/${f.restriction}`.padStart(7)} ${pct(f.percent)}   (${f.paragraphs} paragraphs; ${other})`);
+      out.push(`  ${f.source.padEnd(width)}  ${`${f.encoded}/${f.restriction}`.padStart(7)} ${pct(f.percent)}   (${f.paragraphs} paragraphs; ${other}; ${audit(f)})`);
     }
-    out.push(`  ${`${e.edition} total`.padEnd(width)}  ${`${e.encoded}/${e.restriction}`.padStart(7)} ${pct(e.percent)}`);
+    out.push(`  ${`${e.edition} total`.padEnd(width)}  ${`${e.encoded}/${e.restriction}`.padStart(7)} ${pct(e.percent)}   (${audit(e)})`);
   }
   out.push("");
-  const verdict = threshold === null ? "" : pass ? ` (threshold ${threshold}%: met)` : ` (threshold ${threshold}%: NOT met)`;
-  out.push(`total ${r.total.encoded}/${r.total.restriction} ${pct(r.total.percent).trim()}${verdict}`);
+  const met = (ok: boolean) => (ok ? "met" : "NOT met");
+  const verdict = threshold === null ? "" : ` (threshold ${threshold}%: ${met(meetsThreshold(r.total, threshold))})`;
+  const auditVerdict = auditThreshold === null ? "" : ` (audit threshold ${auditThreshold}%: ${met(meetsAuditThreshold(r.total, auditThreshold))})`;
+  out.push(`total ${r.total.encoded}/${r.total.restriction} ${pct(r.total.percent).trim()}${verdict}; ${audit(r.total)}${auditVerdict}`);
   if (r.uncoveredEditions.length) out.push(`bundled editions no manifest names: ${r.uncoveredEditions.join(", ")}`);
   if (r.notEncoded.length) {
     out.push("", `not encoded (${r.notEncoded.length}):`);
@@ -129,12 +150,12 @@ export function formatReport(r: CoverageReport, threshold: number | null, pass: 
 export async function coverageCommand(opts: CoverageOptions): Promise<number> {
   const r = runCoverage(opts);
   if (opts.format === "json") {
-    const { report, diagnostics, threshold, pass, exitCode } = r;
-    process.stdout.write(JSON.stringify({ ...(report ?? {}), threshold, pass, exitCode, diagnostics }, null, 2) + "\n");
+    const { report, diagnostics, threshold, auditThreshold, pass, exitCode } = r;
+    process.stdout.write(JSON.stringify({ ...(report ?? {}), threshold, auditThreshold, pass, exitCode, diagnostics }, null, 2) + "\n");
     return r.exitCode;
   }
   printDiagnostics(r.diagnostics, opts.format);
-  if (r.report) process.stdout.write(formatReport(r.report, r.threshold, r.pass));
+  if (r.report) process.stdout.write(formatReport(r.report, r.threshold, r.pass, r.auditThreshold));
   if (r.exitCode === 2) process.stderr.write(`${color.red("error")}: the coverage manifests have ${errorCount(r.diagnostics)} error(s)\n`);
   return r.exitCode;
 }

@@ -115,13 +115,14 @@ export async function main(argv: string[]): Promise<number> {
     });
   program
     .command("coverage")
-    .description("share of the rulebook sources' restriction paragraphs encoded by rules (exit 1 under --min-percent, 2 on a malformed manifest)")
+    .description("share of the rulebook sources' restriction paragraphs encoded by rules, and of the paragraphs audited (exit 1 under --min-percent or --min-audited, 2 on a malformed manifest)")
     .option("--edition <edition>", "report one edition only")
     .option("--min-percent <n>", "fail (exit 1) when the encoded share is under n percent")
+    .option("--min-audited <n>", "fail (exit 1) when the audited share (of all paragraphs but headings) is under n percent")
     .option("--manifests <dir>", "coverage manifests folder (default dsl/coverage)")
     .option("--sources <dir>", "rulebook sources folder (default ../shared/rulebooks)")
     .addOption(formatOption())
-    .action(async (o: { edition?: string; minPercent?: string; manifests?: string; sources?: string; format: Format }) => {
+    .action(async (o: { edition?: string; minPercent?: string; minAudited?: string; manifests?: string; sources?: string; format: Format }) => {
       code = await coverageCommand(o);
     });
   program

@@ -5,7 +5,7 @@
  *
  * Inputs: the manifests (manifest.ts), the source texts, and for each edition the ids of its
  * rules and exemptions (with their rule-file positions, for orphan diagnostics).
- * Output: a report (per edition, per source file) and diagnostics (RW5003–RW5011).
+ * Output: a report (per edition, per source file) and diagnostics (RW5003–RW5013).
  */
 import type { Diagnostic } from "../diagnostics/types.js";
 import type { SourcePos } from "../ir/types.js";
@@ -14,7 +14,7 @@ import { splitParagraphs } from "./paragraphs.js";
 import { RESTRICTION_KINDS, type Manifest, type ParagraphKind } from "./manifest.js";
 
 export { splitParagraphs, type Paragraph } from "./paragraphs.js";
-export { readManifest, type Manifest, type ParagraphEntry, type ParagraphKind } from "./manifest.js";
+export { readManifest, type AuditMark, type Manifest, type ParagraphEntry, type ParagraphKind, type ScenarioRef } from "./manifest.js";
 
 export interface SourceFile {
   /** file name inside the sources folder, e.g. `001_42c9e1d76fa4cc82.txt` */
@@ -50,6 +50,12 @@ export interface FileCoverage {
   counts: KindCounts;
   /** restriction paragraphs (counted as their rules say) whose rest is out of scope, with a reason */
   partlyOutOfScope: number;
+  /** paragraphs that are not headings: the denominator of the audited share */
+  auditable: number;
+  /** of those, the ones with a sound audit mark (`audited`) */
+  audited: number;
+  /** audited / auditable × 100; null when the file has only headings */
+  auditedPercent: number | null;
 }
 
 export interface EditionCoverage {
@@ -60,6 +66,9 @@ export interface EditionCoverage {
   encoded: number;
   restriction: number;
   percent: number | null;
+  auditable: number;
+  audited: number;
+  auditedPercent: number | null;
 }
 
 export interface ListedParagraph {
@@ -76,12 +85,29 @@ export interface ListedParagraph {
 
 export interface CoverageReport {
   editions: EditionCoverage[];
-  total: { encoded: number; restriction: number; percent: number | null };
+  total: CoverageTotal;
   notEncoded: ListedParagraph[];
   outOfScope: ListedParagraph[];
   /** bundled editions no manifest names (their rules are not checked for orphans) */
   uncoveredEditions: string[];
 }
+
+/** The totals of a report: encoded share and audited share (see the fields of FileCoverage). */
+export interface CoverageTotal {
+  encoded: number;
+  restriction: number;
+  percent: number | null;
+  auditable: number;
+  audited: number;
+  auditedPercent: number | null;
+}
+
+/**
+ * The scenarios an audit mark may name: for a scenario file path (as written in the manifest,
+ * relative to the project root), the names of its scenarios, or undefined when there is no such
+ * file. Without it (`analyzeCoverage`'s `opts.scenarios`), scenario references are not checked.
+ */
+export type ScenarioLookup = (file: string) => ReadonlySet<string> | undefined;
 
 const ZERO: KindCounts = { encoded: 0, not_encoded: 0, out_of_scope: 0, procedure: 0, example: 0, heading: 0 };
 
@@ -101,14 +127,16 @@ export function percent(encoded: number, restriction: number): number | null {
  *   that is not bundled may be named only by manifests that name none of its rules (RW5010);
  * - every rule and exemption of an edition some manifest names is referenced by a paragraph or
  *   listed under `implied` of one of that edition's manifests (RW5007, at the rule's position);
- *   while the manifests name none of its rules, one warning instead (RW5011).
+ *   while the manifests name none of its rules, one warning instead (RW5011);
+ * - every scenario an audit mark names exists (RW5013), when `opts.scenarios` is given (the shape
+ *   of a mark is checked when reading, RW5012).
  * @param editions the bundled editions, built; absent names are "not built"
  */
 export function analyzeCoverage(
   manifests: Manifest[],
   sources: Map<string, SourceFile>,
   editions: Map<string, EditionIds>,
-  opts: { orphans?: boolean } = {},
+  opts: { orphans?: boolean; scenarios?: ScenarioLookup } = {},
 ): { report: CoverageReport; diagnostics: Diagnostic[] } {
   const rep = new Reporter();
   const files: FileCoverage[] = [];
@@ -157,11 +185,27 @@ export function analyzeCoverage(
     }
     for (const r of named) checkId(r.id, r.span);
 
+    if (opts.scenarios) {
+      for (const e of m.paragraphs) {
+        for (const r of e.audited?.scenarios ?? []) {
+          const names = opts.scenarios(r.file);
+          if (!names) rep.report("RW5013", `paragraph ${e.n}: no scenario file \`${r.file}\``, m.file, r.span, "write the scenario file's path relative to the project root, e.g. `test/scenarios/his/war.yaml`");
+          else if (!names.has(r.name)) rep.report("RW5013", `paragraph ${e.n}: \`${r.file}\` has no scenario named \`${r.name}\``, m.file, r.span, didYouMean(r.name, names, "copy the scenario's `name` exactly, after the `#`"));
+        }
+      }
+    }
+
     const counts: KindCounts = { ...ZERO };
     let partlyOutOfScope = 0;
+    let auditable = 0;
+    let audited = 0;
     for (const e of m.paragraphs) {
       if (e.n > paras.length) continue;
       counts[e.kind]++;
+      if (e.kind !== "heading") {
+        auditable++;
+        if (e.audited) audited++;
+      }
       const line = paras[e.n - 1]!.line;
       const item = { source: m.source, edition: m.edition, paragraph: e.n, line, note: e.note ?? "", rules: e.rules.map((r) => r.id) };
       if (e.kind === "not_encoded") notEncoded.push(item);
@@ -173,7 +217,7 @@ export function analyzeCoverage(
       }
     }
     const restriction = RESTRICTION_KINDS.reduce((s, k) => s + counts[k], 0);
-    files.push({ source: m.source, edition: m.edition, manifest: m.file, paragraphs: paras.length, encoded: counts.encoded, restriction, percent: percent(counts.encoded, restriction), counts, partlyOutOfScope });
+    files.push({ source: m.source, edition: m.edition, manifest: m.file, paragraphs: paras.length, encoded: counts.encoded, restriction, percent: percent(counts.encoded, restriction), counts, partlyOutOfScope, auditable, audited, auditedPercent: percent(audited, auditable) });
   }
 
   // orphans: rules of a named, built edition that nothing references. An edition whose
@@ -205,17 +249,13 @@ export function analyzeCoverage(
   const editionNames = [...new Set(files.map((f) => f.edition))].sort();
   const byEdition: EditionCoverage[] = editionNames.map((edition) => {
     const fs = files.filter((f) => f.edition === edition).sort((a, b) => a.source.localeCompare(b.source));
-    const encoded = fs.reduce((s, f) => s + f.encoded, 0);
-    const restriction = fs.reduce((s, f) => s + f.restriction, 0);
-    return { edition, built: editions.has(edition), files: fs, encoded, restriction, percent: percent(encoded, restriction) };
+    return { edition, built: editions.has(edition), files: fs, ...totals(fs) };
   });
-  const encoded = byEdition.reduce((s, e) => s + e.encoded, 0);
-  const restriction = byEdition.reduce((s, e) => s + e.restriction, 0);
   const order = (a: ListedParagraph, b: ListedParagraph) => a.source.localeCompare(b.source) || a.paragraph - b.paragraph;
   return {
     report: {
       editions: byEdition,
-      total: { encoded, restriction, percent: percent(encoded, restriction) },
+      total: totals(byEdition),
       notEncoded: notEncoded.sort(order),
       outOfScope: outOfScope.sort(order),
       uncoveredEditions: [...editions.keys()].filter((e) => !referenced.has(e)).sort(),
@@ -227,22 +267,36 @@ export function analyzeCoverage(
 /** Restricts a report to some editions (totals recomputed). */
 export function selectEditions(report: CoverageReport, names: string[]): CoverageReport {
   const editions = report.editions.filter((e) => names.includes(e.edition));
-  const encoded = editions.reduce((s, e) => s + e.encoded, 0);
-  const restriction = editions.reduce((s, e) => s + e.restriction, 0);
   return {
     editions,
-    total: { encoded, restriction, percent: percent(encoded, restriction) },
+    total: totals(editions),
     notEncoded: report.notEncoded.filter((p) => names.includes(p.edition)),
     outOfScope: report.outOfScope.filter((p) => names.includes(p.edition)),
     uncoveredEditions: report.uncoveredEditions.filter((e) => names.includes(e)),
   };
 }
 
+/** Sums of the encoded and audited counts of some files or editions, with their shares. */
+function totals(parts: readonly { encoded: number; restriction: number; auditable: number; audited: number }[]): CoverageTotal {
+  const sum = (k: "encoded" | "restriction" | "auditable" | "audited") => parts.reduce((s, p) => s + p[k], 0);
+  const [encoded, restriction, auditable, audited] = [sum("encoded"), sum("restriction"), sum("auditable"), sum("audited")];
+  return { encoded, restriction, percent: percent(encoded, restriction), auditable, audited, auditedPercent: percent(audited, auditable) };
+}
+
+/**
+ * Whether the share of audited paragraphs (every paragraph but the headings) reaches
+ * `minPercent` (exact comparison audited × 100 ≥ minPercent × auditable; no paragraph counts as
+ * reaching it).
+ */
+export function meetsAuditThreshold(total: { audited: number; auditable: number; auditedPercent?: number | null }, minPercent: number): boolean {
+  return total.audited * 100 >= minPercent * total.auditable;
+}
+
 /**
  * Whether the share of encoded restriction paragraphs reaches `minPercent` (exact comparison
  * encoded × 100 ≥ minPercent × restriction; nothing to encode counts as reaching it).
  */
-export function meetsThreshold(total: CoverageReport["total"], minPercent: number): boolean {
+export function meetsThreshold(total: { encoded: number; restriction: number; percent?: number | null }, minPercent: number): boolean {
   return total.encoded * 100 >= minPercent * total.restriction;
 }
 

@@ -16,6 +16,7 @@
  *   34: { not_encoded: "impulse options: card play is not encoded yet" }
  *   39: { rules: [card.combat_as_event], out_of_scope: "the conditions printed on single cards" }
  *   32: { example: "replayed in test/scenarios/his/deploy.yaml" }
+ *   12: { rules: [dow.own_ally], audited: { compared: "text vs rules", scenarios: ["test/scenarios/his/war.yaml#<name>"] } }
  * ```
  * The mapping form takes exactly one of `heading`, `procedure`, `example`, `out_of_scope`
  * (each with a note; `out_of_scope` needs its reason), or `rules` and/or `not_encoded` (a
@@ -23,6 +24,13 @@
  * encoded), plus an optional `note`. A paragraph with `rules` may also give `out_of_scope`: the
  * reason the rest of it is not modelled; it counts as its rules say (encoded, or not encoded
  * with `not_encoded`) and is listed among the out-of-scope paragraphs too.
+ *
+ * Any mapping entry may carry an **audit mark** `audited: { compared: "…", scenarios: [...] }`:
+ * `compared` paraphrases what the text requires against what the rules do; `scenarios` names
+ * scenarios as `<scenario file>#<scenario name>` (the file relative to the project root). The
+ * list is required (at least one) for paragraphs with `rules` and for examples, optional for the
+ * other kinds. A bad mark is RW5012; whether each scenario exists is checked by the analysis
+ * (index.ts, RW5013).
  */
 import YAML from "yaml";
 import type { Diagnostic, Span } from "../diagnostics/types.js";
@@ -38,6 +46,24 @@ export interface RuleRef {
   span: Span;
 }
 
+/** One `<file>#<name>` scenario reference of an audit mark. */
+export interface ScenarioRef {
+  /** scenario file, relative to the project root, e.g. `test/scenarios/his/war.yaml` */
+  file: string;
+  /** the scenario's `name` in that file */
+  name: string;
+  span: Span;
+}
+
+/** An audit mark: the paragraph was read against its rules (compiler/coverage/README.md). */
+export interface AuditMark {
+  /** what the text requires vs what the rules do (a paraphrase) */
+  compared: string;
+  scenarios: ScenarioRef[];
+  /** position of the `audited` key */
+  span: Span;
+}
+
 export interface ParagraphEntry {
   /** paragraph number (compiler/coverage/paragraphs.ts) */
   n: number;
@@ -48,6 +74,8 @@ export interface ParagraphEntry {
   note?: string;
   /** an entry with `rules`: why the rest of the paragraph is out of scope */
   outOfScope?: string;
+  /** the audit mark, when the entry has a sound one */
+  audited?: AuditMark;
   /** position of the paragraph number in the manifest */
   span: Span;
 }
@@ -71,8 +99,10 @@ export interface Manifest {
 
 const TOP_KEYS = ["source", "sha256", "edition", "implied", "paragraphs"];
 const SIMPLE_KINDS = ["heading", "procedure", "example"] as const;
-const ENTRY_KEYS = ["rules", "not_encoded", "out_of_scope", "heading", "procedure", "example", "note"];
-const ENTRY_HELP = "write `heading`, `procedure`, `example`, a list of rule ids, or a mapping with `rules`, `not_encoded`, `out_of_scope`, `heading`, `procedure` or `example` (and an optional `note`)";
+const ENTRY_KEYS = ["rules", "not_encoded", "out_of_scope", "heading", "procedure", "example", "note", "audited"];
+const ENTRY_HELP = "write `heading`, `procedure`, `example`, a list of rule ids, or a mapping with `rules`, `not_encoded`, `out_of_scope`, `heading`, `procedure` or `example` (and an optional `note` and `audited` mark)";
+const AUDIT_KEYS = ["compared", "scenarios"];
+const AUDIT_HELP = 'write `audited: { compared: "<what the text requires vs what the rules do>", scenarios: ["test/scenarios/<edition>/<file>.yaml#<scenario name>"] }`';
 const RULE_ID = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 /**
@@ -233,7 +263,9 @@ export function readManifest(file: string, text: string): { manifest?: Manifest;
       const reason = text(kind, kind === "out_of_scope");
       if (reason === null) return undefined;
       const both = [reason, note].filter((x): x is string => !!x).join("; ");
-      return { n, kind, rules: [], span, ...(both ? { note: both } : {}) };
+      // a bad mark is reported; the entry still counts (as not audited), so its rules are not orphans
+      const audit = readAudit(got.get("audited"), n, kind === "example");
+      return { n, kind, rules: [], span, ...(both ? { note: both } : {}), ...(audit ? { audited: audit } : {}) };
     }
     let rules: RuleRef[] = [];
     const rp = got.get("rules");
@@ -251,7 +283,65 @@ export function readManifest(file: string, text: string): { manifest?: Manifest;
     const rest = text("out_of_scope", true);
     if (rest === null) return undefined;
     const both = [missing, note].filter((x): x is string => !!x).join("; ");
-    return { n, kind: missing !== undefined ? "not_encoded" : "encoded", rules, span, ...(both ? { note: both } : {}), ...(rest !== undefined ? { outOfScope: rest } : {}) };
+    const audit = readAudit(got.get("audited"), n, rules.length > 0);
+    return { n, kind: missing !== undefined ? "not_encoded" : "encoded", rules, span, ...(both ? { note: both } : {}), ...(rest !== undefined ? { outOfScope: rest } : {}), ...(audit ? { audited: audit } : {}) };
+  }
+
+  /**
+   * The `audited` value of entry `n` (undefined: no mark; null: a bad mark, reported as RW5012).
+   * @param needsScenarios a paragraph with rules, or an example: at least one scenario required
+   */
+  function readAudit(p: YAML.Pair | undefined, n: number, needsScenarios: boolean): AuditMark | undefined | null {
+    if (!p) return undefined;
+    const span = nodeSpan(p.key);
+    const v = p.value;
+    if (!YAML.isMap(v)) {
+      rep.report("RW5012", `paragraph ${n}: \`audited\` must be a mapping with \`compared\` and \`scenarios\``, file, nodeSpan(v ?? p.key), AUDIT_HELP);
+      return null;
+    }
+    const got = new Map<string, YAML.Pair>();
+    for (const q of v.items) {
+      const key = YAML.isScalar(q.key) ? String(q.key.value) : "";
+      if (!AUDIT_KEYS.includes(key)) {
+        rep.report("RW5012", `paragraph ${n}: unknown key \`${key}\` in \`audited\``, file, nodeSpan(q.key), didYouMean(key, AUDIT_KEYS, AUDIT_HELP));
+        return null;
+      }
+      if (got.has(key)) {
+        rep.report("RW5012", `paragraph ${n}: key \`${key}\` given twice in \`audited\``, file, nodeSpan(q.key), "keep one of them");
+        return null;
+      }
+      got.set(key, q);
+    }
+    const c = got.get("compared");
+    const compared = c && YAML.isScalar(c.value) && typeof c.value.value === "string" ? c.value.value.trim() : "";
+    if (!compared) {
+      rep.report("RW5012", `paragraph ${n}: the audit mark needs \`compared\`: what the text requires and what the rules do`, file, nodeSpan(c?.value ?? c?.key ?? v), AUDIT_HELP);
+      return null;
+    }
+    const scenarios: ScenarioRef[] = [];
+    const sp = got.get("scenarios");
+    if (sp) {
+      if (!YAML.isSeq(sp.value)) {
+        rep.report("RW5012", `paragraph ${n}: \`scenarios\` must be a list of \`<file>#<scenario name>\` references`, file, nodeSpan(sp.value ?? sp.key), AUDIT_HELP);
+        return null;
+      }
+      for (const it of sp.value.items) {
+        const ref = YAML.isScalar(it) && typeof it.value === "string" ? it.value : "";
+        const hash = ref.indexOf("#");
+        const f = hash > 0 ? ref.slice(0, hash).trim() : "";
+        const name = hash > 0 ? ref.slice(hash + 1).trim() : "";
+        if (!f || !name) {
+          rep.report("RW5012", `paragraph ${n}: \`${YAML.isScalar(it) ? String(it.value) : "?"}\` is not a scenario reference`, file, nodeSpan(it), "write `<scenario file>#<scenario name>`, e.g. `test/scenarios/his/war.yaml#france may not declare war on its ally`");
+          return null;
+        }
+        scenarios.push({ file: f, name, span: nodeSpan(it) });
+      }
+    }
+    if (needsScenarios && scenarios.length === 0) {
+      rep.report("RW5012", `paragraph ${n}: the audit mark of a paragraph with rules or of an example names no scenario`, file, sp ? nodeSpan(sp.value ?? sp.key) : span, "name at least one scenario that pins the paragraph: `scenarios: [\"<file>#<scenario name>\"]`");
+      return null;
+    }
+    return { compared, scenarios, span };
   }
 
   function ruleList(seq: YAML.YAMLSeq, n: number): RuleRef[] | undefined {

@@ -109,6 +109,8 @@ export const CATALOG = {
   RW5009: { severity: "error", summary: "source file missing, or covered by two manifests" },
   RW5010: { severity: "error", summary: "manifest names rules of an edition that is not bundled" },
   RW5011: { severity: "warning", summary: "no rule of an edition is referenced by its manifests yet (orphans not checked)" },
+  RW5012: { severity: "error", summary: "coverage manifest has a bad audit mark (`audited`: shape, `compared`, scenario references)" },
+  RW5013: { severity: "error", summary: "audit mark names a scenario file or scenario that does not exist" },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type DiagnosticCode = keyof typeof CATALOG;
