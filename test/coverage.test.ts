@@ -382,6 +382,8 @@ describe("rulewright coverage (the project's manifests, the real sources)", () =
     // paragraphs encoded in part, the rest out of scope (001 ¶39: the card texts), are shown beside the out-of-scope count
     expect(r.out).toMatch(/001_42c9e1d76fa4cc82\.txt .*out of scope \d+ \(\+\d+ partly\)/);
     expect(r.out).toContain(`(threshold ${threshold}%: met)`);
+    // the issue 14 audit: every paragraph of the HIS sources but the headings carries an audit mark
+    expect(r.out).toMatch(/his total .*\(audited (\d+)\/\1 100\.0%\)/);
   });
 
   it("exits 1 under the threshold", () => {
@@ -426,6 +428,10 @@ describe("rulewright coverage (the project's manifests, the real sources)", () =
     const name = /^ {2}- name: "?(.*?)"?$/m.exec(war)![1]!;
     expect(lines[at]).toContain("dow.own_ally");
     lines[at] = `  12: { rules: [dow.own_ally], audited: { compared: "checked", scenarios: [${JSON.stringify(`test/scenarios/his/war.yaml#${name}`)}] } }`;
+    // ¶13 loses its mark, so the audited share falls under 100%
+    const at13 = lines.findIndex((l) => /^ {2}13: /.test(l));
+    expect(lines[at13]).toContain("dow.protestant_before_league");
+    lines[at13] = "  13: [dow.protestant_before_league]";
     fs.writeFileSync(f, lines.join("\n"));
     // the audit marks of the his manifests, counted in their text (headings carry none)
     const marks = (src: string) => (fs.readFileSync(path.join(dir, src), "utf8").match(/audited: \{/g) ?? []).length;
@@ -481,7 +487,7 @@ describe("rulewright coverage (the project's manifests, the real sources)", () =
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-coverage-"));
     for (const n of fs.readdirSync("dsl/coverage")) fs.copyFileSync(path.join("dsl/coverage", n), path.join(dir, n));
     const f = path.join(dir, "001_42c9e1d76fa4cc82.yaml");
-    fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace("  12: [dow.own_ally]", "  12: [dow.own_ally"));
+    fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace("  1: heading", "  1: [heading"));
     const r = run(["coverage", "--manifests", dir]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/001_42c9e1d76fa4cc82\.yaml:\d+:\d+: error\[RW5001\]: invalid YAML/);
