@@ -453,7 +453,8 @@ describe("rulewright coverage (the project's manifests, the real sources)", () =
     expect(t.out).toMatch(new RegExp(`001_42c9e1d76fa4cc82\\.txt .*audited ${f001.audited}/${f001.auditable} `));
     expect(t.out).toContain("(audit threshold 0%: met)");
     // a scenario that does not exist: exit 2, at the manifest line
-    fs.writeFileSync(f, lines.join("\n").replace(`#${name}`, `#${name} (no such)`));
+    lines[at] = lines[at]!.replace(`#${name}`, `#${name} (no such)`);
+    fs.writeFileSync(f, lines.join("\n"));
     const bad = run(["coverage", "--manifests", dir]);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain(`${f}:${at + 1}:`);
@@ -464,7 +465,6 @@ describe("rulewright coverage (the project's manifests, the real sources)", () =
     expect(run(["coverage", "--min-percent", "lots"]).code).toBe(2);
     expect(run(["coverage", "--edition", "nope"]).code).toBe(2);
     expect(run(["coverage", "--sources", "no/such/dir"]).code).toBe(2);
-    expect(run(["coverage", "--min-audited", "120"]).code).toBe(2);
   });
 
   it("exits 2 on a malformed manifest, with file:line and a hint, never a stack trace", () => {
@@ -492,6 +492,12 @@ describe("rulewright coverage (the project's manifests, the real sources)", () =
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/001_42c9e1d76fa4cc82\.yaml:\d+:\d+: error\[RW5001\]: invalid YAML/);
     expect(r.err).not.toMatch(/RW5007/);
+  });
+
+  it("rejects an audit threshold that is not a percentage", () => {
+    const r = run(["coverage", "--min-audited", "120"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--min-audited must be a number from 0 to 100/);
   });
 
   it("rejects a threshold that is not a plain decimal number", () => {
