@@ -150,13 +150,18 @@ describe("swallowing_exemption", () => {
 });
 
 describe("stuck_power", () => {
+  /** the edition with `decline <action> during <phase>` declared (dsl/README.md, "Declining to act") */
+  const declining = (ed: IREdition, action = "pass", phase = "action"): IREdition => ({
+    ...ed,
+    declines: [...(ed.declines ?? []), { phase, action, title: `${action} declines`, pos: { file: "t.rules", line: 1, column: 1 } }],
+  });
   // the tiny state has no active_power: the obligation asks about any power
   const passBan = rule("pass.mandatory", "forbid", "pass", mandatoryInHand, { scope: actionScope });
   // scoped to the Action Phase, so declare_war is one of its moves (phaseMoves)
   const warInAction = rule("dow.not_in_action", "forbid", "declare_war", cmp("=", st("phase"), member(H.Phase, "action")), { scope: actionScope });
 
   it("is refuted when the decline move (pass) and every other move are forbidden", async () => {
-    const r = await proveEdition(H.edition({ rules: [passBan, warInAction] }), { timeoutMs: 10_000, only: (o) => o.kind === "stuck_power" });
+    const r = await proveEdition(declining(H.edition({ rules: [passBan, warInAction] })), { timeoutMs: 10_000, only: (o) => o.kind === "stuck_power" });
     const o = ob(r, "t.stuck_power.action");
     expect(o.verdict).toBe("refuted");
     expect(o.severity).toBe("warning");
@@ -173,14 +178,14 @@ describe("stuck_power", () => {
 
   it("is proved when a move with an unbounded parameter (quantified) stays legal", async () => {
     const bidRule = rule("bid.range", "forbid", "bid", H.or(cmp("<", H.v("amount", INT), lit(0)), cmp(">", H.v("amount", INT), index(st("admin"), power))), { scope: actionScope });
-    const r = await proveEdition(withActions(H.edition({ rules: [passBan, warInAction, bidRule] }), [bid]), { timeoutMs: 10_000, only: (o) => o.kind === "stuck_power" });
+    const r = await proveEdition(declining(withActions(H.edition({ rules: [passBan, warInAction, bidRule] }), [bid])), { timeoutMs: 10_000, only: (o) => o.kind === "stuck_power" });
     const o = ob(r, "t.stuck_power.action");
     expect(o.verdict, o.reason).toBe("proved");
   });
 
   it("is refuted when a ban on the quantified move covers every choice", async () => {
     const bidRule = rule("bid.never_with_mandatory", "forbid", "bid", mandatoryInHand, { scope: actionScope });
-    const r = await proveEdition(withActions(H.edition({ rules: [passBan, warInAction, bidRule] }), [bid]), { timeoutMs: 10_000, only: (o) => o.kind === "stuck_power" });
+    const r = await proveEdition(declining(withActions(H.edition({ rules: [passBan, warInAction, bidRule] }), [bid])), { timeoutMs: 10_000, only: (o) => o.kind === "stuck_power" });
     const o = ob(r, "t.stuck_power.action");
     expect(o.verdict).toBe("refuted");
     expect(o.stuck!.blocked.find((b) => b.action === "bid")).toEqual({ action: "bid", rules: ["bid.never_with_mandatory"], everyChoice: true });
@@ -188,19 +193,35 @@ describe("stuck_power", () => {
 
   it("counts as moves of a phase only the actions with a rule scoped to it", async () => {
     const unscopedWar = rule("dow.not_in_action", "forbid", "declare_war", cmp("=", st("phase"), member(H.Phase, "action")));
-    const r = await proveEdition(H.edition({ rules: [passBan, unscopedWar] }), { timeoutMs: 10_000, only: (o) => o.kind === "stuck_power" });
+    const r = await proveEdition(declining(H.edition({ rules: [passBan, unscopedWar] })), { timeoutMs: 10_000, only: (o) => o.kind === "stuck_power" });
     const o = ob(r, "t.stuck_power.action");
     expect(o.verdict).toBe("refuted");
     expect(o.stuck!.blocked.map((b) => b.action)).toEqual(["pass"]);
   });
 
-  it("prefers as the decline move the choice-free action its phase also obliges", async () => {
+  it("reads the decline move from the edition's declaration, and counts it as a move of its phase", async () => {
     const base = H.edition({ rules: [rule("concede.never", "forbid", "concede", lit(true), { scope: actionScope }), passBan, rule("pass.empty", "oblige", "pass", emptyHand, { scope: actionScope })] });
-    // concede (only forbidden) is declared before pass (forbidden and obliged)
     const ed: IREdition = { ...base, actions: [concede, ...base.actions] };
-    expect(declineMove(ed, "action")).toBe("pass");
-    expect(declineMove(ed, "diplomacy")).toBeUndefined();
+    // nothing is inferred: without a declaration no phase has a decline move
+    expect(declineMove(ed, "action")).toBeUndefined();
+    expect(declineMove(declining(ed, "concede"), "action")).toBe("concede");
+    expect(declineMove(declining(ed), "action")).toBe("pass");
+    expect(declineMove(declining(ed), "diplomacy")).toBeUndefined();
     expect(phaseMoves(ed, "action").map((a) => a.name).sort()).toEqual(["concede", "pass"]);
+    // a declared decline move with no rule scoped to the phase is still one of its moves
+    expect(phaseMoves(declining(ed, "concede", "diplomacy"), "diplomacy").map((a) => a.name)).toEqual(["concede"]);
+  });
+
+  it("finds a power stuck when the declared decline move is obliged away and every move is forbidden", async () => {
+    // diplomacy: declare_war always forbidden there; concede is the decline move, forbidden
+    // while the power holds a Mandatory Event (no rule of concede is scoped to diplomacy)
+    const dipl = { phase: "diplomacy" };
+    const ed = withActions(H.edition({ rules: [rule("dow.all", "forbid", "declare_war", lit(true), { scope: dipl }), rule("concede.mandatory", "forbid", "concede", mandatoryInHand)] }), [concede]);
+    const r = await proveEdition(declining(ed, "concede", "diplomacy"), { timeoutMs: 10_000, only: (o) => o.kind === "stuck_power" });
+    const o = ob(r, "t.stuck_power.diplomacy");
+    expect(o.verdict).toBe("refuted");
+    expect(o.stuck!.decline).toBe("concede");
+    expect(o.stuck!.blocked.map((b) => b.action).sort()).toEqual(["concede", "declare_war"]);
   });
 
   it("lets a power decline in a phase with no declared decline move, unless an obligation binds it", async () => {

@@ -327,6 +327,32 @@ describe("declaration checks", () => {
       .toBe("`during` needs `enum Segment`");
   });
 
+  it("decline: the phase's decline move is a choice-free action and a Phase member, one per phase (RW2022)", () => {
+    const DECL = 'decline pass during diplomacy "a power passes instead of declaring war"';
+    const ok = variant().result;
+    expect(ok.edition!.declines).toEqual([{ phase: "diplomacy", action: "pass", title: "a power passes instead of declaring war", pos: expect.objectContaining({ line: 41, column: 9 }) }]);
+    const unknown = only(variant({ "war.rules": [[DECL, DECL.replace("decline pass", "decline pas")]] }).result.diagnostics, "RW2022");
+    expect([unknown.message, unknown.help]).toEqual(["unknown action `pas`", "did you mean `pass`?"]);
+    const choices = only(variant({ "war.rules": [[DECL, DECL.replace("decline pass", "decline move")]] }).result.diagnostics, "RW2022");
+    expect(choices.message).toBe("`move` cannot be a decline move: it has parameters other than its actor");
+    expect(choices.help).toContain("only parameter is its actor");
+    const phase = only(variant({ "war.rules": [[DECL, DECL.replace("during diplomacy", "during diplomcy")]] }).result.diagnostics, "RW2022");
+    expect([phase.message, phase.help]).toEqual(["`diplomcy` is not a member of `Phase`", "did you mean `diplomacy`?"]);
+    const twice = only(variant({ "war.rules": [[DECL, `${DECL}\ndecline pass during diplomacy "again"`]] }).result.diagnostics, "RW2022");
+    expect(twice.message).toBe("phase `diplomacy` already has a decline move");
+    expect(twice.related?.[0].message).toBe("the first one");
+  });
+
+  it("a phase whose rules scope a move of a power and that declares no decline move is a warning (RW2023)", () => {
+    const r = variant({ "war.rules": [['decline pass during diplomacy "a power passes instead of declaring war"', ""]] }).result;
+    expect(r.edition).toBeDefined();
+    const ws = r.diagnostics.filter((d) => d.code === "RW2023");
+    expect(ws).toHaveLength(1);
+    expect(ws[0]).toMatchObject({ severity: "warning", message: "phase `diplomacy` has moves but no decline move", span: { line: 20, column: 6 } });
+    expect(ws[0]!.help).toContain("decline pass during diplomacy");
+    expect(r.edition!.declines).toBeUndefined();
+  });
+
   it("`enum Space` is reserved for the board", () => {
     const r = variant({ "edition.rules": [["enum Card", "enum Space { a }\nenum Card"]] }).result;
     expect(only(r.diagnostics, "RW2019").message).toBe("`enum Space` cannot be declared: `Space` comes from the board");
@@ -418,6 +444,8 @@ describe("diagnostics", () => {
       { "war.rules": [["c = truce", "c = truse"], ["target: Power)", "target: Powr)"]] },
       { "state.schema.json": [[', "maxItems": 4', ""]] },
       { "war.rules": [["forbid move when units", "forbid move when units and"]] },
+      { "war.rules": [["decline pass during diplomacy", "decline move during diplomacy"]] },
+      { "war.rules": [["decline pass during diplomacy", "// decline pass during diplomacy"]] },
     ];
     for (const edits of cases) all.push(...variant(edits).result.diagnostics);
     expect(all.length).toBeGreaterThan(2);

@@ -144,14 +144,14 @@ describe("plain-English readings", () => {
         { file: "test/scenarios/his/deploy.yaml", line: 20, name: "c", edition: "his", pass: false, detail: "x" },
       ],
     };
-    const file = { source: "his.txt", edition: "his", manifest: "m", paragraphs: 10, encoded: 7, restriction: 8, percent: 87.5, counts: { encoded: 7, not_encoded: 1, out_of_scope: 2, procedure: 0, example: 0, heading: 0 }, partlyOutOfScope: 0 };
-    const coverage: CoverageReport = { editions: [{ edition: "his", built: true, files: [file], encoded: 7, restriction: 8, percent: 87.5 }], total: { encoded: 7, restriction: 8, percent: 87.5 }, notEncoded: [], outOfScope: [], uncoveredEditions: [] };
+    const file = { source: "his.txt", edition: "his", manifest: "m", paragraphs: 10, encoded: 7, restriction: 8, percent: 87.5, counts: { encoded: 7, not_encoded: 1, out_of_scope: 2, procedure: 0, example: 0, heading: 0 }, partlyOutOfScope: 0, auditable: 10, audited: 6, auditedPercent: 60 };
+    const coverage: CoverageReport = { editions: [{ edition: "his", built: true, files: [file], encoded: 7, restriction: 8, percent: 87.5, auditable: 10, audited: 6, auditedPercent: 60 }], total: { encoded: 7, restriction: 8, percent: 87.5, auditable: 10, audited: 6, auditedPercent: 60 }, notEncoded: [], outOfScope: [], uncoveredEditions: [] };
     const data = buildSiteData({ root: process.cwd(), editions: [{ ir: his, proof: { report, file: "test/fixtures/report/his.report.json" }, scenarios: [] }], tests, coverage, diffs: [] }, readLayout());
     const e = data.editions[0];
     expect(e.proofs).toMatchObject({ proved: report.summary.proved, refuted: report.summary.refuted, unknown: report.summary.unknown });
     expect(e.proofs!.byKind.reduce((s, k) => s + k.proved + k.refuted + k.unknown, 0)).toBe(report.obligations.length);
     expect(e.scenarios).toEqual({ passed: tests.passed, failed: tests.failed });
-    expect(e.coverage).toMatchObject({ encoded: 7, restriction: 8, percent: 87.5 });
+    expect(e.coverage).toMatchObject({ encoded: 7, restriction: 8, percent: 87.5, auditable: 10, audited: 6, auditedPercent: 60 });
     expect(e.counts.rules).toBe(his.rules.length);
     // the witness is drawn from its state file, the action's spaces highlighted
     const ob = e.obligations.find((o) => o.id === "his.dead_rule.deploy.units_in_capital")!;

@@ -301,7 +301,7 @@ export function assemble(absDir: string, c: Ctx): Assembled | undefined {
     const take = (d: Located<Decl>, origin: Origin) => {
       const k = d.decl.k;
       if (k === "rule") fresh.push({ loc: { decl: d.decl, file: d.file, origin }, origin });
-      else if (k === "enum" || k === "action" || k === "def" || k === "route" || k === "table" || k === "exempt" || k === "invariant" || k === "schema" || k === "board") {
+      else if (k === "enum" || k === "action" || k === "def" || k === "route" || k === "table" || k === "exempt" || k === "invariant" || k === "decline" || k === "schema" || k === "board") {
         decls.push({ ...d, origin });
       }
     };

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Diagnostic, Span } from "../diagnostics/types.js";
 import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type {
-  Citation, EnumType, Expr, IRAction, IREdition, IREnum, IRExemption, IRInvariant, IRParam, IRRoute, IRRule, IRScope, Provenance, Type,
+  Citation, EnumType, Expr, IRAction, IREdition, IREnum, IRExemption, IRInvariant, IRDecline, IRParam, IRRoute, IRRule, IRScope, Provenance, Type,
 } from "../ir/types.js";
 import type { Annotation, Citation as CitationRef, Decl, Param, TypeRef } from "../syntax/ast.js";
 import { assemble } from "./editions.js";
@@ -550,6 +550,55 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
     if (e && fresh) irInvariants.push({ id: d.id.name, title: d.title, expr: e, pos: posOf(file, d.id.span) });
   }
 
+  // declines: the move by which a power declines to act in a phase (dsl/README.md, "Declining to act")
+  const irDeclines: IRDecline[] = [];
+  const phaseEnum = env.enums.get("Phase");
+  const declineOf = new Map<string, { file: string; span: Span }>();
+  for (const { decl: d, file } of of("decline")) {
+    let ok = true;
+    const act = env.actions.get(d.action.name);
+    if (!act) {
+      rep("RW2022", `unknown action \`${d.action.name}\``, { file, span: d.action.span }, didYouMean(d.action.name, env.actions.keys(), "declare it with `action`"));
+      ok = false;
+    } else if (act.params && (act.params.length !== 1 || !act.params[0]!.actor)) {
+      rep("RW2022", `\`${d.action.name}\` cannot be a decline move: it has parameters other than its actor`, { file, span: d.action.span },
+        "declining is one choice-free move: declare an action whose only parameter is its actor, e.g. `action end_deployments(actor power: MajorPower)`");
+      ok = false;
+    }
+    if (!phaseEnum) {
+      rep("RW2022", "`decline … during` needs `enum Phase`", { file, span: d.phase.span }, "declare `enum Phase { … }` and a state field `phase` of that type");
+      ok = false;
+    } else if (!phaseEnum.members.includes(d.phase.name)) {
+      rep("RW2022", `\`${d.phase.name}\` is not a member of \`Phase\``, { file, span: d.phase.span }, didYouMean(d.phase.name, phaseEnum.members, `members: ${phaseEnum.members.join(", ")}`));
+      ok = false;
+    }
+    const prev = declineOf.get(d.phase.name);
+    if (prev) {
+      rep("RW2022", `phase \`${d.phase.name}\` already has a decline move`, { file, span: d.phase.span }, "a phase has one decline move: remove one of the two declarations",
+        [{ message: "the first one", pos: posOf(prev.file, prev.span) }]);
+      ok = false;
+    }
+    if (!ok) continue;
+    declineOf.set(d.phase.name, { file, span: d.phase.span });
+    irDeclines.push({ phase: d.phase.name, action: d.action.name, title: d.title, pos: posOf(file, d.action.span) });
+  }
+  irDeclines.sort((a, b) => (a.phase < b.phase ? -1 : a.phase > b.phase ? 1 : 0));
+  // a phase whose rules scope a move of a power (an action with an actor) names its decline move
+  if (phaseEnum && !r.errorCount) {
+    const firstScoped = new Map<string, IRRule>();
+    for (const rule of irRules) {
+      const ph = rule.scope?.phase;
+      const a = env.actions.get(rule.action);
+      if (ph && a?.params?.some((x) => x.actor) && !firstScoped.has(ph)) firstScoped.set(ph, rule);
+    }
+    for (const [ph, rule] of firstScoped) {
+      if (declineOf.has(ph)) continue;
+      const at = rule.pos;
+      rep("RW2023", `phase \`${ph}\` has moves but no decline move`, { file: at.file, span: { line: at.line, column: at.column, endLine: at.line, endColumn: at.column + rule.id.length } },
+        `say how a power declines to act in it, e.g. \`decline pass during ${ph} "…"\` (an action whose only parameter is its actor); without one the stuck-power analysis takes declining as always possible unless an obligation binds the power`);
+    }
+  }
+
   // tables (a variant's and a module's come through the assembly like defs)
   const irTables = checkTables(env, ex, rep, (t) => citation(t.decl.citations, t.decl.name, t.file, t.origin, "table"), repoRoot);
 
@@ -578,6 +627,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
     removed: asm.removed.map((x) => ({ ...x })),
     exemptions: irExemptions,
     invariants: irInvariants,
+    ...(irDeclines.length ? { declines: irDeclines } : {}),
     routes: irRoutes,
     tables: irTables,
     state: env.state,

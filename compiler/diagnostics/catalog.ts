@@ -45,6 +45,8 @@ export const CATALOG = {
   RW2019: { severity: "error", summary: "`enum Space` declared in a rule file (Space comes from the board)" },
   RW2020: { severity: "error", summary: "a name used in the wrong role (a route, domain or enum used as a value, …)" },
   RW2021: { severity: "warning", summary: "exemption lifts no rule" },
+  RW2022: { severity: "error", summary: "bad `decline` declaration (unknown action or phase, an action with choices, a second one for a phase)" },
+  RW2023: { severity: "warning", summary: "a phase with moves of a power but no `decline` move" },
   // tables (RW22xx, RW31xx)
   RW2201: { severity: "error", summary: "bad table declaration (parameter or result type, empty range, pattern count, no rows)" },
   RW2202: { severity: "error", summary: "a table's key or row condition reads the state, a route or a table" },

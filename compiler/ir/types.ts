@@ -276,6 +276,21 @@ export interface IRInvariant {
   pos: SourcePos;
 }
 
+/**
+ * `decline <action> during <phase> "<title>"` (dsl/README.md, "Declining to act"): the move by
+ * which the active power declines to act in `phase` — a choice-free action (its only parameter
+ * is its actor). The stuck-power analysis of the phase counts it among the phase's moves: a power
+ * is stuck only when it, too, is forbidden.
+ */
+export interface IRDecline {
+  /** a member of enum Phase */
+  phase: string;
+  /** the action's name */
+  action: string;
+  title: string;
+  pos: SourcePos;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Tables (dsl/README.md, "Tables")
 // ---------------------------------------------------------------------------------------------
@@ -368,6 +383,11 @@ export interface IREdition {
   removed?: IRRemoval[];
   exemptions: IRExemption[];
   invariants: IRInvariant[];
+  /**
+   * the decline move of each phase that declares one, sorted by phase (absent in IR built
+   * before declines existed, and in hand-built IR: read as none)
+   */
+  declines?: IRDecline[];
   routes: IRRoute[];
   /** result tables, sorted by name (absent in IR built before tables existed: read as none) */
   tables?: IRTable[];

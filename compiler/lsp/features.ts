@@ -155,6 +155,7 @@ const DECL_SYMBOL: Record<Decl["k"], SK> = {
   edition: SymbolKind.Module, module: SymbolKind.Module, import: SymbolKind.Namespace, schema: SymbolKind.File, board: SymbolKind.File,
   enum: SymbolKind.Enum, action: SymbolKind.Function, def: SymbolKind.Function, route: SymbolKind.Function, rule: SymbolKind.Event,
   override: SymbolKind.Event, remove: SymbolKind.Event, exempt: SymbolKind.Event, invariant: SymbolKind.Constant, table: SymbolKind.Struct,
+  decline: SymbolKind.Event,
 };
 
 /** The semantic token types the server announces (order = index). */
@@ -167,6 +168,8 @@ function declName(d: Decl): { name: string; span: Span } | undefined {
       return d.id;
     case "override":
       return d.rule.id;
+    case "decline":
+      return { name: `${d.action.name} during ${d.phase.name}`, span: d.action.span };
     case "schema": case "board":
       return { name: d.path, span: d.pathSpan };
     default:
@@ -176,7 +179,7 @@ function declName(d: Decl): { name: string; span: Span } | undefined {
 
 function declTitle(d: Decl): string | undefined {
   switch (d.k) {
-    case "rule": case "exempt": case "invariant": case "table": case "edition": case "module":
+    case "rule": case "exempt": case "invariant": case "table": case "edition": case "module": case "decline":
       return d.title;
     case "override":
       return d.rule.title;
@@ -740,7 +743,7 @@ export class Features {
 }
 
 function isDeclKeyword(s: string): boolean {
-  return ["edition", "schema", "board", "enum", "action", "def", "route", "rule", "exempt", "invariant", "module", "import", "override", "remove", "table"].includes(s);
+  return ["edition", "schema", "board", "enum", "action", "def", "route", "rule", "exempt", "invariant", "module", "import", "override", "remove", "table", "decline"].includes(s);
 }
 
 function findLastIndex<T>(xs: T[], p: (x: T, i: number) => boolean): number {

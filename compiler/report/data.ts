@@ -117,7 +117,16 @@ export interface EditionView {
   actions: { name: string; params: string; rules: number }[];
   counts: { rules: number; exemptions: number; invariants: number; routes: number; tables: number; removed: number };
   proofs: null | { file: string; stale: boolean; proved: number; refuted: number; unknown: number; byKind: { kind: string; proved: number; refuted: number; unknown: number }[] };
-  coverage: null | { encoded: number; restriction: number; percent: number | null; files: { source: string; encoded: number; restriction: number; percent: number | null; outOfScope: number; procedure: number; notEncoded: number }[] };
+  coverage: null | {
+    encoded: number;
+    restriction: number;
+    percent: number | null;
+    /** non-heading paragraphs, and those with a sound audit mark (compiler/coverage/README.md) */
+    auditable: number;
+    audited: number;
+    auditedPercent: number | null;
+    files: { source: string; encoded: number; restriction: number; percent: number | null; outOfScope: number; procedure: number; notEncoded: number; auditable: number; audited: number }[];
+  };
   scenarios: { passed: number; failed: number };
   sections: { section: string; ids: string[] }[];
   rules: RuleView[];
@@ -317,7 +326,10 @@ export function buildSiteData(inp: ReportInputs, layout: { positions: Record<str
             encoded: cov.encoded,
             restriction: cov.restriction,
             percent: cov.percent,
-            files: cov.files.map((f) => ({ source: f.source, encoded: f.encoded, restriction: f.restriction, percent: f.percent, outOfScope: f.counts.out_of_scope, procedure: f.counts.procedure, notEncoded: f.counts.not_encoded })),
+            auditable: cov.auditable,
+            audited: cov.audited,
+            auditedPercent: cov.auditedPercent,
+            files: cov.files.map((f) => ({ source: f.source, encoded: f.encoded, restriction: f.restriction, percent: f.percent, outOfScope: f.counts.out_of_scope, procedure: f.counts.procedure, notEncoded: f.counts.not_encoded, auditable: f.auditable, audited: f.audited })),
           }
         : null,
       scenarios: { passed: mine.filter((r) => r.pass).length, failed: mine.filter((r) => !r.pass).length },

@@ -105,6 +105,8 @@ export type Decl =
       span: Span;
     }
   | { k: "invariant"; id: Name; title: string; expr: Expr; span: Span }
+  /** `decline pass during action_phase "…"`: the phase's decline move (dsl/README.md, "Declining to act") */
+  | { k: "decline"; action: Name; phase: Name; title: string; span: Span }
   | TableDecl;
 
 // ---------------------------------------------------------------- tables

@@ -148,6 +148,8 @@ export function declToAst(cst: CstNode, problems: AstProblem[]): Decl {
         when: expr(node(d, "expr")),
         span,
       };
+    case "declineDecl":
+      return { k: "decline", action: name(tok(d, "action")), phase: name(tok(d, "phase")), title: unquote(tok(d, "title").image), span };
     case "invariantDecl":
       return { k: "invariant", id: ruleId(node(d, "ruleId"), problems), title: unquote(tok(d, "title").image), expr: expr(node(d, "expr")), span };
     case "tableDecl":

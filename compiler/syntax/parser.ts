@@ -35,6 +35,7 @@ const RULE_CONTEXT: Record<string, string> = {
   ruleDecl: "the rule",
   exemptDecl: "the exemption",
   invariantDecl: "the invariant",
+  declineDecl: "the decline declaration",
   moduleDecl: "the module declaration",
   importDecl: "the import",
   overrideDecl: "the override",
@@ -97,6 +98,7 @@ export class RulesParser extends CstParser {
       { ALT: () => this.SUBRULE(this.ruleDecl) },
       { ALT: () => this.SUBRULE(this.exemptDecl) },
       { ALT: () => this.SUBRULE(this.invariantDecl) },
+      { ALT: () => this.SUBRULE(this.declineDecl) },
       { ALT: () => this.SUBRULE(this.tableDecl) },
       { ALT: () => this.SUBRULE(this.moduleDecl) },
       { ALT: () => this.SUBRULE(this.importDecl) },
@@ -511,6 +513,18 @@ export class RulesParser extends CstParser {
         },
       },
     ]);
+  });
+
+  /**
+   * `decline <action> during <phase> "<why>"`: the move by which the active power declines to act
+   * in that phase (`pass`, ending its deployments); the stuck-power analysis reads it.
+   */
+  private declineDecl = this.RULE("declineDecl", () => {
+    this.CONSUME(KW.decline);
+    this.CONSUME(Ident, { LABEL: "action" });
+    this.CONSUME(KW.during);
+    this.CONSUME2(Ident, { LABEL: "phase" });
+    this.CONSUME(StringLit, { LABEL: "title" });
   });
 
   private invariantDecl = this.RULE("invariantDecl", () => {

@@ -27,7 +27,7 @@ export const KEYWORDS = [
   "invariant", "some", "every", "in", "not", "and", "or", "implies", "if", "then", "else", "true",
   "false", "state", "count", "sum", "max", "min", "sum_highest", "reachable", "where", "bool",
   "int", "string", "list", "module", "import", "extends", "override", "remove",
-  "table",
+  "table", "decline",
 ] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 
@@ -47,7 +47,7 @@ for (const k of KEYWORDS) {
 /** The keywords that start a declaration: the parser re-synchronizes on them. */
 export const DECL_KEYWORDS: Keyword[] = [
   "edition", "schema", "board", "enum", "action", "def", "route", "rule", "exempt", "invariant",
-  "module", "import", "override", "remove", "table",
+  "module", "import", "override", "remove", "table", "decline",
 ];
 
 export const Section = createToken({

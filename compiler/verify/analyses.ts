@@ -127,10 +127,11 @@ const MAX_ENUMERATED = 64;
 /**
  * stuck_power(P): a state with phase P (under the invariants) where the active power may not
  * decline and every move of the phase (`phaseMoves`: an action with an actor and a rule scoped
- * to P) is forbidden to it for every choice of its other parameters. "May not decline": when the phase has a declared decline move (a choice-free
- * action with a forbid rule scoped to P, like `pass`), declining is that action and its being
- * forbidden is part of "every action is forbidden"; otherwise declining is implicit ("not
- * deploying") and possible unless an obligation binds the power. Parameters are enumerated when
+ * to P, and P's decline move) is forbidden to it for every choice of its other parameters. "May
+ * not decline": when the edition declares P's decline move (`decline pass during action_phase`),
+ * declining is that action and its being forbidden is part of "every action is forbidden";
+ * otherwise (no declaration: warning RW2023) declining is taken as possible unless an obligation
+ * binds the power. Parameters are enumerated when
  * they are few enum/bool choices, else universally quantified (Z3 `forall`).
  */
 function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {

@@ -2,7 +2,8 @@
  * Incremental proving: every obligation is keyed by a hash of everything its verdict depends on,
  * and a verdict once found is reused while the key is unchanged.
  *
- * The key covers: the obligation (kind, id, rules, exemptions, phase); the IR of the rules it
+ * The key covers: the obligation (kind, id, rules, exemptions, phase, and the phase's declared
+ * decline move); the IR of the rules it
  * involves, of the exemptions that lift them, of every invariant (all are assumed) and of the
  * routes they call, and every result table (a rule may look one up) — without positions, titles, citations or `@severity` annotations, which do not
  * change a verdict (except for a table obligation, whose example cites row lines: its own table
@@ -146,6 +147,8 @@ export function obligationKeys(ir: IREdition, obligations: Obligation[], opts: {
         ob: { id: ob.id.startsWith(`${ob.edition}.`) ? ob.id.slice(ob.edition.length + 1) : ob.id, kind: ob.kind, action: ob.action, rules: ob.rules, exemptions: ob.exemptions, phase: ob.phase, table: ob.table },
         // a table obligation's example names its rows by file and line: key on the table as written
         table: ob.table === undefined ? undefined : sha(stable((ir.tables ?? []).find((t) => t.name === ob.table))),
+        // a phase's declared decline move decides what "stuck" means (stuck_power)
+        decline: ob.phase === undefined ? undefined : (ir.declines ?? []).filter((d) => d.phase === ob.phase).map((d) => ({ action: d.action, phase: d.phase })),
         rules: rules.map(ruleHash),
         exemptions: exemptions.map(exemptionHash),
         actions: actions.map(actionHash),

@@ -76,11 +76,6 @@ export function liftsOf(ir: IREdition, r: IRRule) {
   return ir.exemptions.filter((e) => e.rules.includes(r.id) || e.groups.some((g) => r.groups.includes(g)));
 }
 
-/** An action whose only parameter is its actor (`pass`): the only kind an `oblige` rule may name. */
-export function isChoiceFree(a: IRAction): boolean {
-  return a.params.length === 1 && a.params[0].actor;
-}
-
 /**
  * The phases with a stuck_power obligation: every phase that scopes (`during`) a rule of an
  * action with an actor, in the order of enum Phase.
@@ -93,27 +88,25 @@ export function stuckPhases(ir: IREdition): string[] {
 
 /**
  * The moves of phase P for stuck_power: the actions with an actor and at least one rule scoped
- * (`during`) to P, in declaration order. An action whose rules are never scoped to P (a retreat,
- * placing unrest: steps or reactions that the rules allow in any phase) is not one of the moves a
- * power chooses from when the phase asks it to act.
+ * (`during`) to P, and the phase's declared decline move (`declineMove`), in declaration order.
+ * An action whose rules are never scoped to P (a retreat, placing unrest: steps or reactions that
+ * the rules allow in any phase) is not one of the moves a power chooses from when the phase asks
+ * it to act.
  */
 export function phaseMoves(ir: IREdition, phase: string): IRAction[] {
-  return ir.actions.filter((a) => a.params.some((p) => p.actor) && ir.rules.some((r) => r.action === a.name && r.scope?.phase === phase));
+  const decline = declineMove(ir, phase);
+  return ir.actions.filter((a) => a.params.some((p) => p.actor) && (a.name === decline || ir.rules.some((r) => r.action === a.name && r.scope?.phase === phase)));
 }
 
 /**
- * The declared decline move of a phase: a choice-free action (only an actor parameter) with a
- * forbid rule scoped to the phase — the edition says when declining is not allowed there (Here I
- * Stand's and Virgin Queen's `pass` in the Action Phase). When several choice-free actions qualify,
- * the one a rule scoped to the phase also obliges is preferred (`pass`, obliged on an empty hand,
- * over `end_impulse`, which is only ever forbidden), then the first declared. Undefined when
- * declining is implicit (spring deployment: "not deploying" is no action of the edition, and
- * nothing forbids it).
+ * The decline move of a phase: the action its `decline <action> during <phase>` declaration
+ * names (dsl/README.md, "Declining to act"; the checker makes sure it is choice-free), e.g.
+ * `pass` in the Action Phase. Undefined when the edition declares none for the phase (the checker
+ * warns, RW2023, if the phase has moves): the stuck-power analysis then takes declining as
+ * possible unless an obligation binds the power.
  */
 export function declineMove(ir: IREdition, phase: string): string | undefined {
-  const scoped = (a: IRAction, kind: IRRule["kind"]) => ir.rules.some((r) => r.action === a.name && r.kind === kind && r.scope?.phase === phase);
-  const candidates = ir.actions.filter((a) => isChoiceFree(a) && scoped(a, "forbid"));
-  return (candidates.find((a) => scoped(a, "oblige")) ?? candidates[0])?.name;
+  return (ir.declines ?? []).find((d) => d.phase === phase)?.action;
 }
 
 /** Every obligation of the edition, sorted by id. */
