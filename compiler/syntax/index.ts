@@ -37,6 +37,7 @@ const DECL_SHAPES: Record<string, string> = {
   import: "an import reads `import <module name>` (a folder under dsl/modules/)",
   override: 'an override reads `override rule <id> <citations> "<title>" … forbid|oblige <action> when <condition>` (a whole rule)',
   remove: 'a removal reads `remove rule <id> "<the reason the variant drops it>"`',
+  decline: 'a decline move reads `decline <action> during <phase> "<why this is how a power declines to act>"`',
 };
 
 function pointAfter(t: IToken): Span {
