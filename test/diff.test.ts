@@ -287,7 +287,10 @@ describe("rulewright diff on the Here I Stand fixture variants", () => {
     expect(rep.actions.map((a) => [a.action, a.verdict])).toEqual([
       ["choose_deep_exploration", "identical"],
       ["declare_war", "identical"],
+      ["end_diplomacy", "identical"],
       ["end_impulse", "identical"],
+      ["end_new_world", "identical"],
+      ["end_spring_deployment", "identical"],
       ["pass", "identical"],
       ["play_card", "identical"],
       ["spend_cp", "identical"],
