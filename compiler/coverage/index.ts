@@ -58,17 +58,11 @@ export interface FileCoverage {
   auditedPercent: number | null;
 }
 
-export interface EditionCoverage {
+export interface EditionCoverage extends CoverageTotal {
   edition: string;
   /** false when no bundled edition of that name exists (yet) */
   built: boolean;
   files: FileCoverage[];
-  encoded: number;
-  restriction: number;
-  percent: number | null;
-  auditable: number;
-  audited: number;
-  auditedPercent: number | null;
 }
 
 export interface ListedParagraph {

@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Expr, IREdition, IRRule } from "../ir/types.js";
 import { children } from "../ir/walk.js";
-import type { CoverageReport } from "../coverage/index.js";
+import type { CoverageReport, CoverageTotal } from "../coverage/index.js";
 import type { ObligationResult, ProofReport } from "../verify/results.js";
 import type { Scenario } from "../scenarios/index.js";
 import { lexicon, readExemption, readInvariant, readRoute, readRule, readTableRow, valueName, words } from "./english.js";
@@ -117,16 +117,10 @@ export interface EditionView {
   actions: { name: string; params: string; rules: number }[];
   counts: { rules: number; exemptions: number; invariants: number; routes: number; tables: number; removed: number };
   proofs: null | { file: string; stale: boolean; proved: number; refuted: number; unknown: number; byKind: { kind: string; proved: number; refuted: number; unknown: number }[] };
-  coverage: null | {
-    encoded: number;
-    restriction: number;
-    percent: number | null;
-    /** non-heading paragraphs, and those with a sound audit mark (compiler/coverage/README.md) */
-    auditable: number;
-    audited: number;
-    auditedPercent: number | null;
+  /** the edition's encoded and audited shares (compiler/coverage/README.md), and per source file */
+  coverage: null | (CoverageTotal & {
     files: { source: string; encoded: number; restriction: number; percent: number | null; outOfScope: number; procedure: number; notEncoded: number; auditable: number; audited: number }[];
-  };
+  });
   scenarios: { passed: number; failed: number };
   sections: { section: string; ids: string[] }[];
   rules: RuleView[];
