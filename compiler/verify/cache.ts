@@ -84,6 +84,14 @@ const sha = (s: string) => crypto.createHash("sha256").update(s).digest("hex");
  * invariants look up are in every key, and a large table serialised 700 times cost seconds.
  */
 export function obligationKeys(ir: IREdition, obligations: Obligation[], opts: { listBound: number }): string[] {
+  return obligations.map(obligationKeyer(ir, opts));
+}
+
+/**
+ * The key function behind `obligationKeys`: the edition's shared parts are hashed once, then each
+ * call keys one obligation (also a core obligation, `coreObligation`, that no rulebook lists).
+ */
+export function obligationKeyer(ir: IREdition, opts: { listBound: number }): (ob: Obligation) => string {
   const shared = sha(
     stable({ tool: toolVersion(), listBound: opts.listBound, state: ir.state, enums: ir.enums.map((e) => ({ name: e.name, base: e.base, members: e.members })), board: ir.board, invariants: ir.invariants.map((i) => ({ id: i.id, expr: stripPos(i.expr) })) }),
   );
@@ -125,7 +133,7 @@ export function obligationKeys(ir: IREdition, obligations: Obligation[], opts: {
   }
   const ruleOf = new Map(ir.rules.map((r) => [r.id, r]));
   const liftIds = memo((r: IRRule) => liftsOf(ir, r).map((e) => e.id));
-  return obligations.map((ob) => {
+  return (ob) => {
     const rules = ob.rules.map((id) => ruleOf.get(id)).filter((r): r is IRRule => !!r);
     const exIds = new Set([...(ob.exemptions ?? []), ...rules.flatMap(liftIds)]);
     const exemptions = ir.exemptions.filter((e) => exIds.has(e.id));
@@ -156,7 +164,37 @@ export function obligationKeys(ir: IREdition, obligations: Obligation[], opts: {
         lookups: (ir.tables ?? []).filter((t) => tables.has(t.name)).map(tableHash),
       }),
     );
-  });
+  };
+}
+
+/**
+ * The kinds whose unsat verdict is reused through its unsat core: their query is a conjunction of
+ * tracked parts (rules, exemptions, invariants) and the domain facts of the leaves, with no other
+ * assertion (analyses.ts), so a core that is still asserted, unchanged, is still unsat whatever
+ * happened to the other rules. stuck_power is not among them: its quantified moves are built from
+ * every rule of the phase.
+ */
+export const CORE_REUSE_KINDS: ReadonlySet<Obligation["kind"]> = new Set(["redundant_rule", "always_forbidden"]);
+
+/**
+ * The obligation an unsat core of `ob` stands for: `ob` with only the rules the core names (a
+ * redundant_rule's subject, `ob.rules[0]`, always kept); keyed by `obligationKeyer`, its key
+ * covers those rules, the exemptions lifting them, every invariant, the action and the state
+ * type. Undefined when the core cannot stand for `ob` today: it names a rule `ob` no longer has,
+ * an invariant the query of `ob` would not assume (`assumed`: the ids of its sliced invariants),
+ * or an id that is no rule, exemption or invariant of the edition.
+ */
+export function coreObligation(ir: IREdition, ob: Obligation, core: readonly string[], assumed: ReadonlySet<string>): Obligation | undefined {
+  const inRules = new Set(ob.rules);
+  const named = new Set<string>();
+  for (const id of core) {
+    if (inRules.has(id)) named.add(id);
+    else if (ir.invariants.some((i) => i.id === id)) {
+      if (!assumed.has(id)) return undefined;
+    } else if (!ir.exemptions.some((e) => e.id === id)) return undefined;
+  }
+  const subject = ob.kind === "redundant_rule" ? ob.rules[0] : undefined;
+  return { ...ob, rules: ob.rules.filter((id) => id === subject || named.has(id)) };
 }
 
 export type CachedResult = SolvedObligation;
@@ -173,7 +211,18 @@ interface StoreFile {
   entries: Record<string, StoredResult>;
   witnesses?: Record<string, { state: string; action: Record<string, unknown> }>;
   states?: Record<string, Record<string, unknown>>;
+  /** obligation id → the unsat cores of its verdicts, each with the key of its core obligation (an entry of `entries`) */
+  cores?: Record<string, StoredCore[]>;
 }
+
+/** An unsat core of an obligation's verdict and the key its verdict is stored under. */
+export interface StoredCore {
+  core: string[];
+  key: string;
+}
+
+/** Cores kept per obligation (the latest first): a few edits back and forth still hit. */
+const CORES_KEPT = 4;
 
 /** A proof cache of one edition folder (a gzip'd JSON file). */
 export class ProofCache {
@@ -182,6 +231,7 @@ export class ProofCache {
   /** obligation id → the state and action of its last witness (by content hash in `states`) */
   private witnesses = new Map<string, { state: string; action: Record<string, unknown> }>();
   private states = new Map<string, Record<string, unknown>>();
+  private cores = new Map<string, StoredCore[]>();
   private seenIds = new Set<string>();
   readonly file: string;
 
@@ -192,6 +242,7 @@ export class ProofCache {
       if (data.format === FORMAT) {
         this.states = new Map(Object.entries(data.states ?? {}));
         this.witnesses = new Map(Object.entries(data.witnesses ?? {}));
+        this.cores = new Map(Object.entries(data.cores ?? {}));
         for (const [k, r] of Object.entries(data.entries)) {
           const e = this.inflate(r);
           if (e) this.entries.set(k, e);
@@ -259,6 +310,27 @@ export class ProofCache {
     return r;
   }
 
+  /** The unsat cores stored for an obligation id (latest first), whatever its key was then. */
+  coresOf(id: string): readonly StoredCore[] {
+    return this.cores.get(id) ?? [];
+  }
+
+  /** Keeps the stored cores of an obligation id (and their verdicts) through a pruning save. */
+  keepCores(id: string): void {
+    for (const c of this.cores.get(id) ?? []) if (this.entries.has(c.key)) this.used.add(c.key);
+  }
+
+  /**
+   * Stores an unsat verdict a second time, under the key of its core obligation
+   * (`coreObligation`), so that a later run whose edits left the core alone reuses it.
+   */
+  rememberCore(id: string, core: string[], key: string, r: CachedResult): void {
+    if (r.verdict === "unknown") return;
+    this.set(key, r);
+    const list = [{ core, key }, ...(this.cores.get(id) ?? []).filter((c) => c.key !== key)].slice(0, CORES_KEPT);
+    this.cores.set(id, list);
+  }
+
   /** Stores a definite verdict (an `unknown` is never stored). */
   set(key: string, r: CachedResult): void {
     if (r.verdict === "unknown") return;
@@ -281,7 +353,12 @@ export class ProofCache {
     const states = [...this.states].filter(([h]) => stateIds.has(h)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
-    const data: StoreFile = { format: FORMAT, tool: toolVersion(), entries: Object.fromEntries(entries), witnesses: Object.fromEntries(wit), states: Object.fromEntries(states) };
+    const kept = new Set(keep.map(([k]) => k));
+    const cores = [...this.cores]
+      .map(([id, list]) => [id, list.filter((c) => kept.has(c.key))] as const)
+      .filter(([, list]) => list.length)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const data: StoreFile = { format: FORMAT, tool: toolVersion(), entries: Object.fromEntries(entries), witnesses: Object.fromEntries(wit), states: Object.fromEntries(states), cores: Object.fromEntries(cores) };
     // level 1: a quarter of the default level's time for a few percent more bytes
     fs.writeFileSync(tmp, zlib.gzipSync(JSON.stringify(data), { level: 1 }));
     fs.renameSync(tmp, this.file);

@@ -8,11 +8,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { IREdition } from "../ir/types.js";
-import { obligationKeys, ProofCache } from "./cache.js";
+import { CORE_REUSE_KINDS, coreObligation, obligationKeyer, ProofCache } from "./cache.js";
 import { obligationsFor, safeName, type Obligation } from "./obligations.js";
 import { runInProcess, runPool, type SolverPool } from "./runner.js";
 import type { Candidate, ObligationResult, ProofReport, Smt2Mode, SolvedObligation } from "./results.js";
 import { candidatesFor, type JudgedState } from "./witnesses.js";
+import { sliceInvariants } from "./slice.js";
 
 export { obligationsFor, safeName, type Obligation } from "./obligations.js";
 export { SolverPool, defaultWorkers } from "./runner.js";
@@ -107,9 +108,33 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
     if (!Number.isInteger(count) || count < 1 || !Number.isInteger(index) || index < 1 || index > count) throw new RangeError(`bad shard ${index}/${count}: use i/n with 1 ≤ i ≤ n`);
     obligations = obligations.filter((_, i) => i % count === index - 1);
   }
-  const keys = obligationKeys(ir, obligations, { listBound });
-  const keyOf = new Map(obligations.map((ob, i) => [ob.id, keys[i]]));
+  const keyer = obligationKeyer(ir, { listBound });
+  const keyOf = new Map(obligations.map((ob) => [ob.id, keyer(ob)]));
   const cache = opts.cacheDir ? new ProofCache(opts.cacheDir, opts.cacheName ?? ir.name) : undefined;
+  const slicing = opts.slicing ?? true;
+  /** the ids of the invariants the query of `ob` assumes (at least: the solver may assume all) */
+  const assumed = (ob: Obligation) => new Set((slicing ? sliceInvariants(ir, ob) : ir.invariants).map((i) => i.id));
+  /**
+   * Reuse by unsat core (cache.ts `coreObligation`): an unsat verdict of an earlier run whose core
+   * is still asserted unchanged (the rules, their exemptions, the invariants, the action and state
+   * type hashed as they are now) holds whatever happened to the obligation's other rules.
+   */
+  const coreHit = (ob: Obligation): SolvedObligation | undefined => {
+    if (!cache || !CORE_REUSE_KINDS.has(ob.kind)) return undefined;
+    for (const c of cache.coresOf(ob.id)) {
+      const core = coreObligation(ir, ob, c.core, assumed(ob));
+      if (core && keyer(core) === c.key) {
+        const r = cache.get(c.key);
+        if (r) return r;
+      }
+    }
+    return undefined;
+  };
+  const rememberCore = (ob: Obligation, r: SolvedObligation) => {
+    if (!cache || !r.core || r.verdict === "unknown" || !CORE_REUSE_KINDS.has(ob.kind)) return;
+    const core = coreObligation(ir, ob, r.core, assumed(ob));
+    if (core) cache.rememberCore(ob.id, r.core, keyer(core), r);
+  };
   const results = new Map<string, ObligationResult>();
   const smt2 = new Map<string, string>();
   const total = obligations.length;
@@ -127,6 +152,12 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
   for (const ob of obligations) {
     const key = keyOf.get(ob.id)!;
     let hit = cache?.get(key);
+    if (!hit) {
+      hit = coreHit(ob);
+      // stored under this run's key too: the next run hits it directly
+      if (hit) cache?.set(key, hit);
+    }
+    cache?.keepCores(ob.id);
     // a cached proof printed without its SMT-LIB text is solved again when every text is asked for
     if (hit && smt2Mode === "all" && hit.smt2 === undefined) hit = undefined;
     const twin = hit ? undefined : opts.memo?.get(key);
@@ -168,7 +199,7 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
       deadline: opts.deadlineMs === undefined ? undefined : t0 + opts.deadlineMs,
       killAfterMs: opts.killAfterMs ?? 3 * timeoutMs + 15_000,
       workers: opts.workers,
-      slicing: opts.slicing ?? true,
+      slicing,
       candidates,
       smt2: smt2Mode,
       onStart: (id: string) => opts.onProgress?.({ type: "start", id, done: results.size, total }),
@@ -184,6 +215,7 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
         }
         settle(ob, r, ms, false);
         cache?.set(keyOf.get(id)!, r);
+        rememberCore(ob, r);
         mine.get(id)?.({ id, result: r });
       },
     };
