@@ -1,15 +1,16 @@
 // The thread of generateEdition for deeply nested rules (index.ts): generates with a large
-// stack and posts the files. Loads the TypeScript sources through tsx, as bin/rulewright.mjs does,
-// or, compiled (dist/, the installed package, where index.js stands beside this file), the JavaScript.
+// stack (generate.ts, which never starts this thread) and posts the files. Loads the TypeScript
+// sources through tsx, as bin/rulewright.mjs does, or, compiled (dist/, the installed package,
+// where generate.js stands beside this file), the JavaScript.
 import { existsSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 
 let msg;
 try {
-  const compiled = existsSync(new URL("./index.js", import.meta.url));
+  const compiled = existsSync(new URL("./generate.js", import.meta.url));
   if (!compiled) (await import("tsx/esm/api")).register();
-  const { generateEdition } = await import(compiled ? "./index.js" : "./index.ts");
-  msg = { files: await generateEdition(workerData.ir, { largeStack: true }) };
+  const { generateFiles } = compiled ? await import("./generate.js") : await import("./generate.ts");
+  msg = { files: await generateFiles(workerData.ir) };
 } catch (e) {
   msg = { error: String((e && e.message) || e) };
 }

@@ -4,8 +4,6 @@
  *
  * Message style (after Cedar): short, lowercase, user text in backticks, no trailing period.
  */
-import type { SourcePos } from "../ir/types.js";
-
 export type Severity = "error" | "warning" | "info";
 
 export interface Span {
@@ -29,6 +27,10 @@ export interface Diagnostic {
   span: Span;
   /** one line of advice: what to write instead */
   help?: string;
-  /** other places that explain this one (e.g. the first definition of a duplicate id) */
-  related?: { message: string; pos: SourcePos }[];
+  /**
+   * other places that explain this one (e.g. the first definition of a duplicate id); `pos` is
+   * the IR's `SourcePos`, spelled out: diagnostics sit under every stage, syntax included, and
+   * import nothing of the compiler
+   */
+  related?: { message: string; pos: { file: string; line: number; column: number } }[];
 }

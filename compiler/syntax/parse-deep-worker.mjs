@@ -1,17 +1,18 @@
-// The thread of parse-deep.ts: parses rule files with a large stack, one message at a time,
-// and posts each result (then wakes the waiting caller). Loads the TypeScript sources through
-// tsx from the sources (a checkout), as bin/rulewright.mjs does; compiled (dist/, the installed
-// package, where index.js stands beside this file) it imports the JavaScript.
+// The thread of parse-deep.ts: parses rule files with a large stack (parse-file.ts, which never
+// starts this thread), one message at a time, and posts each result (then wakes the waiting
+// caller). Loads the TypeScript sources through tsx from the sources (a checkout), as
+// bin/rulewright.mjs does; compiled (dist/, the installed package, where parse-file.js stands
+// beside this file) it imports the JavaScript.
 import { existsSync } from "node:fs";
 import { workerData } from "node:worker_threads";
 
 const { flag, port } = workerData;
-let parseRules;
+let parseFile;
 let loadError;
 try {
-  const compiled = existsSync(new URL("./index.js", import.meta.url));
+  const compiled = existsSync(new URL("./parse-file.js", import.meta.url));
   if (!compiled) (await import("tsx/esm/api")).register();
-  ({ parseRules } = await import(compiled ? "./index.js" : "./index.ts"));
+  ({ parseFile } = compiled ? await import("./parse-file.js") : await import("./parse-file.ts"));
 } catch (e) {
   loadError = String((e && e.message) || e);
 }
@@ -19,7 +20,7 @@ port.on("message", ({ text, file }) => {
   let msg;
   try {
     if (loadError) throw new Error(loadError);
-    msg = { result: parseRules(text, file, { largeStack: true }) };
+    msg = { result: parseFile(text, file) };
   } catch (e) {
     msg = { error: String((e && e.message) || e) };
   }

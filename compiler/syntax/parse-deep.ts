@@ -2,7 +2,7 @@
  * Parsing a deeply nested rule file on a thread with a large stack (issue 18). chevrotain's
  * recursive descent costs several kilobytes of stack per nesting level; Node's default stack
  * (about 1 MB) ends near 150 levels. A file whose nesting exceeds `SHALLOW_NESTING` (depth.ts)
- * is parsed by `parseRules` on a worker thread with a 256 MB stack, synchronously (the caller
+ * is parsed by `parseFile` (parse-file.ts) on a worker thread with a 256 MB stack, synchronously (the caller
  * blocks on `Atomics.wait` and takes the result with `receiveMessageOnPort`), so `parseRules`
  * keeps its synchronous signature. The thread is started on first use and kept (unreferenced:
  * it never keeps the process alive). Nesting above `MAX_NESTING` never gets here (RW1007).
@@ -40,7 +40,7 @@ function start(): NonNullable<typeof thread> {
 }
 
 /**
- * `parseRules(text, file)` run on the large-stack thread. Returns its result; on a failure of
+ * `parseFile(text, file)` run on the large-stack thread. Returns its result; on a failure of
  * the thread itself (not of the input), one RW1004 diagnostic at line 1 saying so.
  */
 export function parseOnLargeStack(text: string, file: string): { ast: AstFile; diagnostics: Diagnostic[] } {

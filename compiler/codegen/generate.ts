@@ -1,0 +1,69 @@
+/**
+ * The generation itself, on the calling thread: IR → the files of generated/<edition>/.
+ * `generateEdition` (index.ts) calls it, or starts generate-worker.mjs, which calls it on a
+ * thread with a large stack; this file never starts that thread (no import circle through it).
+ */
+import { IndentationText, NewLineKind, Project, QuoteKind, type StatementStructures } from "ts-morph";
+import { editionFolder, type IREdition } from "../ir/types.js";
+import { boardStatements } from "./board.js";
+import { indexStatements } from "./index-file.js";
+import { rulesStatements } from "./rules.js";
+import { stateFile } from "./state.js";
+import { tablesStatements } from "./tables.js";
+import { validatorStatements } from "./validators.js";
+import { pruneUnused } from "./unused.js";
+import { schemaFile, validateStateFile } from "./schema.js";
+
+export interface GeneratedFile {
+  /** relative to the repo root: generated/<edition>/<file>.ts */
+  path: string;
+  content: string;
+}
+
+function newProject(): Project {
+  return new Project({
+    useInMemoryFileSystem: true,
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+    skipLoadingLibFiles: true,
+    manipulationSettings: {
+      indentationText: IndentationText.TwoSpaces,
+      newLineKind: NewLineKind.LineFeed,
+      quoteKind: QuoteKind.Double,
+      usePrefixAndSuffixTextForRename: false,
+      useTrailingCommas: true,
+      insertSpaceAfterOpeningAndBeforeClosingNonemptyBraces: true,
+    },
+  });
+}
+
+/**
+ * The validators of one edition, generated on this thread (TypeScript's parser inside ts-morph
+ * recurses on the nesting of the generated expressions: a deeply nested IR needs a large stack).
+ * Deterministic: the same IR gives the same bytes, sorted by path.
+ * @throws CodegenError when the IR holds something the generator cannot express.
+ */
+export async function generateFiles(ir: IREdition): Promise<GeneratedFile[]> {
+  const dir = `generated/${editionFolder(ir)}`;
+  // Build every file's statements first, then print each with one createSourceFile.
+  const files: [string, (string | StatementStructures)[]][] = [
+    ["board.ts", boardStatements(ir)],
+    ["index.ts", indexStatements(ir)],
+    ["rules.ts", rulesStatements(ir)],
+    ["tables.ts", tablesStatements(ir)],
+    ["validators.ts", validatorStatements(ir)],
+  ];
+  const project = newProject();
+  const out: GeneratedFile[] = [];
+  for (const [name, statements] of files) {
+    const sf = project.createSourceFile(`/${dir}/${name}`, { statements }, { overwrite: true });
+    // unused parameters renamed `_x`, unused imports dropped: strict consumers compile it
+    let text = pruneUnused(sf.getFullText(), name);
+    if (!text.endsWith("\n")) text += "\n";
+    out.push({ path: `${dir}/${name}`, content: text });
+  }
+  out.push({ path: `${dir}/state.ts`, content: await stateFile(ir) });
+  out.push({ path: `${dir}/schema.ts`, content: schemaFile(ir) });
+  out.push({ path: `${dir}/validate-state.ts`, content: validateStateFile(ir) });
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
