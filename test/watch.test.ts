@@ -1,17 +1,31 @@
 /**
- * `--watch` on `check` and `test` (compiler/cli/watch.ts, chokidar): a run at start, another after
- * each save, printing only the output lines that changed. The commands run in process with an
+ * `--watch` on `check`, `test`, `build` and `prove` (compiler/cli/watch.ts, chokidar): a run at
+ * start, another after each save, printing only what changed. The commands run in process with an
  * AbortSignal ending the watch; each test waits for the runs it expects (bounded by a timeout).
  */
 import { afterAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { buildCommand } from "../compiler/cli/build.js";
 import { checkCommand } from "../compiler/cli/check.js";
 import { testCommand } from "../compiler/cli/test.js";
-import { lineChanges, type WatchRun } from "../compiler/cli/watch.js";
+import { affects, lineChanges, type WatchRun } from "../compiler/cli/watch.js";
 
 const tmp = fs.mkdtempSync(path.join(process.cwd(), ".tmp-watch-"));
+// eslint-disable-next-line no-control-regex
+const plain = (lines: string[]) => lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ""));
+/** A copy of the mini fixture edition under the temporary folder, and its rule file with dow.genoa. */
+function miniCopy(name: string): { dir: string; rules: string } {
+  const dir = path.join(tmp, name);
+  fs.cpSync("test/fixtures/frontend/mini", dir, { recursive: true });
+  return { dir: path.relative(process.cwd(), dir), rules: path.join(dir, "war.rules") };
+}
+const edit = (file: string, from: string, to: string) => () => {
+  const text = fs.readFileSync(file, "utf8");
+  if (!text.includes(from)) throw new Error(`${file} has no \`${from}\``);
+  fs.writeFileSync(file, text.replace(from, to));
+};
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** Runs a watching command; `steps[i]` is called after run i + 1 (to save a file); resolves with every run. */
@@ -82,4 +96,51 @@ describe("--watch", () => {
     expect(runs[1].removed).toEqual(["scenarios: 1 passed, 0 failed"]);
     expect(runs[2].added).toEqual(["scenarios: 1 passed, 0 failed"]);
   }, 90_000);
+
+  it("affects: a save counts for an edition when it is in its folder, one of its inputs, or beside one", () => {
+    const inputs = [{ file: "dsl/his/war.rules" }, { file: "dsl/modules/pass/pass.rules" }];
+    expect(affects(["dsl/his-500/x.rules"], "dsl/his-500", inputs)).toBe(true);
+    expect(affects(["dsl/modules/pass/pass.rules"], "dsl/his-500", inputs)).toBe(true);
+    expect(affects(["dsl/his/new.rules"], "dsl/his-500", inputs)).toBe(true);
+    expect(affects(["dsl/vq/actions.rules", "dsl/modules/other/o.rules"], "dsl/his-500", inputs)).toBe(false);
+    expect(affects(["dsl/vq/actions.rules"], "dsl/his-500", undefined)).toBe(true);
+  });
+
+  it("build --watch: a rule edit rewrites the generated code; a compile error keeps the watch and the files; a comment is no change of code", async () => {
+    const { dir, rules } = miniCopy("build-mini");
+    const out = path.join(tmp, "build-out");
+    const validators = path.join(out, "validators.ts");
+    let generated = "";
+    const { runs, code } = await watching(
+      (signal, onRun) => buildCommand([dir], { format: "text", out, watch: true, signal, onRun }),
+      [
+        edit(rules, "forbid declare_war when target = Power.genoa", "forbid declare_war when target = Power.green"),
+        () => {
+          generated = fs.readFileSync(validators, "utf8");
+          edit(rules, "Power.green", "Power.gren")();
+        },
+        edit(rules, "Power.gren", "Power.green"),
+        edit(path.join(path.dirname(rules), "edition.rules"), "// A tiny", "// A very tiny"),
+      ],
+    );
+    const text = runs.map((r) => plain(r.lines).join("\n"));
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 2, 0, 0]);
+    expect(code).toBe(0);
+    expect(text[0]).toMatch(/^build-mini: 8 generated file\(s\) changed/);
+    // the edited condition is in the checker of declare_war: validators.ts alone changes its code
+    expect(runs[1].changed).toEqual([path.relative(process.cwd(), rules)]);
+    expect(text[1]).toMatch(/^build-mini: 1 generated file\(s\) changed, 7 file\(s\) with only a new inputs hash/);
+    expect(plain(runs[1].lines).filter((l) => l.startsWith("  changed: "))).toEqual([`  changed: ${validators}`]);
+    expect(generated).toContain('(v_target as string) !== "green"');
+    expect(generated).not.toContain('(v_target as string) !== "genoa"');
+    // the error: its diagnostic (file:line:column, the hint), the files as they were, the watch goes on
+    expect(text[2]).toMatch(/war\.rules:\d+:\d+: error\[RW\d+\]: `gren` is not a member of `Power`/);
+    expect(text[2]).toContain("did you mean `green`?");
+    expect(text[2]).toContain("build-mini: 1 compile error(s); generated files left as they were");
+    // fixed: the rule files are again those of run 2, and so are the files, byte for byte
+    expect(text[3]).toMatch(/^build-mini: unchanged \(8 files, \d+ ms\)$/);
+    expect(fs.readFileSync(validators, "utf8").replace(/inputs sha256: \w+/, "")).toBe(generated.replace(/inputs sha256: \w+/, ""));
+    // a comment: the same code, only the inputs hash in each file's header is new
+    expect(text[4]).toMatch(/^build-mini: unchanged \(8 files; 8 file\(s\) with only a new inputs hash/);
+  }, 60_000);
 });

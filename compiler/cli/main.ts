@@ -50,8 +50,9 @@ export async function main(argv: string[]): Promise<number> {
     .argument("[editions...]", "bundled edition names")
     .option("--check", "write nothing; exit 1 when generated/ (or --out) is stale")
     .option("--out <dir>", "write the validators of the one edition named into this folder instead of generated/<edition>/")
+    .option("-w, --watch", "build again on every save of an edition's rule, schema or board file; print the generated files that changed (Ctrl-C to stop)")
     .addOption(formatOption())
-    .action(async (editions: string[], o: { check?: boolean; out?: string; format: Format }) => {
+    .action(async (editions: string[], o: { check?: boolean; out?: string; watch?: boolean; format: Format }) => {
       code = await buildCommand(editions, o);
     });
   program
