@@ -9,8 +9,10 @@ import os from "node:os";
 import path from "node:path";
 import { buildCommand } from "../compiler/cli/build.js";
 import { checkCommand } from "../compiler/cli/check.js";
+import { proveCommand, verdictChanges } from "../compiler/cli/prove.js";
 import { testCommand } from "../compiler/cli/test.js";
 import { affects, lineChanges, type WatchRun } from "../compiler/cli/watch.js";
+import type { ProofReport } from "../compiler/verify/index.js";
 
 const tmp = fs.mkdtempSync(path.join(process.cwd(), ".tmp-watch-"));
 // eslint-disable-next-line no-control-regex
@@ -106,6 +108,20 @@ describe("--watch", () => {
     expect(affects(["dsl/vq/actions.rules"], "dsl/his-500", undefined)).toBe(true);
   });
 
+  it("verdictChanges: the obligations whose verdict or severity changed, new and gone ones, in id order", () => {
+    const ob = (id: string, verdict: string, severity = "warning") => ({ id, kind: "dead_rule", severity, verdict });
+    const report = (...obs: ReturnType<typeof ob>[]) => ({ obligations: obs }) as unknown as ProofReport;
+    const a = report(ob("e.b", "proved"), ob("e.a", "proved"), ob("e.gone", "proved"), ob("e.sev", "refuted"));
+    const b = report(ob("e.a", "proved"), ob("e.b", "refuted"), ob("e.new", "unknown"), ob("e.sev", "refuted", "error"));
+    expect(verdictChanges(a, b)).toEqual([
+      { id: "e.b", kind: "dead_rule", severity: "warning", before: "proved", after: "refuted" },
+      { id: "e.gone", kind: "dead_rule", severity: "warning", before: "proved" },
+      { id: "e.new", kind: "dead_rule", severity: "warning", after: "unknown" },
+      { id: "e.sev", kind: "dead_rule", severity: "error", before: "refuted", after: "refuted" },
+    ]);
+    expect(verdictChanges(undefined, a).map((c) => c.id)).toEqual(["e.a", "e.b", "e.gone", "e.sev"]);
+  });
+
   it("build --watch: a rule edit rewrites the generated code; a compile error keeps the watch and the files; a comment is no change of code", async () => {
     const { dir, rules } = miniCopy("build-mini");
     const out = path.join(tmp, "build-out");
@@ -142,5 +158,26 @@ describe("--watch", () => {
     expect(fs.readFileSync(validators, "utf8").replace(/inputs sha256: \w+/, "")).toBe(generated.replace(/inputs sha256: \w+/, ""));
     // a comment: the same code, only the inputs hash in each file's header is new
     expect(text[4]).toMatch(/^build-mini: unchanged \(8 files; 8 file\(s\) with only a new inputs hash/);
+  }, 60_000);
+
+  it("prove --watch: a save re-solves only the obligations of the edited rule and prints only the verdicts that changed", async () => {
+    const { dir, rules } = miniCopy("prove-mini");
+    const opts = { format: "text" as const, out: path.join(tmp, "prove-out"), cacheDir: path.join(tmp, "prove-cache"), workers: "1", watch: true };
+    const { runs, code } = await watching(
+      (signal, onRun) => proveCommand([dir], { ...opts, signal, onRun }),
+      // dow.genoa can no longer fire: its dead_rule obligation is refuted
+      [edit(rules, "forbid declare_war when target = Power.genoa", "forbid declare_war when target = Power.genoa and target = Power.red"), edit(rules, "Power.genoa and target = Power.red", "Power.genoa")],
+    );
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
+    expect(code).toBe(0);
+    const [first, second, third] = runs.map((r) => plain(r.lines));
+    expect(first[0]).toMatch(/^prove-mini \(.*prove-mini\): 19 obligations — 18 proved, 1 refuted, 0 unknown .*19 solved, 0 from the proof cache/);
+    // the 5 obligations dow.genoa takes part in are solved again, the other 14 come from the cache
+    expect(second[0]).toMatch(/^prove-mini: re-solved 5 of 19 obligations, 14 from the proof cache \(/);
+    const verdictLines = (lines: string[]) => lines.filter((l) => /^ {2}(\S+ → \S+|new \S+|gone) /.test(l));
+    expect(verdictLines(second)).toEqual(["  proved → refuted warning dead_rule mini.dead_rule.dow.genoa"]);
+    expect(second.join("\n")).toContain("`dow.genoa` can never fire");
+    expect(third[0]).toMatch(/^prove-mini: re-solved 5 of 19 obligations, 14 from the proof cache \(/);
+    expect(verdictLines(third)).toEqual(["  refuted → proved warning dead_rule mini.dead_rule.dow.genoa"]);
   }, 60_000);
 });

@@ -82,6 +82,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--smt2", "write an SMT-LIB benchmark for every obligation (default: only for those not proved, and tables)")
     .option("-v, --verbose", "list every proof with its unsat core or witness")
     .option("-q, --quiet", "no progress on stderr")
+    .option("-w, --watch", "prove again on every save of an edition's rule, schema or board file, through the proof cache; print how many obligations were solved again and only the verdicts that changed (Ctrl-C to stop)")
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "sarif", "junit"]).default("text"))
     .action(async (editions: string[], o: Parameters<typeof import("./prove.js").proveCommand>[1]) => {
       code = await proveCommand(editions, o);
