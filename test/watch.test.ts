@@ -1,17 +1,33 @@
 /**
- * `--watch` on `check` and `test` (compiler/cli/watch.ts, chokidar): a run at start, another after
- * each save, printing only the output lines that changed. The commands run in process with an
+ * `--watch` on `check`, `test`, `build` and `prove` (compiler/cli/watch.ts, chokidar): a run at
+ * start, another after each save, printing only what changed. The commands run in process with an
  * AbortSignal ending the watch; each test waits for the runs it expects (bounded by a timeout).
  */
 import { afterAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { buildCommand } from "../compiler/cli/build.js";
 import { checkCommand } from "../compiler/cli/check.js";
+import { proveCommand, verdictChanges } from "../compiler/cli/prove.js";
 import { testCommand } from "../compiler/cli/test.js";
-import { lineChanges, type WatchRun } from "../compiler/cli/watch.js";
+import { affects, lineChanges, type WatchRun } from "../compiler/cli/watch.js";
+import type { ProofReport } from "../compiler/verify/index.js";
 
 const tmp = fs.mkdtempSync(path.join(process.cwd(), ".tmp-watch-"));
+// eslint-disable-next-line no-control-regex
+const plain = (lines: string[]) => lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ""));
+/** A copy of the mini fixture edition under the temporary folder, and its rule file with dow.genoa. */
+function miniCopy(name: string): { dir: string; rules: string } {
+  const dir = path.join(tmp, name);
+  fs.cpSync("test/fixtures/frontend/mini", dir, { recursive: true });
+  return { dir: path.relative(process.cwd(), dir), rules: path.join(dir, "war.rules") };
+}
+const edit = (file: string, from: string, to: string) => () => {
+  const text = fs.readFileSync(file, "utf8");
+  if (!text.includes(from)) throw new Error(`${file} has no \`${from}\``);
+  fs.writeFileSync(file, text.replace(from, to));
+};
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** Runs a watching command; `steps[i]` is called after run i + 1 (to save a file); resolves with every run. */
@@ -82,4 +98,86 @@ describe("--watch", () => {
     expect(runs[1].removed).toEqual(["scenarios: 1 passed, 0 failed"]);
     expect(runs[2].added).toEqual(["scenarios: 1 passed, 0 failed"]);
   }, 90_000);
+
+  it("affects: a save counts for an edition when it is in its folder, one of its inputs, or beside one", () => {
+    const inputs = [{ file: "dsl/his/war.rules" }, { file: "dsl/modules/pass/pass.rules" }];
+    expect(affects(["dsl/his-500/x.rules"], "dsl/his-500", inputs)).toBe(true);
+    expect(affects(["dsl/modules/pass/pass.rules"], "dsl/his-500", inputs)).toBe(true);
+    expect(affects(["dsl/his/new.rules"], "dsl/his-500", inputs)).toBe(true);
+    expect(affects(["dsl/vq/actions.rules", "dsl/modules/other/o.rules"], "dsl/his-500", inputs)).toBe(false);
+    expect(affects(["dsl/vq/actions.rules"], "dsl/his-500", undefined)).toBe(true);
+  });
+
+  it("verdictChanges: the obligations whose verdict or severity changed, new and gone ones, in id order", () => {
+    const ob = (id: string, verdict: string, severity = "warning") => ({ id, kind: "dead_rule", severity, verdict });
+    const report = (...obs: ReturnType<typeof ob>[]) => ({ obligations: obs }) as unknown as ProofReport;
+    const a = report(ob("e.b", "proved"), ob("e.a", "proved"), ob("e.gone", "proved"), ob("e.sev", "refuted"));
+    const b = report(ob("e.a", "proved"), ob("e.b", "refuted"), ob("e.new", "unknown"), ob("e.sev", "refuted", "error"));
+    expect(verdictChanges(a, b)).toEqual([
+      { id: "e.b", kind: "dead_rule", severity: "warning", before: "proved", after: "refuted" },
+      { id: "e.gone", kind: "dead_rule", severity: "warning", before: "proved" },
+      { id: "e.new", kind: "dead_rule", severity: "warning", after: "unknown" },
+      { id: "e.sev", kind: "dead_rule", severity: "error", before: "refuted", after: "refuted" },
+    ]);
+    expect(verdictChanges(undefined, a).map((c) => c.id)).toEqual(["e.a", "e.b", "e.gone", "e.sev"]);
+  });
+
+  it("build --watch: a rule edit rewrites the generated code; a compile error keeps the watch and the files; a comment is no change of code", async () => {
+    const { dir, rules } = miniCopy("build-mini");
+    const out = path.join(tmp, "build-out");
+    const validators = path.join(out, "validators.ts");
+    let generated = "";
+    const { runs, code } = await watching(
+      (signal, onRun) => buildCommand([dir], { format: "text", out, watch: true, signal, onRun }),
+      [
+        edit(rules, "forbid declare_war when target = Power.genoa", "forbid declare_war when target = Power.green"),
+        () => {
+          generated = fs.readFileSync(validators, "utf8");
+          edit(rules, "Power.green", "Power.gren")();
+        },
+        edit(rules, "Power.gren", "Power.green"),
+        edit(path.join(path.dirname(rules), "edition.rules"), "// A tiny", "// A very tiny"),
+      ],
+    );
+    const text = runs.map((r) => plain(r.lines).join("\n"));
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 2, 0, 0]);
+    expect(code).toBe(0);
+    expect(text[0]).toMatch(/^build-mini: 8 generated file\(s\) changed/);
+    // the edited condition is in the checker of declare_war: validators.ts alone changes its code
+    expect(runs[1].changed).toEqual([path.relative(process.cwd(), rules)]);
+    expect(text[1]).toMatch(/^build-mini: 1 generated file\(s\) changed, 7 file\(s\) with only a new inputs hash/);
+    expect(plain(runs[1].lines).filter((l) => l.startsWith("  changed: "))).toEqual([`  changed: ${validators}`]);
+    expect(generated).toContain('(v_target as string) !== "green"');
+    expect(generated).not.toContain('(v_target as string) !== "genoa"');
+    // the error: its diagnostic (file:line:column, the hint), the files as they were, the watch goes on
+    expect(text[2]).toMatch(/war\.rules:\d+:\d+: error\[RW\d+\]: `gren` is not a member of `Power`/);
+    expect(text[2]).toContain("did you mean `green`?");
+    expect(text[2]).toContain("build-mini: 1 compile error(s); generated files left as they were");
+    // fixed: the rule files are again those of run 2, and so are the files, byte for byte
+    expect(text[3]).toMatch(/^build-mini: unchanged \(8 files, \d+ ms\)$/);
+    expect(fs.readFileSync(validators, "utf8").replace(/inputs sha256: \w+/, "")).toBe(generated.replace(/inputs sha256: \w+/, ""));
+    // a comment: the same code, only the inputs hash in each file's header is new
+    expect(text[4]).toMatch(/^build-mini: unchanged \(8 files; 8 file\(s\) with only a new inputs hash/);
+  }, 60_000);
+
+  it("prove --watch: a save re-solves only the obligations of the edited rule and prints only the verdicts that changed", async () => {
+    const { dir, rules } = miniCopy("prove-mini");
+    const opts = { format: "text" as const, out: path.join(tmp, "prove-out"), cacheDir: path.join(tmp, "prove-cache"), workers: "1", watch: true };
+    const { runs, code } = await watching(
+      (signal, onRun) => proveCommand([dir], { ...opts, signal, onRun }),
+      // dow.genoa can no longer fire: its dead_rule obligation is refuted
+      [edit(rules, "forbid declare_war when target = Power.genoa", "forbid declare_war when target = Power.genoa and target = Power.red"), edit(rules, "Power.genoa and target = Power.red", "Power.genoa")],
+    );
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
+    expect(code).toBe(0);
+    const [first, second, third] = runs.map((r) => plain(r.lines));
+    expect(first[0]).toMatch(/^prove-mini \(.*prove-mini\): 19 obligations — 18 proved, 1 refuted, 0 unknown .*19 solved, 0 from the proof cache/);
+    // the 5 obligations dow.genoa takes part in are solved again, the other 14 come from the cache
+    expect(second[0]).toMatch(/^prove-mini: re-solved 5 of 19 obligations, 14 from the proof cache \(/);
+    const verdictLines = (lines: string[]) => lines.filter((l) => /^ {2}(\S+ → \S+|new \S+|gone) /.test(l));
+    expect(verdictLines(second)).toEqual(["  proved → refuted warning dead_rule mini.dead_rule.dow.genoa"]);
+    expect(second.join("\n")).toContain("`dow.genoa` can never fire");
+    expect(third[0]).toMatch(/^prove-mini: re-solved 5 of 19 obligations, 14 from the proof cache \(/);
+    expect(verdictLines(third)).toEqual(["  refuted → proved warning dead_rule mini.dead_rule.dow.genoa"]);
+  }, 60_000);
 });

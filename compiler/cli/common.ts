@@ -195,9 +195,11 @@ export interface ValidatorModule {
  * installed package uses the package's compiled `dist/editions/<name>/`. Other editions (test
  * fixtures, a designer's work folder) are compiled into a cache folder under the system's
  * temporary folder. Compiled (dist/, no TypeScript loader), TypeScript validators are first
- * transpiled to JavaScript in that cache folder (`transpiledValidators`).
+ * transpiled to JavaScript in that cache folder (`transpiledValidators`). `generateWhenStale`
+ * (`--watch`): a stale generated/ is replaced by validators generated for this call, with a note
+ * on stderr unless `quiet`.
  */
-export async function loadValidators(ref: EditionRef, edition: IREdition, opts: { generateWhenStale?: boolean } = {}): Promise<ValidatorModule> {
+export async function loadValidators(ref: EditionRef, edition: IREdition, opts: { generateWhenStale?: boolean; quiet?: boolean } = {}): Promise<ValidatorModule> {
   let dir = "";
   let entry = "index.ts";
   let generate = !ref.bundled;
@@ -214,7 +216,7 @@ export async function loadValidators(ref: EditionRef, edition: IREdition, opts: 
     // generated to a temporary folder (as for an edition outside dsl/), generated/ is left alone
     if (hash !== edition.inputHash && opts.generateWhenStale) {
       generate = true;
-      process.stderr.write(`note: generated/${editionFolder(edition)} is ${hash ? "stale" : "missing"}; this run uses validators generated from the rule files as they are (\`npx rulewright build ${editionFolder(edition)}\` updates generated/)\n`);
+      if (!opts.quiet) process.stderr.write(`note: generated/${editionFolder(edition)} is ${hash ? "stale" : "missing"}; this run uses validators generated from the rule files as they are (\`npx rulewright build ${editionFolder(edition)}\` updates generated/)\n`);
     } else if (hash !== edition.inputHash) {
       throw new UsageError(
         `generated/${editionFolder(edition)} is ${hash ? "stale: it was generated from other rule files" : "missing"}`,

@@ -50,8 +50,9 @@ export async function main(argv: string[]): Promise<number> {
     .argument("[editions...]", "bundled edition names")
     .option("--check", "write nothing; exit 1 when generated/ (or --out) is stale")
     .option("--out <dir>", "write the validators of the one edition named into this folder instead of generated/<edition>/")
+    .option("-w, --watch", "build again on every save of an edition's rule, schema or board file; print the generated files that changed (Ctrl-C to stop)")
     .addOption(formatOption())
-    .action(async (editions: string[], o: { check?: boolean; out?: string; format: Format }) => {
+    .action(async (editions: string[], o: { check?: boolean; out?: string; watch?: boolean; format: Format }) => {
       code = await buildCommand(editions, o);
     });
   program
@@ -81,6 +82,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--smt2", "write an SMT-LIB benchmark for every obligation (default: only for those not proved, and tables)")
     .option("-v, --verbose", "list every proof with its unsat core or witness")
     .option("-q, --quiet", "no progress on stderr")
+    .option("-w, --watch", "prove again on every save of an edition's rule, schema or board file, through the proof cache; print how many obligations were solved again and only the verdicts that changed (Ctrl-C to stop)")
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "sarif", "junit"]).default("text"))
     .action(async (editions: string[], o: Parameters<typeof import("./prove.js").proveCommand>[1]) => {
       code = await proveCommand(editions, o);

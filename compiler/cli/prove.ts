@@ -11,6 +11,11 @@
  * Exit codes (README "CLI"): 0 nothing at or above `--fail-on` (default error) is refuted or
  * unknown; 1 an obligation at or above it is refuted; 3 none is refuted but one at or above it
  * is unknown (timeout, deadline, solver crash); 2 compile error or bad usage.
+ *
+ * `--watch` (compiler/cli/watch.ts): proves again on every save of a rule, schema or board file
+ * of an edition, through the proof cache (only the obligations whose inputs changed are solved
+ * again), with one pool of solver processes for the whole watch; after the first run it prints,
+ * per edition proved again, how many obligations were solved again and the verdicts that changed.
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -24,8 +29,9 @@ import { claim, describeTableExample, factText, idInfo, involved, posText, verdi
 import { toSarif, type FormatInput } from "../verify/sarif.js";
 import { counts, toJunit } from "../verify/junit.js";
 import { KIND_ORDER } from "../verify/obligations.js";
-import { bundledEditions, compile, errorCount, loadValidators, MAX_TIMER_MS, parseMillis, resolveEdition, UsageError, color, PROOFS_DIR, type EditionRef } from "./common.js";
+import { bundledEditions, compile, DSL_DIR, errorCount, loadValidators, MAX_TIMER_MS, parseMillis, resolveEdition, UsageError, color, PROOFS_DIR, type EditionRef } from "./common.js";
 import { Progress } from "./progress.js";
+import type { WatchRun } from "./watch.js";
 
 export type ProveFormat = "text" | "json" | "sarif" | "junit";
 type Report = ProofReport;
@@ -71,6 +77,8 @@ export interface ProveOneOptions {
   slicing?: boolean;
   /** which obligations get an .smt2 file (default "findings") */
   smt2?: ProveOptions["smt2"];
+  /** --watch: witnesses are judged by validators generated from the rule files as they are when generated/ is stale */
+  watching?: boolean;
 }
 
 /** Where proofs of an edition folder go: proofs/<edition> for bundled ones, proofs/.fixtures/<folder name> otherwise (git-ignored). */
@@ -103,7 +111,7 @@ export async function proveOne(arg: string, opts: ProveOneOptions): Promise<Prov
     slicing: opts.slicing,
     smt2: opts.smt2,
     // judged only if some obligation is not answered by the cache or by another edition's verdict
-    witnesses: opts.witnesses === false ? undefined : () => witnessesFor(ref, ir, opts.witnesses === false ? undefined : opts.witnesses),
+    witnesses: opts.witnesses === false ? undefined : () => witnessesFor(ref, ir, opts.witnesses === false ? undefined : opts.witnesses, !!opts.watching),
   });
   progress.end(report.obligations.length);
   // counterexamples and witnesses as files that `rulewright check` replays; the report points at them
@@ -188,11 +196,12 @@ export function compactReport(report: Report, files: Map<string, { state: string
 /**
  * The concrete witness candidates of an edition (compiler/cli/witnesses.ts): scenario states its
  * validators and interpreter agree on, and the judge of earlier witnesses. Undefined (the solver
- * does all the work) when its validators cannot be loaded, e.g. generated/ is stale.
+ * does all the work) when its validators cannot be loaded, e.g. generated/ is stale (`watching`:
+ * validators are then generated from the rule files for the run).
  */
-async function witnessesFor(ref: EditionRef, ir: IREdition, roots?: string[]): Promise<Witnesses | undefined> {
+async function witnessesFor(ref: EditionRef, ir: IREdition, roots: string[] | undefined, watching: boolean): Promise<Witnesses | undefined> {
   try {
-    const judge = judgeWith(ir, await loadValidators(ref, ir));
+    const judge = judgeWith(ir, await loadValidators(ref, ir, { generateWhenStale: watching, quiet: true }));
     return { states: scenarioCandidates(judge, roots), judge };
   } catch {
     return undefined;
@@ -305,6 +314,11 @@ export interface ProveCommandOptions {
   slice?: boolean;
   /** --smt2: a benchmark for every obligation */
   smt2?: boolean;
+  /** prove again on every save of an edition's rule, schema or board file (compiler/cli/watch.ts) */
+  watch?: boolean;
+  /** --watch: ends the watch (tests); the CLI ends it on Ctrl-C */
+  signal?: AbortSignal;
+  onRun?: (r: WatchRun) => void;
 }
 
 /** `i/n` → { index: i, count: n } (1 ≤ i ≤ n). @throws UsageError */
@@ -344,31 +358,36 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
   const results: ProveResult[] = [];
   // one pool of solver processes and one table of verdicts for every edition of the run
   const pool = opts.isolate === false ? undefined : new SolverPool(workers);
-  const memo: NonNullable<ProveOptions["memo"]> = new Map();
+  const base = (memo: NonNullable<ProveOptions["memo"]>, watching: boolean): ProveOneOptions => ({
+    format: opts.format,
+    timeoutMs,
+    out: opts.out,
+    deadlineMs,
+    cacheDir: opts.cache === false ? false : opts.cacheDir,
+    isolate: opts.isolate,
+    // a watch captures each run's output: no progress in it
+    progress: !opts.quiet && !watching,
+    pool,
+    memo,
+    shard,
+    witnesses,
+    slicing: opts.slice,
+    smt2: opts.smt2 ? "all" : undefined,
+    watching,
+  });
+  if (opts.watch) {
+    try {
+      if (opts.format === "sarif" || opts.format === "junit") throw new UsageError(`--watch prints text or JSON, not ${opts.format}`, 2, "drop --watch to write a SARIF or JUnit document once");
+      return await proveWatch(names, opts, failOn, (memo) => base(memo, true));
+    } finally {
+      await pool?.close();
+    }
+  }
   try {
     // every edition at once: the pool stays busy, and a variant's obligations wait for the verdicts
     // its parent's identical ones get (memo) instead of being solved twice
-    results.push(
-      ...(await Promise.all(
-        names.map((n) =>
-          proveOne(n, {
-            format: opts.format,
-            timeoutMs,
-            out: opts.out,
-            deadlineMs,
-            cacheDir: opts.cache === false ? false : opts.cacheDir,
-            isolate: opts.isolate,
-            progress: !opts.quiet,
-            pool,
-            memo,
-            shard,
-            witnesses,
-            slicing: opts.slice,
-            smt2: opts.smt2 ? "all" : undefined,
-          }),
-        ),
-      )),
-    );
+    const memo: NonNullable<ProveOptions["memo"]> = new Map();
+    results.push(...(await Promise.all(names.map((n) => proveOne(n, base(memo, false))))));
   } finally {
     await pool?.close();
   }
@@ -398,4 +417,94 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
     if (code === 3) process.stdout.write(color.yellow(`not proved: an obligation at or above --fail-on ${failOn} is unknown (exit 3)\n`));
   }
   return code;
+}
+
+/** A verdict that differs between two runs of `prove --watch`; `before`/`after` absent: the obligation is new / gone. */
+export interface VerdictChange {
+  id: string;
+  kind: string;
+  severity: string;
+  before?: ObligationResult["verdict"];
+  after?: ObligationResult["verdict"];
+}
+
+/** The obligations whose verdict (or severity) differs between two reports, in id order; every obligation when there is no `before`. */
+export function verdictChanges(before: Report | undefined, after: Report): VerdictChange[] {
+  const old = new Map((before?.obligations ?? []).map((o) => [o.id, o]));
+  const now = new Map(after.obligations.map((o) => [o.id, o]));
+  const changes: VerdictChange[] = [];
+  for (const o of after.obligations) {
+    const b = old.get(o.id);
+    if (!b || b.verdict !== o.verdict || b.severity !== o.severity) changes.push({ id: o.id, kind: o.kind, severity: o.severity, ...(b ? { before: b.verdict } : {}), after: o.verdict });
+  }
+  for (const b of old.values()) if (!now.has(b.id)) changes.push({ id: b.id, kind: b.kind, severity: b.severity, before: b.verdict });
+  return changes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * `prove --watch`: every edition proved at start (the usual summary), then, after each save, the
+ * editions the saved files belong to (`affects`; every edition whose last run did not compile),
+ * through the proof cache, with the one pool of solver processes (closed by the caller when the
+ * watch ends; runs never overlap, so a solver check is never abandoned). A run after the first
+ * prints per edition proved again `re-solved N of M obligations, K from the proof cache` and only
+ * the verdicts that changed since its last report (explained when not proved), or that none did;
+ * `--format json` prints per edition `{ edition, dir, compileErrors, total, solved, cached,
+ * reused, changes }` (on the first run every obligation is a change). The exit code is that of
+ * the editions' last runs (`proveExitCode`).
+ */
+async function proveWatch(names: string[], opts: ProveCommandOptions, failOn: Severity, base: (memo: NonNullable<ProveOptions["memo"]>) => ProveOneOptions): Promise<number> {
+  const { watch, affects } = await import("./watch.js");
+  const refs = names.map((n) => ({ name: n, ref: resolveEdition(n) }));
+  // the last run of each edition, and its last run that compiled (verdicts are compared with it)
+  const last = new Map<string, ProveResult>();
+  const proved = new Map<string, ProveResult>();
+  const out = (s: string) => process.stdout.write(s + "\n");
+  const run = async (changed: readonly string[]): Promise<number> => {
+    const todo = refs.filter(({ name, ref }) => !changed.length || !last.has(name) || affects(changed, ref.dir, last.get(name)!.ir?.inputs, ref.root));
+    const memo: NonNullable<ProveOptions["memo"]> = new Map();
+    const results = await Promise.all(todo.map(({ name }) => proveOne(name, base(memo))));
+    const json: unknown[] = [];
+    for (const [i, { name }] of todo.entries()) {
+      const r = results[i];
+      const before = proved.get(name);
+      last.set(name, r);
+      if (!r.report) {
+        if (opts.format === "json") json.push({ edition: r.edition, dir: r.dir, compileErrors: r.errors });
+        else out(`${r.edition}: ${color.red(`${r.errors} compile error(s)`)} — nothing proved${before ? "; the verdicts of its last run stand" : ""}`);
+        continue;
+      }
+      proved.set(name, r);
+      const { solved, cached, reused } = r.report.summary;
+      const total = r.report.obligations.length;
+      const changes = verdictChanges(before?.report, r.report);
+      if (opts.format === "json") {
+        json.push({ edition: r.edition, dir: r.dir, outDir: r.outDir, compileErrors: 0, total, solved, cached, reused, changes });
+        continue;
+      }
+      if (!before) {
+        printProveSummary(r, { verbose: opts.verbose, failOn });
+        continue;
+      }
+      out(`${color.bold(r.edition)}: re-solved ${solved} of ${total} obligations, ${cached} from the proof cache${reused ? `, ${reused} shared with another edition` : ""} (${(r.ms / 1000).toFixed(1)} s)`);
+      if (!changes.length) out(color.dim("  no verdict changed"));
+      const byId = new Map(r.report.obligations.map((o) => [o.id, o]));
+      for (const c of changes) {
+        const paint = (v?: string) => (v === "proved" ? color.green(v) : v === "refuted" ? color.red(v) : v ? color.yellow(v) : "");
+        if (!c.after) {
+          out(`  gone ${c.id} (was ${paint(c.before)})`);
+          continue;
+        }
+        out(`  ${c.before ? `${paint(c.before)} → ${paint(c.after)}` : `new ${paint(c.after)}`} ${sevColor(c.severity)} ${c.kind} ${c.id}`);
+        const o = byId.get(c.id)!;
+        if (o.verdict !== "proved") for (const l of explainLines(r, o)) out(l);
+      }
+    }
+    if (opts.format === "json") process.stdout.write(JSON.stringify(json, null, 2) + "\n");
+    else if (!todo.length) out("no edition uses the saved files");
+    const code = proveExitCode([...last.values()], failOn);
+    if (opts.format !== "json" && code === 3) out(color.yellow(`not proved: an obligation at or above --fail-on ${failOn} is unknown (exit 3)`));
+    return code;
+  };
+  const dirs = refs.map(({ ref }) => (ref.root ? path.join(ref.root, ref.dir) : ref.dir));
+  return watch({ label: "prove", paths: [...new Set([...dirs, DSL_DIR])].filter((p) => fs.existsSync(p)), ignore: opts.out !== undefined ? [opts.out] : [], format: opts.format === "json" ? "json" : "text", whole: true, signal: opts.signal, onRun: opts.onRun, run });
 }

@@ -6,8 +6,9 @@
  *
  * Task: `{ irFile, obligation, timeoutMs, listBound, slicing, candidates, smt2 }`. The IR is read from
  * `irFile` (JSON written by the parent once per run) and kept per file, with its prover (and its
- * cached encodings) for the life of the process. Before solving, the worker sends
- * `{ type: "start", id }` to the parent (the parent's watchdog starts then).
+ * cached encodings), for the 8 files used last (a pool lives across the runs of `prove --watch`,
+ * each with new files). Before solving, the worker sends `{ type: "start", id }` to the parent
+ * (the parent's watchdog starts then).
  *
  * Test-only switches (never set in normal use): RW_WORKER_CRASH_ON=<text> makes the process exit
  * with code 70 when it starts an obligation whose id contains <text>; RW_WORKER_HANG_ON=<text>
@@ -42,6 +43,8 @@ process.stdout.write = process.stderr.write.bind(process.stderr) as typeof proce
 console.log = (...args: unknown[]) => console.error(...args);
 
 const irs = new Map<string, IREdition>();
+/** IR files (with their provers) a process keeps: the editions of one run, and a retry round */
+const MAX_IRS = 8;
 
 // load Z3 now, while the parent prepares the first task (getZ3 is memoized; a failure here is
 // reported by the first task that awaits it)
@@ -56,7 +59,12 @@ export default async function solveTask(task: SolveTask): Promise<SolveAnswer> {
   if (crashOn && ob.id.includes(crashOn)) process.exit(70);
   if (hangOn && ob.id.includes(hangOn)) for (;;);
   let ir = irs.get(task.irFile);
-  if (!ir) irs.set(task.irFile, (ir = JSON.parse(fs.readFileSync(task.irFile, "utf8")) as IREdition));
+  if (ir) irs.delete(task.irFile);
+  else ir = JSON.parse(fs.readFileSync(task.irFile, "utf8")) as IREdition;
+  // most recently used last; a pool kept across runs (`prove --watch`) gets a new file every run:
+  // the oldest IR and its prover are let go
+  irs.set(task.irFile, ir);
+  for (const old of irs.keys()) if (irs.size > MAX_IRS) irs.delete(old);
   const ctx = await getZ3();
   const prover = proverFor(ctx, ir, task.listBound, task.slicing);
   return runExclusive(async () => {
