@@ -14,6 +14,7 @@ import fc from "fast-check";
 import type { Bool } from "z3-solver";
 import type { Expr, IREdition } from "../compiler/ir/types.js";
 import { loadValidators, type ValidatorModule } from "../compiler/cli/common.js";
+import { loadEdition } from "../compiler/check/index.js";
 import { ExactRouteEncoder } from "../compiler/verify/route-exact.js";
 import { DiffInputError, diffEditions, sharedActions, vocabularyProblems } from "../compiler/verify/diff.js";
 import { nonDefaultFacts, shrink } from "../compiler/verify/state-facts.js";
@@ -237,7 +238,7 @@ describe("state facts and shrinking", () => {
 // the command on the Here I Stand fixture variants
 
 interface JsonReport {
-  editions: { a: { name: string; dir: string }; b: { name: string; dir: string } };
+  editions: { a: { name: string; dir: string; inputHash: string }; b: { name: string; dir: string; inputHash: string } };
   outDir: string;
   actions: {
     action: string;
@@ -284,6 +285,10 @@ describe("rulewright diff on the Here I Stand fixture variants", () => {
     const r = run(["diff", "his", "test/fixtures/diff/his-scotland", "--format", "json", "--out", path.join(tmp, "scotland"), "--fail-on-diff"]);
     expect(r.code, r.err).toBe(0);
     const rep = JSON.parse(r.out) as JsonReport;
+    // each edition's inputs hash: the rulebook report tells by it whether the diff is of the rules as they are
+    const hashes = ["dsl/his", "test/fixtures/diff/his-scotland"].map((d) => loadEdition(d, { repoRoot: process.cwd() }).edition!.inputHash);
+    expect([rep.editions.a.inputHash, rep.editions.b.inputHash]).toEqual(hashes);
+    expect(hashes[0]).not.toBe(hashes[1]);
     expect(rep.actions.map((a) => [a.action, a.verdict])).toEqual([
       ["choose_deep_exploration", "identical"],
       ["declare_war", "identical"],

@@ -2,7 +2,8 @@
  * The rulebook report in a real browser: Debian's chromium driven by playwright-core (no browser
  * download; CI installs chromium with apt-get, see .ci/run). Opens the generated report from the
  * file system, checks the counts shown against the JSON it was built from, searches for a rule,
- * opens its page and its witness on the board (the action's spaces highlighted), and checks that
+ * opens its page and its witness on the board (the action's spaces highlighted), the diff of his →
+ * his-500 (the rules that differ beside the proved verdicts, a diff state on the board), and checks that
  * the page made no network request and logged no error. Skipped, saying so, when no chromium
  * binary exists (set CHROMIUM_PATH to use another one).
  */
@@ -13,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { loadEdition } from "../compiler/check/index.js";
-import { buildSiteData, type TestResults } from "../compiler/report/data.js";
+import { buildSiteData, type DiffReport, type TestResults } from "../compiler/report/data.js";
 import { readRule } from "../compiler/report/english.js";
 import { readLayout, writeSite } from "../compiler/report/site.js";
 import type { IREdition } from "../compiler/ir/types.js";
@@ -51,9 +52,22 @@ describe.skipIf(!executable)("the rulebook report in chromium", () => {
 
   beforeAll(async () => {
     const res = loadEdition("dsl/his", { repoRoot: process.cwd() });
-    if (!res.edition) throw new Error("dsl/his does not compile");
+    const res500 = loadEdition("dsl/his-500", { repoRoot: process.cwd() });
+    if (!res.edition || !res500.edition) throw new Error("dsl/his or dsl/his-500 does not compile");
     his = res.edition;
-    const data = buildSiteData({ root: process.cwd(), editions: [{ ir: his, proof: { report, file: "test/fixtures/report/his.report.json" }, scenarios: [] }], tests, diffs: [] }, readLayout());
+    // a proved diff of the current rules, one state (`rulewright diff his his-500 --format json`)
+    const diff: DiffReport = {
+      editions: { a: { name: "his", inputHash: his.inputHash }, b: { name: "his-500", inputHash: res500.edition.inputHash } },
+      outDir: "proofs/diff/his__his-500",
+      actions: [
+        { action: "declare_war", verdict: "identical" },
+        { action: "pass", verdict: "identical" },
+        { action: "spring_deploy", verdict: "differs", differences: [{ aspect: "allowed", stateFile: "test/fixtures/report/witnesses/units_in_capital.state.json", actionFile: "x", action: { action: "spring_deploy", power: "france", origin: "paris", destination: "rouen" }, verdictA: "allowed", verdictB: "forbidden", facts: [], rulesA: [], rulesB: [{ id: "deploy.other_units" }] }] },
+      ],
+      notCompared: [],
+      bounds: { listBound: 4, timeoutMs: 120000, maxStates: 1 },
+    };
+    const data = buildSiteData({ root: process.cwd(), editions: [{ ir: his, proof: { report, file: "test/fixtures/report/his.report.json" }, scenarios: [] }, { ir: res500.edition, scenarios: [] }], tests, diffs: [diff] }, readLayout());
     out = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-report-browser-"));
     url = pathToFileURL(writeSite(out, data, readLayout()).file).href;
     browser = await chromium.launch({ executablePath: executable, args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
@@ -103,6 +117,20 @@ describe.skipIf(!executable)("the rulebook report in chromium", () => {
     expect(await page.locator("svg.board line.move").count()).toBe(1);
     expect(await page.locator("svg.board g.space").count()).toBe(his.board.spaces.length);
     await page.screenshot({ path: path.join(out, "board.png") });
+
+    // the overview's diff his → his-500: the rules that differ per action beside the proved verdicts
+    await page.goto(url);
+    const diffCard = page.locator('section.card.diff[data-diff="his__his-500"]');
+    expect(await diffCard.locator('[data-proved="current"]').count()).toBe(1);
+    expect(await diffCard.locator("tr[data-action]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-action")))).toEqual(["declare_war", "spring_deploy"]);
+    const deploy = diffCard.locator('tr[data-action="spring_deploy"]');
+    expect(await deploy.locator('li.d-added a[href="#/r/his-500/deploy.other_units"]').count()).toBe(1);
+    expect(await deploy.locator('li.d-changed a[href="#/r/his-500/deploy.star_all"]').count()).toBe(1);
+    expect(await deploy.locator(".v").textContent()).toBe("differs");
+    expect(await diffCard.locator('tr[data-action="declare_war"] .v').textContent()).toBe("identical");
+    await deploy.locator('a[href="#/d/0/spring_deploy/0"]').click();
+    await page.locator("svg.board").waitFor();
+    expect((await page.locator("svg.board g.space.hl").evaluateAll((gs) => gs.map((g) => g.getAttribute("data-space")))).sort()).toEqual(["paris", "rouen"]);
 
     // a search that matches nothing says so
     await page.fill("#search", "zzzzqqq");

@@ -13,6 +13,7 @@ import { loadEdition } from "../compiler/check/index.js";
 import type { ArithOp, BoardDomainFn, BoardFn, CmpOp, Domain, Expr, IREdition, TablePattern, Type } from "../compiler/ir/types.js";
 import { BOARD_DOMAIN, BOARD_FN, forAction, lexicon, readDomain, readExemption, readExpr, readInvariant, readPattern, readRoute, readRule, readTableRow } from "../compiler/report/english.js";
 import { buildSiteData, type TestResults } from "../compiler/report/data.js";
+import { ruleDiff } from "../compiler/report/rule-diff.js";
 import { readLayout, writeSite } from "../compiler/report/site.js";
 import type { CoverageReport } from "../compiler/coverage/index.js";
 import type { ProofReport } from "../compiler/verify/results.js";
@@ -170,7 +171,9 @@ describe("plain-English readings", () => {
       readLayout(),
     );
     expect(diff.editions[0].proofs).toBeNull();
-    const dx = diff.diffs[0].actions[0].examples[0];
+    expect(diff.diffs.map((d) => [d.a, d.b, d.rules])).toEqual([["his", "his-500", null]]); // his-500 is not in this report
+    expect(diff.diffs[0].proved).toMatchObject({ current: null, maxStates: null });
+    const dx = diff.diffs[0].proved!.actions[0].examples[0];
     expect(dx).toMatchObject({ kind: "diff", highlight: ["istanbul", "varna"], actionText: "spring deploy: power Ottoman, origin Istanbul, destination Varna" });
     expect(diff.states[dx.state!]).toBeDefined();
     // a hostile title stays text: the data is inlined with every `<` escaped (client.js escapes what it renders)
@@ -198,5 +201,70 @@ describe("plain-English readings", () => {
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }
+  });
+  it("the rule-level diff of his → his-500 names the rules the variant adds and overrides, and nothing else", () => {
+    const [his, his500, vq] = editions;
+    const d = ruleDiff(his, his500)!;
+    expect(d.shared).toBe(his.actions.length);
+    expect(d.notShared).toEqual([]);
+    expect(d.actions.map((a) => [a.action, a.added, a.removed, a.changed, a.reworded])).toEqual([
+      ["declare_war", [], [], [{ id: "dow.scotland_french_peace", what: ["condition"] }], []],
+      ["spring_deploy", ["deploy.other_units"], [], [{ id: "deploy.star_all", what: ["condition"] }], []],
+    ]);
+    expect(d.actions.map((a) => a.same)).toEqual([his.rules.filter((r) => r.action === "declare_war").length - 1, his.rules.filter((r) => r.action === "spring_deploy").length - 1]);
+    expect(d.other).toEqual([{ what: "route", id: "deploy_path_500", change: "added" }]);
+    // an edition against itself: nothing differs; his and vq declare no action with the same parameters
+    expect(ruleDiff(his, his)!.actions).toEqual([]);
+    expect(ruleDiff(his, vq)).toBeNull();
+  });
+
+  it("the rule-level diff tells a removed rule (with its reason), a reworded one, and a change of the route a rule calls", () => {
+    const his = editions[0];
+    const star = his.rules.find((r) => r.id === "deploy.star_all")!;
+    const routeName = [...JSON.stringify(star.when).matchAll(/"route":"([a-z_0-9]+)"/g)][0][1];
+    const variant: IREdition = {
+      ...his,
+      folder: "his-v",
+      parent: "his",
+      rules: his.rules.filter((r) => r.id !== "pass.home_card").map((r) => (r.id === "dow.venice_england" ? { ...r, title: "another title", pos: { ...r.pos, line: r.pos.line + 7 } } : r)),
+      removed: [{ id: "pass.home_card", reason: "not in this edition", edition: "his-v", pos: star.pos, removedPos: star.pos }],
+      routes: his.routes.map((rt) => (rt.name === routeName ? { ...rt, passes: { k: "lit", value: false, type: bool } } : rt)),
+    };
+    const d = ruleDiff(his, variant)!;
+    const of = (action: string) => d.actions.find((a) => a.action === action)!;
+    expect(of("pass").removed).toEqual([{ id: "pass.home_card", reason: "not in this edition" }]);
+    expect(of("declare_war")).toMatchObject({ added: [], removed: [], changed: [], reworded: ["dow.venice_england"] });
+    expect(of("spring_deploy").changed).toContainEqual({ id: "deploy.star_all", what: [`route ${routeName}`] });
+    expect(d.other).toEqual([{ what: "route", id: routeName, change: "changed" }]);
+  });
+
+  it("the report pairs the editions that share actions, and says whether a proved diff is of the current rules", () => {
+    const [his, his500, vq] = editions;
+    const input = (hashes: [string, string] | null) =>
+      buildSiteData(
+        {
+          root: process.cwd(),
+          editions: [his, his500, vq].map((ir) => ({ ir, scenarios: [] })),
+          diffs: [
+            {
+              editions: { a: { name: "his", ...(hashes ? { inputHash: hashes[0] } : {}) }, b: { name: "his-500", ...(hashes ? { inputHash: hashes[1] } : {}) } },
+              outDir: "proofs/diff/his__his-500",
+              actions: [{ action: "declare_war", verdict: "identical" }, { action: "spring_deploy", verdict: "differs", differences: [] }],
+              notCompared: [],
+              bounds: { listBound: 4, timeoutMs: 120000, maxStates: 1 },
+            },
+          ],
+        },
+        readLayout(),
+      ).diffs;
+    const current = input([his.inputHash, his500.inputHash]);
+    // one pair (vq shares no action with the same parameters), the rule-level diff and the proved one together
+    expect(current.map((d) => [d.a, d.b, d.rules?.actions.map((a) => a.action)])).toEqual([["his", "his-500", ["declare_war", "spring_deploy"]]]);
+    expect(current[0].proved).toMatchObject({ file: path.join("proofs/diff/his__his-500", "report.json"), current: true, maxStates: 1 });
+    expect(input([his.inputHash, "0".repeat(64)])[0].proved!.current).toBe(false);
+    expect(input(null)[0].proved!.current).toBeNull();
+    // no diff report: the rule-level diff alone
+    const alone = buildSiteData({ root: process.cwd(), editions: [his500, his].map((ir) => ({ ir, scenarios: [] })), diffs: [] }, readLayout()).diffs;
+    expect(alone.map((d) => [d.a, d.b, d.proved])).toEqual([["his", "his-500", null]]); // the parent first
   });
 });

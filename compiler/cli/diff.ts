@@ -54,7 +54,8 @@ export interface ReportedAction {
 }
 
 export interface DiffReport {
-  editions: { a: { name: string; dir: string }; b: { name: string; dir: string } };
+  /** each edition's label, folder and `IREdition.inputHash` (the rulebook report tells by it whether the diff is of the current rules) */
+  editions: { a: { name: string; dir: string; inputHash: string }; b: { name: string; dir: string; inputHash: string } };
   outDir: string;
   actions: ReportedAction[];
   notCompared: { action: string; reason: string }[];
@@ -181,7 +182,7 @@ export async function runDiff(
     actions.push(ra);
   }
   const report: DiffReport = {
-    editions: { a: { name: label.a, dir: refs[0].dir }, b: { name: label.b, dir: refs[1].dir } },
+    editions: { a: { name: label.a, dir: refs[0].dir, inputHash: eds[0].inputHash }, b: { name: label.b, dir: refs[1].dir, inputHash: eds[1].inputHash } },
     outDir,
     actions,
     notCompared: diff.notCompared,

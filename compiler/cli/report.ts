@@ -3,13 +3,14 @@
  * `rulewright serve [--port n] [--watch]`: the rulebook report (compiler/report/README.md).
  *
  * `report` compiles the editions (default: every bundled one), reads their last prove reports
- * (`proofs/<edition>/report.json`; never proves), the diff reports under `proofs/diff/`, the
+ * (`proofs/<edition>/report.json`; never proves), the diff reports under `proofs/diff/` (the
+ * rule-level diff of editions that share actions is computed from their IR, always), the
  * coverage (computed as `rulewright coverage --format json` does, or read from `--coverage`) and
  * the scenario results (run as `rulewright test --format json` does, or read from `--tests`), and
  * writes `<out>/index.html` (default `proofs/report/`). Exit 0 written, 2 a compile error or bad
- * usage. `serve` writes the same and serves it on 127.0.0.1; `--watch` rebuilds when a rule
- * file, a schema, a board, a scenario or a prove report changes, and the open page reloads
- * itself (it polls `/__version`, the only other path served).
+ * usage. `serve` writes the same and serves it on 127.0.0.1 (exit 2 also for a port in use);
+ * `--watch` rebuilds when a rule file, a schema, a board, a scenario or a prove report changes,
+ * and the open page reloads itself (it polls `/__version`, the only other path served).
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -39,6 +40,8 @@ export interface ReportResult {
   file: string;
   bytes: number;
   ms: number;
+  /** the folders of the editions in the report (what `serve --watch` watches besides dsl/) */
+  dirs: string[];
 }
 
 /** Builds and writes the report. @throws UsageError (exit 2) for an edition that does not compile or an unreadable --tests/--coverage file. */
@@ -49,8 +52,10 @@ export async function buildReport(editionArgs: string[], opts: ReportOptions): P
   const scenarioFiles = fs.existsSync("test/scenarios") ? findScenarioFiles(["test/scenarios"]) : [];
   const scenarios = scenarioFiles.flatMap((f) => readScenarioFile(f, (e) => path.join("test", "fixtures", path.basename(e))).scenarios);
   const editions: EditionInput[] = [];
+  const dirs: string[] = [];
   for (const n of names) {
     const ref = resolveEdition(n);
+    dirs.push(path.join(ref.root ?? "", ref.dir));
     const res = compile(ref, "text");
     if (!res.edition) throw new UsageError(`edition \`${n}\` does not compile`, 2, `run \`rulewright build ${n}\` for the errors`);
     const folder = res.edition.folder ?? res.edition.name;
@@ -62,7 +67,8 @@ export async function buildReport(editionArgs: string[], opts: ReportOptions): P
   let tests: TestResults | undefined;
   if (opts.testResults) tests = opts.testResults;
   else if (opts.tests) tests = readJson(opts.tests, "scenario results (rulewright test --format json)") as TestResults;
-  else tests = await (await import("./test.js")).runScenarios(["test/scenarios"], "json");
+  // a project with no test/scenarios/ (an edition made by `rulewright init`) has no results to show
+  else if (fs.existsSync("test/scenarios")) tests = await (await import("./test.js")).runScenarios(["test/scenarios"], "json");
   let coverage: CoverageReport | undefined;
   if (opts.coverageReport) coverage = opts.coverageReport;
   else if (opts.coverage) coverage = readJson(opts.coverage, "coverage report (rulewright coverage --format json)") as CoverageReport;
@@ -85,7 +91,7 @@ export async function buildReport(editionArgs: string[], opts: ReportOptions): P
   const layout = readLayout();
   const data = buildSiteData({ root: process.cwd(), editions, coverage, tests, diffs }, layout);
   const out = writeSite(opts.out ?? DEFAULT_REPORT_DIR, data, layout);
-  return { ...out, ms: Math.round(performance.now() - t0) };
+  return { ...out, ms: Math.round(performance.now() - t0), dirs };
 }
 
 export async function reportCommand(editions: string[], opts: ReportOptions): Promise<number> {
@@ -94,21 +100,57 @@ export async function reportCommand(editions: string[], opts: ReportOptions): Pr
   return 0;
 }
 
-/** Serves the report folder on 127.0.0.1 until interrupted; rebuilds it on change with --watch. */
+/** The port `serve` listens on without --port. */
+export const DEFAULT_PORT = 8377;
+
+/** The port of `serve --port`: a whole number 0–65535 (0 = any free port). @throws UsageError (exit 2) otherwise. */
+export function parsePort(arg: string | undefined): number {
+  if (arg === undefined) return DEFAULT_PORT;
+  const port = /^\d{1,5}$/.test(arg.trim()) ? Number(arg.trim()) : NaN;
+  if (!(port <= 65535)) throw new UsageError(`--port must be a port number from 0 to 65535, got \`${arg}\``, 2, "0 picks a free port");
+  return port;
+}
+
+/** Listens on 127.0.0.1:port. @throws UsageError (exit 2) when the port is taken or not allowed. */
+function listen(server: http.Server, port: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EADDRINUSE") reject(new UsageError(`port ${port} on 127.0.0.1 is in use`, 2, "stop what uses it, or choose another port with --port <n> (0 picks a free one)"));
+      else if (e.code === "EACCES") reject(new UsageError(`not allowed to listen on port ${port}`, 2, "ports below 1024 need privileges: choose another with --port <n> (0 picks a free one)"));
+      else reject(new UsageError(`cannot listen on 127.0.0.1:${port}: ${e.message}`, 2));
+    });
+    server.listen(port, "127.0.0.1", () => {
+      const addr = server.address();
+      resolve(typeof addr === "object" && addr ? addr.port : port);
+    });
+  });
+}
+
+/**
+ * Serves the report on 127.0.0.1 until SIGINT/SIGTERM; with --watch rebuilds it on change. The
+ * port is taken first (a port in use is a usage error before anything is built); until the first
+ * build is written, the page answers 503. Prints `serving <file> at http://127.0.0.1:<port>/` once
+ * the report is written (and, with --watch, the watcher is ready; the port is the one chosen
+ * when --port is 0). Exit 0 when interrupted; 2 bad usage, a port in use or not allowed, an
+ * edition that does not compile.
+ */
 export async function serveCommand(editions: string[], opts: ReportOptions & { port?: string; watch?: boolean }): Promise<number> {
-  const port = opts.port === undefined ? 8377 : Number(opts.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got \`${opts.port}\``, 2);
+  const port = parsePort(opts.port);
   const out = opts.out ?? DEFAULT_REPORT_DIR;
-  let last = await buildReport(editions, { ...opts, out });
+  let last: ReportResult | undefined;
   let version = 1;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname === "/__version") {
-      res.writeHead(200, { "content-type": "text/plain" }).end(String(version));
+      res.writeHead(200, { "content-type": "text/plain", "cache-control": "no-store" }).end(String(version));
       return;
     }
     if (url.pathname !== "/" && url.pathname !== "/index.html") {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      return;
+    }
+    if (!last) {
+      res.writeHead(503, { "content-type": "text/plain", "retry-after": "5" }).end("the report is being built");
       return;
     }
     // served, the page may ask for /__version (connect-src 'self') and reloads when a rebuild bumps it
@@ -118,37 +160,60 @@ export async function serveCommand(editions: string[], opts: ReportOptions & { p
       .replace("</body>", `<script>(()=>{let v=${version};setInterval(async()=>{try{const n=Number(await (await fetch("/__version")).text());if(n!==v)location.reload();}catch{}},1000);})();</script></body>`);
     res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(html);
   });
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", () => resolve()));
-  const addr = server.address();
-  const actual = typeof addr === "object" && addr ? addr.port : port;
-  process.stdout.write(`serving ${last.file} at http://127.0.0.1:${actual}/${opts.watch ? " (rebuilt on save)" : ""} — Ctrl-C to stop\n`);
+  const actual = await listen(server, port);
+  try {
+    last = await buildReport(editions, { ...opts, out });
+  } catch (e) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw e;
+  }
   let watcher: { close(): Promise<void> } | undefined;
   if (opts.watch) {
     const { watch } = await import("chokidar");
     let timer: NodeJS.Timeout | undefined;
-    const w = watch(["dsl", "test/scenarios", PROOFS_DIR], {
+    const outAbs = path.resolve(out);
+    const cacheAbs = path.resolve(PROOFS_DIR, ".cache");
+    const w = watch([...new Set(["dsl", "test/scenarios", PROOFS_DIR, ...last.dirs])], {
       ignoreInitial: true,
-      ignored: (p: string) => p.startsWith(path.resolve(out)) || p.includes(`${path.sep}.cache`) || p.startsWith(path.join(PROOFS_DIR, ".cache")) || p.startsWith(out),
+      ignored: (p: string) => path.resolve(p).startsWith(outAbs) || path.resolve(p).startsWith(cacheAbs) || p.includes(`${path.sep}.cache`),
     });
+    let building = false;
+    let again = false;
+    const rebuild = async () => {
+      if (building) {
+        again = true;
+        return;
+      }
+      building = true;
+      try {
+        last = await buildReport(editions, { ...opts, out, quiet: true });
+        version++;
+        process.stdout.write(`rebuilt ${last.file} (${(last.ms / 1000).toFixed(1)} s)\n`);
+      } catch (e) {
+        process.stderr.write(`${color.red("report not rebuilt")}: ${(e as Error).message}\n`);
+      } finally {
+        building = false;
+        if (again) {
+          again = false;
+          void rebuild();
+        }
+      }
+    };
     w.on("all", () => {
       clearTimeout(timer);
-      timer = setTimeout(async () => {
-        try {
-          last = await buildReport(editions, { ...opts, out, quiet: true });
-          version++;
-          process.stdout.write(`rebuilt ${last.file} (${(last.ms / 1000).toFixed(1)} s)\n`);
-        } catch (e) {
-          process.stderr.write(`${color.red("report not rebuilt")}: ${(e as Error).message}\n`);
-        }
-      }, 200);
+      timer = setTimeout(() => void rebuild(), 200);
     });
+    await new Promise<void>((resolve) => w.once("ready", () => resolve()));
     watcher = w;
   }
+  // printed once the watcher is ready: a save after this line is seen
+  process.stdout.write(`serving ${last.file} at http://127.0.0.1:${actual}/${opts.watch ? " (rebuilt on save)" : ""} — Ctrl-C to stop\n`);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
   await watcher?.close();
+  server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return 0;
 }

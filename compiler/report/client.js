@@ -69,9 +69,63 @@
 <details><summary><b>Actions</b> (${e.actions.length})</summary><table class="t"><tr><th>action</th><th>parameters</th><th>rules</th></tr>${e.actions.map((a) => `<tr><td>${esc(a.name)}</td><td>${esc(a.params)}</td><td>${a.rules}</td></tr>`).join("")}</table></details></section>`;
     });
     const diffs = data.diffs.length
-      ? data.diffs.map((d, i) => `<section class="card"><h2>diff ${esc(d.a)} → ${esc(d.b)}</h2><table class="t"><tr><th>action</th><th>verdict</th><th>states</th></tr>${d.actions.map((a) => `<tr><td>${esc(a.action)}</td><td>${verdict(a.verdict)}${a.reason ? ` <small>${esc(a.reason)}</small>` : ""}</td><td>${a.examples.map((x, j) => `<a href="#/d/${i}/${enc(a.action)}/${j}">state ${j + 1}</a>`).join(" ")}</td></tr>`).join("")}</table>${d.notCompared.length ? `<p class="muted">not compared: ${d.notCompared.map((n) => `${esc(n.action)} (${esc(n.reason)})`).join(", ")}</p>` : ""}</section>`).join("")
-      : `<section class="card"><h2>Diffs between editions</h2><p class="muted">no diff report: run <code>npx rulewright diff his his-500</code> and rebuild the report</p></section>`;
+      ? data.diffs.map(diffCard).join("")
+      : `<section class="card"><h2>Diffs between editions</h2><p class="muted">no two editions of this report declare the same action, and no <code>rulewright diff</code> report was found</p></section>`;
     return `<h1>Rulebook report</h1><div class="grid">${cards.join("")}</div>${diffs}`;
+  }
+
+  // A rule id linked to its page in the edition that has it (plain text when that edition is not in the report).
+  function ruleIn(folder, id) {
+    const e = edition(folder);
+    return e && e.rules.some((r) => r.id === id) ? ruleLink(e, id) : esc(id);
+  }
+
+  // Two editions compared: the rule-level diff (from the IR, always current) beside the verdicts
+  // `rulewright diff` proved (when its report exists; marked when the rules changed since).
+  function diffCard(d, i) {
+    const r = d.rules;
+    const p = d.proved;
+    const cmd = `npx rulewright diff ${d.a} ${d.b} --max-states 1`;
+    const byAction = new Map();
+    for (const a of r ? r.actions : []) byAction.set(a.action, { rules: a, proved: null });
+    for (const a of p ? p.actions : []) {
+      const row = byAction.get(a.action) || { rules: null, proved: null };
+      row.proved = a;
+      if (a.verdict !== "identical" || byAction.has(a.action)) byAction.set(a.action, row);
+    }
+    const names = [...byAction.keys()].sort();
+    const ruleCell = (x) => {
+      if (!x) return r ? `<span class="muted">same rules</span>` : `<span class="muted">–</span>`;
+      const parts = [
+        ...x.added.map((id) => `<li class="d-added">added ${ruleIn(d.b, id)}</li>`),
+        ...x.removed.map((m) => `<li class="d-removed">removed ${ruleIn(d.a, m.id)}${m.reason ? ` <small>(${esc(m.reason)})</small>` : ""}</li>`),
+        ...x.changed.map((c) => `<li class="d-changed">changed ${ruleIn(d.b, c.id)} <small>(${c.what.map(esc).join(", ")}; was ${ruleIn(d.a, c.id)} in ${esc(d.a)})</small></li>`),
+        ...x.reworded.map((id) => `<li class="d-reworded">reworded ${ruleIn(d.b, id)} <small>(title or citation only)</small></li>`),
+      ];
+      return `<ul class="rd">${parts.join("")}</ul>${x.same ? `<small class="muted">${x.same} other rule${x.same === 1 ? "" : "s"} the same</small>` : ""}`;
+    };
+    const verdictCell = (a) => (a ? `${verdict(a.verdict)}${a.reason ? ` <small>${esc(a.reason)}</small>` : ""}` : p ? verdict("identical") : `<span class="muted">not proved</span>`);
+    const states = (a) => (a ? a.examples.map((x, j) => `<a href="#/d/${i}/${enc(a.action)}/${j}">state ${j + 1}</a>`).join(" ") : "");
+    const rows = names.map((n) => {
+      const row = byAction.get(n);
+      return `<tr data-action="${esc(n)}"><td>${esc(n)}</td><td>${ruleCell(row.rules)}</td><td>${verdictCell(row.proved)}</td><td>${states(row.proved)}</td></tr>`;
+    });
+    const shared = r ? r.shared : p ? p.actions.length : 0;
+    const rest = shared - names.length;
+    const restText = rest > 0 ? `<p class="muted">the other ${rest} shared action${rest === 1 ? "" : "s"}: ${r ? "the same rules" : ""}${r && p ? ", " : ""}${p ? "verdicts proved identical" : ""}</p>` : "";
+    const other = r && r.other.length ? `<p>Also: ${r.other.map((o) => `${esc(o.what)} <code>${esc(o.id)}</code> ${esc(o.change)}`).join("; ")}</p>` : "";
+    const notShared = r ? r.notShared : p ? p.notCompared : [];
+    const ns = notShared.length ? `<p class="muted">not compared: ${notShared.map((n) => `${esc(n.action)} (${esc(n.reason)})`).join(", ")}</p>` : "";
+    const rulesNote = r
+      ? `<b>Rules</b>: the rule-level diff, read from the rule files of both editions (current; it says which rules differ, not whether a verdict does).`
+      : `<b>Rules</b>: not compared (an edition of this diff is not in the report).`;
+    const provedNote = !p
+      ? `<b>Verdicts</b>: <span data-proved="none">not proved</span> — <code>${esc(cmd)}</code> proves, for every shared action, whether some legal state gets another verdict (a Z3 run: about 1.5 minutes for Here I Stand's two editions on 2 cores); then rebuild the report.`
+      : `<b>Verdicts</b>: proved by <code>rulewright diff</code>${p.file ? ` (<code>${esc(p.file)}</code>${p.maxStates !== null ? `, up to ${p.maxStates} state${p.maxStates === 1 ? "" : "s"} per action, aspect and direction` : ""})` : ""}${
+          p.current === true ? ` <span data-proved="current">on the rules as they are</span>.` : p.current === false ? ` — <span class="warn" data-proved="stale">the editions' files changed since that diff: run <code>${esc(cmd)}</code> again</span>.` : ` <span class="muted" data-proved="unknown">(the report does not say which rules it was made from)</span>.`
+        }`;
+    return `<section class="card diff" data-diff="${esc(d.a)}__${esc(d.b)}"><h2>diff ${esc(d.a)} → ${esc(d.b)} <small>${shared} shared action${shared === 1 ? "" : "s"}</small></h2>
+<p class="muted">${rulesNote}<br>${provedNote}</p>${rows.length ? `<table class="t"><tr><th>action</th><th>rules that differ</th><th>verdicts</th><th>states</th></tr>${rows.join("")}</table>` : `<p>no shared action has other rules</p>`}${restText}${other}${ns}</section>`;
   }
 
   function editionPage(e) {
@@ -169,7 +223,7 @@
       html = o.example ? examplePage(e, esc(o.id), o.example, head) : `<h1>${esc(o.id)}</h1>${head}<p class="muted">no state for this obligation</p>`;
     } else if (parts[0] === "d" && data.diffs[Number(parts[1])]) {
       const d = data.diffs[Number(parts[1])];
-      const a = d.actions.find((x) => x.action === parts[2]);
+      const a = d.proved && d.proved.actions.find((x) => x.action === parts[2]);
       const ex = a && a.examples[Number(parts[3])];
       const ed = edition(d.a) || data.editions[0];
       html = ex ? examplePage(ed, `diff ${esc(d.a)} → ${esc(d.b)}: ${esc(a.action)}`, ex, `<p>${esc(ex.source || "")}</p>`) : `<p class="warn">no such diff state</p>`;

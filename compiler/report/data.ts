@@ -3,8 +3,9 @@
  * outputs the CLI has — each edition's IR, its last prove report (`proofs/<edition>/report.json`
  * with the witness and counterexample state files it names), the coverage report
  * (`rulewright coverage --format json`), the scenario results (`rulewright test --format json`)
- * and the diff reports (`proofs/diff/<A>__<B>/report.json`). Nothing is proved or run here: a
- * missing input is shown as missing. Pure but for reading the state files a report names.
+ * and the diff reports (`proofs/diff/<A>__<B>/report.json`), with the rule-level diff of every
+ * two editions that share an action (compiler/report/rule-diff.ts, from the IR). Nothing is proved
+ * or run here: a missing input is shown as missing. Pure but for reading the state files a report names.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -14,6 +15,7 @@ import { children } from "../ir/walk.js";
 import type { CoverageReport, CoverageTotal } from "../coverage/index.js";
 import type { ObligationResult, ProofReport } from "../verify/results.js";
 import type { Scenario } from "../scenarios/index.js";
+import { ruleDiff, type RuleDiff } from "./rule-diff.js";
 import { lexicon, readExemption, readInvariant, readRoute, readRule, readTableRow, valueName, words } from "./english.js";
 
 /** The scenario results as `rulewright test --format json` prints them. */
@@ -23,11 +25,18 @@ export interface TestResults {
   results: { file: string; line: number; name: string; edition: string; pass: boolean; detail: string }[];
 }
 
-/** A diff report as `rulewright diff A B --format json` prints it (the fields the report shows). */
+/**
+ * A diff report as `rulewright diff A B --format json` prints it (the fields the report shows).
+ * `inputHash` (each edition's `IREdition.inputHash` when the diff ran) tells whether the diff is
+ * of the rules as they are now; reports of an older rulewright have none.
+ */
 export interface DiffReport {
-  editions: { a: { name: string }; b: { name: string } };
+  editions: { a: { name: string; inputHash?: string }; b: { name: string; inputHash?: string } };
+  /** the folder the report and its states were written to */
+  outDir?: string;
   actions: { action: string; verdict: string; reason?: string; differences?: { aspect: string; stateFile: string; actionFile: string; action: Record<string, unknown>; verdictA: string; verdictB: string; facts: string[]; rulesA: { id: string }[]; rulesB: { id: string }[] }[] }[];
   notCompared?: { action: string; reason: string }[];
+  bounds?: { listBound: number; timeoutMs: number; maxStates: number };
 }
 
 export interface EditionInput {
@@ -129,9 +138,31 @@ export interface EditionView {
   board: { spaces: { id: string; name: string; type: string; home: string[] }[]; connections: [string, string, string][]; onMap: number };
 }
 
+/**
+ * Two editions compared: the rule-level diff of their IR (always, when both are in the report and
+ * share an action) and the verdict diff `rulewright diff` proved (when its report exists).
+ */
+export interface DiffView {
+  /** edition folders (A → B: B extends A when one extends the other) */
+  a: string;
+  b: string;
+  /** from the IR: which rules differ per shared action; null when an edition is not in the report */
+  rules: RuleDiff | null;
+  /** from `proofs/diff/<A>__<B>/report.json`; null when `rulewright diff A B` has not been run */
+  proved: null | {
+    /** the report file, relative to the root */
+    file: string | null;
+    /** true: made from the rules as they are; false: a rule file changed since; null: the report does not say (older rulewright) */
+    current: boolean | null;
+    maxStates: number | null;
+    actions: { action: string; verdict: string; reason?: string; examples: Example[] }[];
+    notCompared: { action: string; reason: string }[];
+  };
+}
+
 export interface SiteData {
   editions: EditionView[];
-  diffs: { a: string; b: string; actions: { action: string; verdict: string; reason?: string; examples: Example[] }[]; notCompared: { action: string; reason: string }[] }[];
+  diffs: DiffView[];
   /** compact states by key: top-level fields but `spaces`, and `spaces` as DrawnSpace per id */
   states: Record<string, { fields: Record<string, unknown>; spaces: Record<string, DrawnSpace> }>;
 }
@@ -154,21 +185,49 @@ export function buildSiteData(inp: ReportInputs, layout: { positions: Record<str
     return lines;
   };
   const editions = inp.editions.map((e) => editionView(e));
-  const diffs = inp.diffs.map((d) => {
-    const ir = inp.editions.find((e) => (e.ir.folder ?? e.ir.name) === d.editions.a.name)?.ir ?? inp.editions[0]?.ir;
-    return {
-      a: d.editions.a.name,
-      b: d.editions.b.name,
-      actions: d.actions.map((a) => ({
-        action: a.action,
-        verdict: a.verdict,
-        reason: a.reason,
-        examples: (a.differences ?? []).map((x) => exampleOf("diff", ir, { action: x.action }, x.stateFile, x.facts, `${d.editions.a.name}: ${x.verdictA}; ${d.editions.b.name}: ${x.verdictB} (${x.aspect})`)),
-      })),
-      notCompared: d.notCompared ?? [],
-    };
-  });
-  return { editions, diffs, states };
+  return { editions, diffs: diffViews(), states };
+
+  /**
+   * Every pair of the report's editions that share an action (the parent first when one extends
+   * the other), with its rule-level diff, then the proved diff of the same pair when there is one;
+   * a proved diff of a pair not in the report (a fixture) is listed on its own.
+   */
+  function diffViews(): DiffView[] {
+    const irOf = (name: string) => inp.editions.find((e) => (e.ir.folder ?? e.ir.name) === name)?.ir;
+    const views: DiffView[] = [];
+    const eds = inp.editions.map((e) => e.ir);
+    for (const [i, x] of eds.entries()) {
+      for (const y of eds.slice(i + 1)) {
+        const [a, b] = x.parent === (y.folder ?? y.name) ? [y, x] : [x, y];
+        const rules = ruleDiff(a, b);
+        if (rules) views.push({ a: rules.a, b: rules.b, rules, proved: null });
+      }
+    }
+    for (const d of inp.diffs) {
+      const [na, nb] = [d.editions.a.name, d.editions.b.name];
+      const ia = irOf(na);
+      const ib = irOf(nb);
+      const hashes = [d.editions.a.inputHash, d.editions.b.inputHash];
+      const current = !ia || !ib || !hashes[0] || !hashes[1] ? null : hashes[0] === ia.inputHash && hashes[1] === ib.inputHash;
+      const ir = ia ?? inp.editions[0]?.ir;
+      const proved: NonNullable<DiffView["proved"]> = {
+        file: d.outDir ? path.join(d.outDir, "report.json") : null,
+        current,
+        maxStates: d.bounds?.maxStates ?? null,
+        actions: d.actions.map((a) => ({
+          action: a.action,
+          verdict: a.verdict,
+          reason: a.reason,
+          examples: ir ? (a.differences ?? []).map((x) => exampleOf("diff", ir, { action: x.action }, x.stateFile, x.facts, `${na}: ${x.verdictA}; ${nb}: ${x.verdictB} (${x.aspect})`)) : [],
+        })),
+        notCompared: d.notCompared ?? [],
+      };
+      const view = views.find((v) => v.a === na && v.b === nb && !v.proved);
+      if (view) view.proved = proved;
+      else views.push({ a: na, b: nb, rules: ia && ib ? ruleDiff(ia, ib) : null, proved });
+    }
+    return views;
+  }
 
   function editionView(e: EditionInput): EditionView {
     const ir = e.ir;
