@@ -195,7 +195,7 @@ beforeAll(async () => {
     for (const to of startedByUrl(m.source)) edges.push({ from: m.source, to, typeOnly: false, lazy: true, kind: "started by URL" });
   }
   files.sort();
-}, 60_000);
+}, 600_000);
 
 describe("the import graph of compiler/", () => {
   it("is the whole of compiler/: TypeScript is parsed, every relative import resolves", () => {

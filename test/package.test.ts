@@ -41,7 +41,7 @@ describe("rulewright init, build --out, in a CommonJS project", () => {
     expect(check.err).not.toContain("cycle");
     expect(check.code).toBe(1);
     expect(check.out).toContain("turn.active_only (my_game §1)");
-  }, 240_000);
+  }, 600_000);
 
   it("builds a folder edition only with --out, and writes exactly the generated files there", async () => {
     const dir = project("module");
@@ -62,7 +62,7 @@ describe("rulewright init, build --out, in a CommonJS project", () => {
     expect(JSON.parse(withOut.out).results[0].files.map((f: string) => path.relative("src/validators", f)).sort()).toEqual(names);
     expect(fs.readdirSync(path.join(dir, "src/validators")).sort()).toEqual(names);
     expect(fs.readFileSync(path.join(dir, "src/validators/validators.ts"), "utf8")).toContain("turn.active_only");
-  }, 240_000);
+  }, 600_000);
 
   it("refuses to scaffold into a folder that is not empty, and --out with two editions", async () => {
     const dir = project("module");

@@ -79,7 +79,7 @@ describe.skipIf(!executable)("the rulebook report in chromium", () => {
       if (m.type() === "error") errors.push(m.text());
     });
     page.on("pageerror", (e) => errors.push(String(e)));
-  }, 120_000);
+  }, 600_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -138,5 +138,5 @@ describe.skipIf(!executable)("the rulebook report in chromium", () => {
 
     expect(requests).toEqual([]);
     expect(errors).toEqual([]);
-  }, 120_000);
+  }, 600_000);
 });

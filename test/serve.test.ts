@@ -62,7 +62,7 @@ describe("rulewright serve --watch", () => {
       if (gone) throw new Error(`serve exited before serving:\n${stdout}\n${stderr}`);
       return stdout.match(/serving .* at (http:\/\/127\.0\.0\.1:\d+\/)/)?.[1];
     });
-  }, 120_000);
+  }, 600_000);
 
   afterAll(async () => {
     if (child && child.exitCode === null && child.signalCode === null) {
