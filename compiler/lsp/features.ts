@@ -27,7 +27,7 @@ import type { Decl, RuleDecl } from "../syntax/ast.js";
 import { KEYWORDS, RulesLexer } from "../syntax/tokens.js";
 import type { ObligationResult, ProofReport } from "../verify/index.js";
 import { obligationsFor, type Obligation } from "../verify/obligations.js";
-import { obligationKeys, ProofCache } from "../verify/cache.js";
+import { obligationKeyer, ProofCache } from "../verify/cache.js";
 import { readExpr, readRule } from "./reading.js";
 import { buildIndex, occurrenceAt, typeRefText, type EditionIndex, type Occurrence } from "./symbols.js";
 import type { Project } from "./project.js";
@@ -89,32 +89,43 @@ const PROVE_LIST_BOUND = 4;
  */
 class Caches {
   private stores = new Map<string, { mtime: number; cache: ProofCache }>();
-  private keyed = new WeakMap<IREdition, { obligations: Obligation[]; keys: string[] }>();
+  /** per IR: its obligations and their cache keys, each key computed when first asked for (a hover keys only the rule's obligations) */
+  private keyed = new WeakMap<IREdition, { obligations: Obligation[]; key: (ob: Obligation) => string }>();
   constructor(private root: string) {}
   /** The verdicts the cache holds for `ir`'s obligations about `id` (in obligation order; undefined: not in the cache), or undefined without a cache file. */
   lookup(editionRel: string, ir: IREdition, about: (o: Obligation) => boolean): { file: string; hits: { ob: Obligation; hit?: ObligationResult }[] } | undefined {
-    const probe = new ProofCache(path.join(this.root, "proofs", ".cache"), editionRel);
+    const dir = path.join(this.root, "proofs", ".cache");
+    const file = ProofCache.fileFor(dir, editionRel);
     let mtime: number;
     try {
-      mtime = fs.statSync(probe.file).mtimeMs;
+      mtime = fs.statSync(file).mtimeMs;
     } catch {
       return undefined;
     }
-    let store = this.stores.get(probe.file);
-    if (!store || store.mtime !== mtime) this.stores.set(probe.file, (store = { mtime, cache: probe }));
+    // read (gunzip, parse) only when the file changed since the last hover
+    let store = this.stores.get(file);
+    if (!store || store.mtime !== mtime) this.stores.set(file, (store = { mtime, cache: new ProofCache(dir, editionRel) }));
     let k = this.keyed.get(ir);
     if (!k) {
-      const obligations = obligationsFor(ir);
-      k = { obligations, keys: obligationKeys(ir, obligations, { listBound: PROVE_LIST_BOUND }) };
+      const keyer = obligationKeyer(ir, { listBound: PROVE_LIST_BOUND });
+      const memo = new Map<Obligation, string>();
+      k = {
+        obligations: obligationsFor(ir),
+        key: (ob) => {
+          let v = memo.get(ob);
+          if (v === undefined) memo.set(ob, (v = keyer(ob)));
+          return v;
+        },
+      };
       this.keyed.set(ir, k);
     }
     const hits: { ob: Obligation; hit?: ObligationResult }[] = [];
-    k.obligations.forEach((ob, i) => {
+    k.obligations.forEach((ob) => {
       if (!about(ob)) return;
-      const r = store!.cache.get(k!.keys[i]!);
+      const r = store!.cache.get(k!.key(ob));
       hits.push({ ob, hit: r ? ({ ...ob, ...r, cached: true, ms: 0 } as ObligationResult) : undefined });
     });
-    return { file: probe.file, hits };
+    return { file, hits };
   }
 }
 

@@ -235,8 +235,13 @@ export class ProofCache {
   private seenIds = new Set<string>();
   readonly file: string;
 
+  /** The store's file for an edition folder (nothing is read). */
+  static fileFor(dir: string, name: string): string {
+    return path.join(dir, `${safeName(name)}.json.gz`);
+  }
+
   constructor(dir: string, name: string) {
-    this.file = path.join(dir, `${safeName(name)}.json.gz`);
+    this.file = ProofCache.fileFor(dir, name);
     try {
       const data = JSON.parse(zlib.gunzipSync(fs.readFileSync(this.file)).toString("utf8")) as StoreFile;
       if (data.format === FORMAT) {
