@@ -111,7 +111,7 @@ export async function proveOne(arg: string, opts: ProveOneOptions): Promise<Prov
     slicing: opts.slicing,
     smt2: opts.smt2,
     // judged only if some obligation is not answered by the cache or by another edition's verdict
-    witnesses: opts.witnesses === false ? undefined : () => witnessesFor(ref, ir, opts.witnesses === false ? undefined : opts.witnesses, !!opts.watching),
+    witnesses: opts.witnesses === false ? undefined : () => witnessesFor(ref, ir, opts.witnesses === false ? undefined : opts.witnesses),
   });
   progress.end(report.obligations.length);
   // counterexamples and witnesses as files that `rulewright check` replays; the report points at them
@@ -195,13 +195,15 @@ export function compactReport(report: Report, files: Map<string, { state: string
 
 /**
  * The concrete witness candidates of an edition (compiler/cli/witnesses.ts): scenario states its
- * validators and interpreter agree on, and the judge of earlier witnesses. Undefined (the solver
- * does all the work) when its validators cannot be loaded, e.g. generated/ is stale (`watching`:
- * validators are then generated from the rule files for the run).
+ * validators and interpreter agree on, and the judge of earlier witnesses. When a bundled
+ * edition's generated/ is stale (a designer edited a rule and proves before `build`), the judge
+ * uses validators generated from the rule files for this run (in a temporary folder; generated/
+ * is left alone): a concrete witness then still spares a search. Undefined (the solver does all
+ * the work) when no validators can be loaded.
  */
-async function witnessesFor(ref: EditionRef, ir: IREdition, roots: string[] | undefined, watching: boolean): Promise<Witnesses | undefined> {
+async function witnessesFor(ref: EditionRef, ir: IREdition, roots: string[] | undefined): Promise<Witnesses | undefined> {
   try {
-    const judge = judgeWith(ir, await loadValidators(ref, ir, { generateWhenStale: watching, quiet: true }));
+    const judge = judgeWith(ir, await loadValidators(ref, ir, { generateWhenStale: true, quiet: true }));
     return { states: scenarioCandidates(judge, roots), judge };
   } catch {
     return undefined;
