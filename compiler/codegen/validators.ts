@@ -5,9 +5,10 @@
  */
 import { docText, jsString, lineComment } from "./escape.js";
 import { StructureKind, type FunctionDeclarationStructure, type InterfaceDeclarationStructure } from "ts-morph";
-import type { Expr, IRAction, IREdition, IRParam, IRRoute, IRRule, Type } from "../ir/types.js";
-import { children } from "../ir/walk.js";
+import type { Expr, IRAction, IREdition, IRExemption, IRParam, IRRoute, IRRule, Type } from "../ir/types.js";
+import { children, routesIn, someExpr, tablesIn } from "../ir/walk.js";
 import { CodegenError, ExprCompiler, type Ctx, type Helper, tsType } from "./expr.js";
+import { routeDirections } from "./monotone.js";
 import { header } from "./header.js";
 import { Names, identPart, pascal, propAccess, propKey, varName } from "./names.js";
 import { enumMembers, enumTypeNames } from "./state.js";
@@ -147,8 +148,20 @@ export function validatorStatements(ir: IREdition): Statement[] {
     const lines: string[] = [];
     const own = rules.filter((r) => r.action === a.name);
     const args = (act: IRAction, src: string): string => ["state", ...act.params.map((p) => propAccess(src, p.name))].join(", ");
-    for (const r of own.filter((r) => r.kind === "forbid")) {
-      lines.push(`if (${firesFn.get(r.id)}(${args(a, "action")})) (violations ??= []).push(${violationConst.get(r.id)});`);
+    const forbids = own.filter((r) => r.kind === "forbid");
+    // route rules whose searches answer the others' (the tightest, then the loosest) are tested
+    // first; the violations keep the rule order
+    const early = new Map<string, string>();
+    const first = earlySearches(ir, forbids);
+    if (first.length) lines.push(`// ${lineComment(`the searches that can answer the other route rules' first: ${first.map((r) => r.id).join(", ")}`)}`);
+    for (const r of first) {
+      const local = `r_${identPart(r.id)}`;
+      early.set(r.id, local);
+      lines.push(`const ${local} = ${firesFn.get(r.id)}(${args(a, "action")});`);
+    }
+    for (const r of forbids) {
+      const test = early.get(r.id) ?? `${firesFn.get(r.id)}(${args(a, "action")})`;
+      lines.push(`if (${test}) (violations ??= []).push(${violationConst.get(r.id)});`);
     }
     const me = actor(a);
     if (me) {
@@ -416,14 +429,21 @@ function ruleFunction(ir: IREdition, rule: IRRule, action: IRAction, name: strin
     if (rule.scope.segment !== undefined) lines.push(`if ((state.segment as string) !== ${jsString(rule.scope.segment)}) return false;`);
   }
   const when = rule.when;
+  const exemptions = exemptionsOf(ir, rule);
+  const cond: string[] = [];
   if (!(when.k === "lit" && when.value === true)) {
-    lines.push(`if (${ec.negated(when, ctx, base).code}) return false;`);
+    cond.push(`if (${ec.negated(when, ctx, base).code}) return false;`);
   }
-  for (const ex of byId(ir.exemptions)) {
-    if (!(ex.rules.includes(rule.id) || ex.groups.some((g) => rule.groups.includes(g)))) continue;
-    lines.push(`// ${lineComment(`lifted by exempt ${ex.id} (${ex.citation.text})`)}`);
-    lines.push(`if (${ec.expr(ex.when, ctx, `ex_${identPart(ex.id)}`).code}) return false;`);
+  const lifts: string[] = [];
+  for (const ex of exemptions) {
+    lifts.push(`// ${lineComment(`lifted by exempt ${ex.id} (${ex.citation.text})`)}`);
+    lifts.push(`if (${ec.expr(ex.when, ctx, `ex_${identPart(ex.id)}`).code}) return false;`);
   }
+  // a condition that searches the board is tested after exemptions that do not (the answer is
+  // the same: neither can throw, nor has an effect)
+  const searches = (e: Expr): boolean => someExpr(e, (x) => x.k === "reach");
+  const exemptFirst = searches(when) && exemptions.every((ex) => !searches(ex.when)) && !mayThrow(ir, when) && exemptions.every((ex) => !mayThrow(ir, ex.when));
+  lines.push(...(exemptFirst ? [...lifts, ...cond] : [...cond, ...lifts]));
   lines.push(`return true;`);
   const groups = rule.groups.length ? ` (${rule.groups.join(", ")})` : "";
   return fn(name, params, "boolean", lines.join("\n"), {
@@ -431,12 +451,90 @@ function ruleFunction(ir: IREdition, rule: IRRule, action: IRAction, name: strin
   });
 }
 
+/** A route: its search (`search_<route>`) and its entry point `name` with the per-call memo of answers. */
+function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names, epoch: string): Statement[] {
+  const search = names.take(`search_${identPart(r.name)}`);
+  return [...searchFunction(r, search, ec, names, epoch), ...routeMemo(r, name, search, names, epoch)];
+}
+
+/** Searches remembered per route and call (the oldest is replaced when a call makes more). */
+const ROUTE_MEMO = 8;
+
+/**
+ * The route's entry point: the answers of the searches made earlier in the same call of an
+ * exported function are kept (arguments, endpoints, answer), and a search is made only when none
+ * of them decides it. An earlier search decides one with the same endpoints and the same value of
+ * every parameter the analysis cannot order (monotone.ts) when it found a path under arguments at
+ * least as tight, or found none under arguments at least as loose.
+ */
+function routeMemo(r: IRRoute, name: string, search: string, names: Names, epoch: string): Statement[] {
+  const memo = names.take(`memo_${identPart(r.name)}`);
+  const dirs = routeDirections(r);
+  const arr = (field: string, type: string): string => `${field}: [] as ${/^[\w$]+$/.test(type) ? type : `(${type})`}[]`;
+  const fields = [`call: -1`, `n: 0`, `next: 0`, ...r.params.map((p, i) => arr(`a${i}`, tsType(p.type))), arr("from", "Space"), arr("to", "Space"), arr("found", "boolean")];
+  const same = [`m.from[i] !== from`, `m.to[i] !== to`];
+  const looser: string[] = []; // the query is at least as loose as the entry (a found path carries over)
+  const tighter: string[] = []; // the query is at least as tight as the entry (no path carries over)
+  r.params.forEach((p, k) => {
+    const q = varName(p.name);
+    const e = `m.a${k}[i]!`;
+    const d = dirs[k]!;
+    if (d === "eq") same.push(`m.a${k}[i] !== ${q}`);
+    else if (d === "up" || d === "down") {
+      // `up`: a larger value never loses a path, so a larger value is looser
+      const ge = p.type.k === "bool" ? `(${q} || !${e})` : `${q} >= ${e}`;
+      const le = p.type.k === "bool" ? `(!${q} || ${e})` : `${q} <= ${e}`;
+      looser.push(d === "up" ? ge : le);
+      tighter.push(d === "up" ? le : ge);
+    }
+  });
+  const decide = looser.length
+    ? [`  if (m.found[i]) {`, `    if (${looser.join(" && ")}) return true;`, `  } else if (${tighter.join(" && ")}) return false;`]
+    : [`  return m.found[i]!;`];
+  const args = ["state", ...r.params.map((p) => varName(p.name)), "from", "to"];
+  const body = [
+    `const m = ${memo};`,
+    `if (m.call !== ${epoch}) {`,
+    `  m.call = ${epoch};`,
+    `  m.n = 0;`,
+    `}`,
+    `for (let i = 0; i < m.n; i++) {`,
+    `  if (${same.join(" || ")}) continue;`,
+    ...decide,
+    `}`,
+    `const found = ${search}(${args.join(", ")});`,
+    `let i = m.n;`,
+    `if (i < ${ROUTE_MEMO}) m.n++;`,
+    `else {`,
+    `  i = m.next;`,
+    `  m.next = (i + 1) % ${ROUTE_MEMO};`,
+    `}`,
+    ...r.params.map((p, k) => `m.a${k}[i] = ${varName(p.name)};`),
+    `m.from[i] = from;`,
+    `m.to[i] = to;`,
+    `m.found[i] = found;`,
+    `return found;`,
+  ];
+  const params = [{ name: "state", type: "State" }, ...r.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) })), { name: "from", type: "Space" }, { name: "to", type: "Space" }];
+  const how = r.params.map((p, k) => `${p.name} ${dirs[k] === "up" ? "(larger is looser)" : dirs[k] === "down" ? "(larger is tighter)" : dirs[k] === "none" ? "(no effect)" : "(same value)"}`).join(", ");
+  return [
+    `/** route ${lineComment(r.name)}: the searches of the current call, for ${name}. */\nconst ${memo} = { ${fields.join(", ")} };`,
+    fn(name, params, "boolean", body.join("\n"), {
+      docs: [
+        docText(
+          `route ${r.name}(${r.params.map((p) => `${p.name}: ${dslType(p.type)}`).join(", ")}): is there a path from \`from\` to \`to\`? (${r.pos.file}:${r.pos.line}) An earlier search of the same call answers when it decides this one${r.params.length ? `: ${how}` : ""}.`,
+        ),
+      ],
+    }),
+  ];
+}
+
 /**
  * The breadth-first search of one route over (space, sea zones used). A space is queued again only
  * when reached with fewer sea zones (clauses depend on the space alone, so fewer is never worse);
  * the sea count is capped at SEA_COUNT (a shortest path never repeats a sea zone).
  */
-function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names, epoch: string): Statement[] {
+function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names, epoch: string): Statement[] {
   const ctx: Ctx = new Map(r.params.map((p) => [p.name, varName(p.name)]));
   const params = [{ name: "state", type: "State" }, ...r.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) })), { name: "from", type: "Space" }, { name: "to", type: "Space" }];
   for (const b of ["SPACE_INDEX", "SPACES", "FLAGS", "F_SEA", "SEA_COUNT", "LAND_ADJ", "PASS_ADJ", "PORT_ADJ", "SEA_ADJ", "newRouteScratch", "RouteScratch"]) ec.boardUsed.add(b);
@@ -535,8 +633,93 @@ function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names,
     `  sc.busy = false;`,
     `}`,
   ];
-  const doc = docText(`route ${r.name}(${r.params.map((p) => `${p.name}: ${dslType(p.type)}`).join(", ")}): is there a path from \`from\` to \`to\`? (${r.pos.file}:${r.pos.line})`);
+  const doc = docText(`route ${r.name}: the search itself (breadth-first over space and sea zones used).`);
   return [...extra, fn(name, params, "boolean", body.join("\n"), { docs: [doc] })];
+}
+
+/**
+ * Whether evaluating `e` can throw on a valid state: a table lookup (a `RangeError` outside its
+ * domain), also inside the clauses of a route it searches. Everything else reads the state.
+ */
+function mayThrow(ir: IREdition, e: Expr): boolean {
+  const tables = new Set<string>();
+  const routes = new Set<string>();
+  tablesIn(e, tables);
+  routesIn(e, routes);
+  // the routes searched, and those their clauses search in turn
+  const todo = [...routes];
+  for (let name = todo.pop(); name !== undefined && tables.size === 0; name = todo.pop()) {
+    const r = ir.routes.find((x) => x.name === name);
+    if (!r) continue;
+    const inner = new Set<string>();
+    for (const c of [r.land, r.sea, r.port, r.passes, ...(r.maxSeas ? [r.maxSeas] : [])]) {
+      tablesIn(c, tables);
+      routesIn(c, inner);
+    }
+    for (const n of inner) if (!routes.has(n)) routes.add(n), todo.push(n);
+  }
+  return tables.size > 0;
+}
+
+/** A key of an expression's meaning (source positions left out). */
+function exprKey(e: Expr): string {
+  return JSON.stringify(e, (k, v: unknown) => (k === "pos" ? undefined : v));
+}
+
+/** The exemptions that can lift a rule (its id named, or one of its groups), by id. */
+function exemptionsOf(ir: IREdition, rule: IRRule): IRExemption[] {
+  return byId(ir.exemptions).filter((ex) => ex.rules.includes(rule.id) || ex.groups.some((g) => rule.groups.includes(g)));
+}
+
+/**
+ * The forbid rules of one action whose route search to make first, in that order: among rules
+ * whose condition makes one search, of the same route between the same ends with the same
+ * unordered arguments, the tightest calls (no other call of the group is surely tighter), then the
+ * loosest. With the route memo a path found under the tightest arguments answers every call of
+ * the group, and no path under the loosest answers them too. Only rules that cannot throw move
+ * (their order is then invisible); a group of one is left alone.
+ */
+function earlySearches(ir: IREdition, forbids: readonly IRRule[]): IRRule[] {
+  type Call = { rule: IRRule; reach: Extract<Expr, { k: "reach" }>; dirs: ReturnType<typeof routeDirections> };
+  const groups = new Map<string, Call[]>();
+  for (const rule of forbids) {
+    const calls: Extract<Expr, { k: "reach" }>[] = [];
+    someExpr(rule.when, (x) => (x.k === "reach" && calls.push(x), false));
+    if (calls.length !== 1 || mayThrow(ir, rule.when) || exemptionsOf(ir, rule).some((ex) => mayThrow(ir, ex.when))) continue;
+    const reach = calls[0]!;
+    const route = ir.routes.find((r) => r.name === reach.route);
+    if (!route) continue;
+    const dirs = routeDirections(route);
+    const key = JSON.stringify([reach.route, exprKey(reach.from), exprKey(reach.to), ...reach.args.map((x, i) => (dirs[i] === "eq" ? exprKey(x) : dirs[i] === "none" ? "" : "*"))]);
+    groups.set(key, [...(groups.get(key) ?? []), { rule, reach, dirs }]);
+  }
+  // value of a literal on false < true; a surely ≤ b for two argument expressions
+  const lit = (e: Expr): number | undefined => (e.k === "lit" ? (typeof e.value === "boolean" ? Number(e.value) : typeof e.value === "number" ? e.value : undefined) : undefined);
+  const le = (a: Expr, b: Expr, t: Type): boolean => {
+    if (exprKey(a) === exprKey(b)) return true;
+    const x = lit(a);
+    const y = lit(b);
+    if (t.k === "bool") return x === 0 || y === 1;
+    return x !== undefined && y !== undefined && x <= y;
+  };
+  // every path of call a is a path of call b
+  const tighter = (a: Call, b: Call): boolean =>
+    a.reach.args.every((x, i) => {
+      const y = b.reach.args[i]!;
+      const d = a.dirs[i];
+      return d === "up" ? le(x, y, x.type) : d === "down" ? le(y, x, x.type) : true;
+    });
+  const out: IRRule[] = [];
+  for (const calls of groups.values()) {
+    if (calls.length < 2) continue;
+    const strictly = (a: Call, b: Call): boolean => tighter(a, b) && !tighter(b, a);
+    const tightest = calls.filter((c) => !calls.some((o) => strictly(o, c)));
+    const loosest = calls.filter((c) => !tightest.includes(c) && !calls.some((o) => strictly(c, o)));
+    // nothing to gain when no call is surely tighter than another
+    if (!calls.some((a) => calls.some((b) => strictly(a, b)))) continue;
+    out.push(...tightest.map((c) => c.rule), ...loosest.map((c) => c.rule));
+  }
+  return out;
 }
 
 /** `{ a: 1, b: "x" }` for a flat object of JSON scalars (keys in insertion order). */

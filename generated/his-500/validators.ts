@@ -482,22 +482,29 @@ export function checkSpendCp(state: State, action: SpendCpAction): Verdict {
 export function checkSpringDeploy(state: State, action: SpringDeployAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
+  // the searches that can answer the other route rules' first: deploy.blocked_sea, deploy.no_pass, deploy.sea_cap, deploy.path, deploy.star_all, deploy.other_units
+  const r_deploy_blocked_sea = fires_deploy_blocked_sea(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+  const r_deploy_no_pass = fires_deploy_no_pass(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+  const r_deploy_sea_cap = fires_deploy_sea_cap(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+  const r_deploy_path = fires_deploy_path(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+  const r_deploy_star_all = fires_deploy_star_all(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+  const r_deploy_other_units = fires_deploy_other_units(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
   if (fires_deploy_army_leaders_only(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_army_leaders_only);
-  if (fires_deploy_blocked_sea(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_blocked_sea);
+  if (r_deploy_blocked_sea) (violations ??= []).push(V_deploy_blocked_sea);
   if (fires_deploy_capital_only(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_capital_only);
   if (fires_deploy_formation_size(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_formation_size);
   if (fires_deploy_leaders_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_leaders_in_capital);
   if (fires_deploy_leaders_started_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_leaders_started_in_capital);
-  if (fires_deploy_no_pass(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_no_pass);
+  if (r_deploy_no_pass) (violations ??= []).push(V_deploy_no_pass);
   if (fires_deploy_not_active(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_not_active);
   if (fires_deploy_once_per_phase(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_once_per_phase);
-  if (fires_deploy_other_units(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_other_units);
-  if (fires_deploy_path(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_path);
+  if (r_deploy_other_units) (violations ??= []).push(V_deploy_other_units);
+  if (r_deploy_path) (violations ??= []).push(V_deploy_path);
   if (fires_deploy_phase(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_phase);
   if (fires_deploy_protestant(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_protestant);
-  if (fires_deploy_sea_cap(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_sea_cap);
+  if (r_deploy_sea_cap) (violations ??= []).push(V_deploy_sea_cap);
   if (fires_deploy_something_moves(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_something_moves);
-  if (fires_deploy_star_all(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_star_all);
+  if (r_deploy_star_all) (violations ??= []).push(V_deploy_star_all);
   if (fires_deploy_to_land(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_to_land);
   if (fires_deploy_units_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_units_in_capital);
   if (fires_deploy_units_started_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_units_started_in_capital);
@@ -1058,9 +1065,9 @@ function fires_deploy_army_leaders_only(state: State, v_power: MajorPower, v_ori
  */
 function fires_deploy_blocked_sea(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
   if ((state.phase as string) !== "spring_deployment") return false;
-  if (route_deploy_path(state, v_power, false, true, false, v_origin, v_destination)) return false;
   // lifted by exempt deploy.spring_preparations (his §10)
   if (ex_deploy_spring_preparations_some(state, v_power)) return false;
+  if (route_deploy_path(state, v_power, false, true, false, v_origin, v_destination)) return false;
   return true;
 }
 
@@ -1115,9 +1122,9 @@ function fires_deploy_leaders_started_in_capital(state: State, v_power: MajorPow
  */
 function fires_deploy_no_pass(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
   if ((state.phase as string) !== "spring_deployment") return false;
-  if (route_deploy_path(state, v_power, true, false, false, v_origin, v_destination)) return false;
   // lifted by exempt deploy.spring_preparations (his §10)
   if (ex_deploy_spring_preparations_some(state, v_power)) return false;
+  if (route_deploy_path(state, v_power, true, false, false, v_origin, v_destination)) return false;
   return true;
 }
 
@@ -1193,9 +1200,9 @@ function fires_deploy_protestant(state: State, v_power: MajorPower, _v_origin: S
  */
 function fires_deploy_sea_cap(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): boolean {
   if ((state.phase as string) !== "spring_deployment") return false;
-  if (route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination)) return false;
   // lifted by exempt deploy.spring_preparations (his §10)
   if (ex_deploy_spring_preparations_some(state, v_power)) return false;
+  if (route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination)) return false;
   return true;
 }
 
@@ -1217,9 +1224,9 @@ function fires_deploy_something_moves(state: State, _v_power: MajorPower, _v_ori
  */
 function fires_deploy_star_all(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): boolean {
   if ((state.phase as string) !== "spring_deployment") return false;
-  if (route_deploy_path_500(state, v_power, v_origin, true, true, v_land_units > 5, v_origin, v_destination)) return false;
   // lifted by exempt deploy.spring_preparations (his §10)
   if (ex_deploy_spring_preparations_some(state, v_power)) return false;
+  if (route_deploy_path_500(state, v_power, v_origin, true, true, v_land_units > 5, v_origin, v_destination)) return false;
   return true;
 }
 
@@ -1813,8 +1820,8 @@ function deploy_path_portOk(sc: RouteScratch, i: number, state: State, v_p: Majo
   return m === 1;
 }
 
-/** route deploy_path(p: MajorPower, no_passes: bool, no_blocked_seas: bool, no_seas: bool): is there a path from `from` to `to`? (dsl/modules/spring_deployment/deploy.rules:33) */
-function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
+/** route deploy_path: the search itself (breadth-first over space and sea zones used). */
+function search_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
   const src = SPACE_INDEX[from];
   const dst = SPACE_INDEX[to];
   let maxSeas: number = v_no_seas ? 0 : 1;
@@ -1921,6 +1928,39 @@ function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, 
   }
 }
 
+/** route deploy_path: the searches of the current call, for route_deploy_path. */
+const memo_deploy_path = { call: -1, n: 0, next: 0, a0: [] as MajorPower[], a1: [] as boolean[], a2: [] as boolean[], a3: [] as boolean[], from: [] as Space[], to: [] as Space[], found: [] as boolean[] };
+
+/** route deploy_path(p: MajorPower, no_passes: bool, no_blocked_seas: bool, no_seas: bool): is there a path from `from` to `to`? (dsl/modules/spring_deployment/deploy.rules:33) An earlier search of the same call answers when it decides this one: p (same value), no_passes (larger is tighter), no_blocked_seas (larger is tighter), no_seas (larger is tighter). */
+function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
+  const m = memo_deploy_path;
+  if (m.call !== call_epoch) {
+    m.call = call_epoch;
+    m.n = 0;
+  }
+  for (let i = 0; i < m.n; i++) {
+    if (m.from[i] !== from || m.to[i] !== to || m.a0[i] !== v_p) continue;
+    if (m.found[i]) {
+      if ((!v_no_passes || m.a1[i]!) && (!v_no_blocked_seas || m.a2[i]!) && (!v_no_seas || m.a3[i]!)) return true;
+    } else if ((v_no_passes || !m.a1[i]!) && (v_no_blocked_seas || !m.a2[i]!) && (v_no_seas || !m.a3[i]!)) return false;
+  }
+  const found = search_deploy_path(state, v_p, v_no_passes, v_no_blocked_seas, v_no_seas, from, to);
+  let i = m.n;
+  if (i < 8) m.n++;
+  else {
+    i = m.next;
+    m.next = (i + 1) % 8;
+  }
+  m.a0[i] = v_p;
+  m.a1[i] = v_no_passes;
+  m.a2[i] = v_no_blocked_seas;
+  m.a3[i] = v_no_seas;
+  m.from[i] = from;
+  m.to[i] = to;
+  m.found[i] = found;
+  return found;
+}
+
 let scratch_deploy_path_500: RouteScratch | null = null;
 
 /** route deploy_path_500: the `land s` clause for space number i (memoized in sc). */
@@ -1944,8 +1984,8 @@ function deploy_path_500_portOk(sc: RouteScratch, i: number, state: State, v_p: 
   return m === 1;
 }
 
-/** route deploy_path_500(p: MajorPower, o: Space, no_passes: bool, no_blocked_seas: bool, no_seas: bool): is there a path from `from` to `to`? (dsl/his-500/edition.rules:30) */
-function route_deploy_path_500(state: State, v_p: MajorPower, v_o: Space, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
+/** route deploy_path_500: the search itself (breadth-first over space and sea zones used). */
+function search_deploy_path_500(state: State, v_p: MajorPower, v_o: Space, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
   const src = SPACE_INDEX[from];
   const dst = SPACE_INDEX[to];
   let maxSeas: number = v_no_seas ? 0 : 1;
@@ -2053,6 +2093,40 @@ function route_deploy_path_500(state: State, v_p: MajorPower, v_o: Space, v_no_p
   }
 }
 
+/** route deploy_path_500: the searches of the current call, for route_deploy_path_500. */
+const memo_deploy_path_500 = { call: -1, n: 0, next: 0, a0: [] as MajorPower[], a1: [] as Space[], a2: [] as boolean[], a3: [] as boolean[], a4: [] as boolean[], from: [] as Space[], to: [] as Space[], found: [] as boolean[] };
+
+/** route deploy_path_500(p: MajorPower, o: Space, no_passes: bool, no_blocked_seas: bool, no_seas: bool): is there a path from `from` to `to`? (dsl/his-500/edition.rules:30) An earlier search of the same call answers when it decides this one: p (same value), o (same value), no_passes (larger is tighter), no_blocked_seas (larger is tighter), no_seas (larger is tighter). */
+function route_deploy_path_500(state: State, v_p: MajorPower, v_o: Space, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
+  const m = memo_deploy_path_500;
+  if (m.call !== call_epoch) {
+    m.call = call_epoch;
+    m.n = 0;
+  }
+  for (let i = 0; i < m.n; i++) {
+    if (m.from[i] !== from || m.to[i] !== to || m.a0[i] !== v_p || m.a1[i] !== v_o) continue;
+    if (m.found[i]) {
+      if ((!v_no_passes || m.a2[i]!) && (!v_no_blocked_seas || m.a3[i]!) && (!v_no_seas || m.a4[i]!)) return true;
+    } else if ((v_no_passes || !m.a2[i]!) && (v_no_blocked_seas || !m.a3[i]!) && (v_no_seas || !m.a4[i]!)) return false;
+  }
+  const found = search_deploy_path_500(state, v_p, v_o, v_no_passes, v_no_blocked_seas, v_no_seas, from, to);
+  let i = m.n;
+  if (i < 8) m.n++;
+  else {
+    i = m.next;
+    m.next = (i + 1) % 8;
+  }
+  m.a0[i] = v_p;
+  m.a1[i] = v_o;
+  m.a2[i] = v_no_passes;
+  m.a3[i] = v_no_blocked_seas;
+  m.a4[i] = v_no_seas;
+  m.from[i] = from;
+  m.to[i] = to;
+  m.found[i] = found;
+  return found;
+}
+
 let scratch_loc: RouteScratch | null = null;
 
 /** route loc: the `land s` clause for space number i (memoized in sc). */
@@ -2069,8 +2143,8 @@ function loc_seaOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): 
   return m === 1;
 }
 
-/** route loc(p: MajorPower, target: Space, start: Space): is there a path from `from` to `to`? (dsl/his/control.rules:119) */
-function route_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Space, from: Space, to: Space): boolean {
+/** route loc: the search itself (breadth-first over space and sea zones used). */
+function search_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Space, from: Space, to: Space): boolean {
   const src = SPACE_INDEX[from];
   const dst = SPACE_INDEX[to];
   let maxSeas: number = SEA_COUNT;
@@ -2171,6 +2245,36 @@ function route_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spac
   } finally {
     sc.busy = false;
   }
+}
+
+/** route loc: the searches of the current call, for route_loc. */
+const memo_loc = { call: -1, n: 0, next: 0, a0: [] as MajorPower[], a1: [] as Space[], a2: [] as Space[], from: [] as Space[], to: [] as Space[], found: [] as boolean[] };
+
+/** route loc(p: MajorPower, target: Space, start: Space): is there a path from `from` to `to`? (dsl/his/control.rules:119) An earlier search of the same call answers when it decides this one: p (same value), target (same value), start (same value). */
+function route_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Space, from: Space, to: Space): boolean {
+  const m = memo_loc;
+  if (m.call !== call_epoch) {
+    m.call = call_epoch;
+    m.n = 0;
+  }
+  for (let i = 0; i < m.n; i++) {
+    if (m.from[i] !== from || m.to[i] !== to || m.a0[i] !== v_p || m.a1[i] !== v_target || m.a2[i] !== v_start) continue;
+    return m.found[i]!;
+  }
+  const found = search_loc(state, v_p, v_target, v_start, from, to);
+  let i = m.n;
+  if (i < 8) m.n++;
+  else {
+    i = m.next;
+    m.next = (i + 1) % 8;
+  }
+  m.a0[i] = v_p;
+  m.a1[i] = v_target;
+  m.a2[i] = v_start;
+  m.from[i] = from;
+  m.to[i] = to;
+  m.found[i] = found;
+  return found;
 }
 
 function deploy_path_land_some(state: State, v_p: MajorPower, v_s: Space): boolean {

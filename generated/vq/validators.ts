@@ -797,6 +797,9 @@ export function checkRetreat(state: State, action: RetreatAction): Verdict {
 export function checkSpringDeploy(state: State, action: SpringDeployAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
+  // the searches that can answer the other route rules' first: deploy.star_all, deploy.path
+  const r_deploy_star_all = fires_deploy_star_all(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+  const r_deploy_path = fires_deploy_path(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
   if (fires_deploy_army_leaders_only(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_army_leaders_only);
   if (fires_deploy_blocked_sea(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_blocked_sea);
   if (fires_deploy_capital_only(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_capital_only);
@@ -806,11 +809,11 @@ export function checkSpringDeploy(state: State, action: SpringDeployAction): Ver
   if (fires_deploy_leaders_started_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_leaders_started_in_capital);
   if (fires_deploy_no_pass(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_no_pass);
   if (fires_deploy_once_per_phase(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_once_per_phase);
-  if (fires_deploy_path(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_path);
+  if (r_deploy_path) (violations ??= []).push(V_deploy_path);
   if (fires_deploy_phase(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_phase);
   if (fires_deploy_sea_cap(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_sea_cap);
   if (fires_deploy_something_moves(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_something_moves);
-  if (fires_deploy_star_all(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_star_all);
+  if (r_deploy_star_all) (violations ??= []).push(V_deploy_star_all);
   if (fires_deploy_to_land(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_to_land);
   if (fires_deploy_units_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_units_in_capital);
   if (fires_home_choose_before_deploying(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_home_choose_before_deploying);
@@ -2754,8 +2757,8 @@ function deploy_path_portOk(sc: RouteScratch, i: number, state: State, v_p: Majo
   return m === 1;
 }
 
-/** route deploy_path(p: MajorPower, no_passes: bool, no_blocked_seas: bool, no_seas: bool): is there a path from `from` to `to`? (dsl/modules/spring_deployment/deploy.rules:33) */
-function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
+/** route deploy_path: the search itself (breadth-first over space and sea zones used). */
+function search_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
   const src = SPACE_INDEX[from];
   const dst = SPACE_INDEX[to];
   let maxSeas: number = v_no_seas ? 0 : 1;
@@ -2862,6 +2865,39 @@ function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, 
   }
 }
 
+/** route deploy_path: the searches of the current call, for route_deploy_path. */
+const memo_deploy_path = { call: -1, n: 0, next: 0, a0: [] as MajorPower[], a1: [] as boolean[], a2: [] as boolean[], a3: [] as boolean[], from: [] as Space[], to: [] as Space[], found: [] as boolean[] };
+
+/** route deploy_path(p: MajorPower, no_passes: bool, no_blocked_seas: bool, no_seas: bool): is there a path from `from` to `to`? (dsl/modules/spring_deployment/deploy.rules:33) An earlier search of the same call answers when it decides this one: p (same value), no_passes (larger is tighter), no_blocked_seas (larger is tighter), no_seas (larger is tighter). */
+function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
+  const m = memo_deploy_path;
+  if (m.call !== call_epoch) {
+    m.call = call_epoch;
+    m.n = 0;
+  }
+  for (let i = 0; i < m.n; i++) {
+    if (m.from[i] !== from || m.to[i] !== to || m.a0[i] !== v_p) continue;
+    if (m.found[i]) {
+      if ((!v_no_passes || m.a1[i]!) && (!v_no_blocked_seas || m.a2[i]!) && (!v_no_seas || m.a3[i]!)) return true;
+    } else if ((v_no_passes || !m.a1[i]!) && (v_no_blocked_seas || !m.a2[i]!) && (v_no_seas || !m.a3[i]!)) return false;
+  }
+  const found = search_deploy_path(state, v_p, v_no_passes, v_no_blocked_seas, v_no_seas, from, to);
+  let i = m.n;
+  if (i < 8) m.n++;
+  else {
+    i = m.next;
+    m.next = (i + 1) % 8;
+  }
+  m.a0[i] = v_p;
+  m.a1[i] = v_no_passes;
+  m.a2[i] = v_no_blocked_seas;
+  m.a3[i] = v_no_seas;
+  m.from[i] = from;
+  m.to[i] = to;
+  m.found[i] = found;
+  return found;
+}
+
 let scratch_loc_path: RouteScratch | null = null;
 
 /** route loc_path: the `land s` clause for space number i (memoized in sc). */
@@ -2885,8 +2921,8 @@ function loc_path_portOk(sc: RouteScratch, i: number, state: State, v_p: MajorPo
   return m === 1;
 }
 
-/** route loc_path(p: MajorPower, t: Space): is there a path from `from` to `to`? (dsl/vq/control.rules:31) */
-function route_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, to: Space): boolean {
+/** route loc_path: the search itself (breadth-first over space and sea zones used). */
+function search_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, to: Space): boolean {
   const src = SPACE_INDEX[from];
   const dst = SPACE_INDEX[to];
   let maxSeas: number = 99;
@@ -2992,6 +3028,35 @@ function route_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, 
   } finally {
     sc.busy = false;
   }
+}
+
+/** route loc_path: the searches of the current call, for route_loc_path. */
+const memo_loc_path = { call: -1, n: 0, next: 0, a0: [] as MajorPower[], a1: [] as Space[], from: [] as Space[], to: [] as Space[], found: [] as boolean[] };
+
+/** route loc_path(p: MajorPower, t: Space): is there a path from `from` to `to`? (dsl/vq/control.rules:31) An earlier search of the same call answers when it decides this one: p (same value), t (same value). */
+function route_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, to: Space): boolean {
+  const m = memo_loc_path;
+  if (m.call !== call_epoch) {
+    m.call = call_epoch;
+    m.n = 0;
+  }
+  for (let i = 0; i < m.n; i++) {
+    if (m.from[i] !== from || m.to[i] !== to || m.a0[i] !== v_p || m.a1[i] !== v_t) continue;
+    return m.found[i]!;
+  }
+  const found = search_loc_path(state, v_p, v_t, from, to);
+  let i = m.n;
+  if (i < 8) m.n++;
+  else {
+    i = m.next;
+    m.next = (i + 1) % 8;
+  }
+  m.a0[i] = v_p;
+  m.a1[i] = v_t;
+  m.from[i] = from;
+  m.to[i] = to;
+  m.found[i] = found;
+  return found;
 }
 
 function deploy_path_land_some(state: State, v_p: MajorPower, v_s: Space): boolean {
