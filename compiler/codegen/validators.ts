@@ -7,7 +7,7 @@ import { docText, jsString, lineComment } from "./escape.js";
 import { StructureKind, type FunctionDeclarationStructure, type InterfaceDeclarationStructure } from "ts-morph";
 import type { Expr, IRAction, IREdition, IRExemption, IRParam, IRRoute, IRRule, Type } from "../ir/types.js";
 import { children, routesIn, someExpr, tablesIn } from "../ir/walk.js";
-import { CodegenError, ExprCompiler, type Ctx, type Helper, tsType } from "./expr.js";
+import { CodegenError, ExprCompiler, exprKey, type Ctx, type Helper, tsType } from "./expr.js";
 import { routeDirections } from "./monotone.js";
 import { header } from "./header.js";
 import { Names, identPart, pascal, propAccess, propKey, varName } from "./names.js";
@@ -430,20 +430,24 @@ function ruleFunction(ir: IREdition, rule: IRRule, action: IRAction, name: strin
   }
   const when = rule.when;
   const exemptions = exemptionsOf(ir, rule);
-  const cond: string[] = [];
-  if (!(when.k === "lit" && when.value === true)) {
-    cond.push(`if (${ec.negated(when, ctx, base).code}) return false;`);
-  }
-  const lifts: string[] = [];
-  for (const ex of exemptions) {
-    lifts.push(`// ${lineComment(`lifted by exempt ${ex.id} (${ex.citation.text})`)}`);
-    lifts.push(`if (${ec.expr(ex.when, ctx, `ex_${identPart(ex.id)}`).code}) return false;`);
-  }
-  // a condition that searches the board is tested after exemptions that do not (the answer is
-  // the same: neither can throw, nor has an effect)
-  const searches = (e: Expr): boolean => someExpr(e, (x) => x.k === "reach");
-  const exemptFirst = searches(when) && exemptions.every((ex) => !searches(ex.when)) && !mayThrow(ir, when) && exemptions.every((ex) => !mayThrow(ir, ex.when));
-  lines.push(...(exemptFirst ? [...lifts, ...cond] : [...cond, ...lifts]));
+  ec.inFunction(() => {
+    // the map lookups the condition and the exemptions repeat are read once, after the scope test
+    lines.push(...ec.hoist([when, ...exemptions.map((ex) => ex.when)], [], undefined, ctx, base));
+    const cond: string[] = [];
+    if (!(when.k === "lit" && when.value === true)) {
+      cond.push(`if (${ec.negated(when, ctx, base).code}) return false;`);
+    }
+    const lifts: string[] = [];
+    for (const ex of exemptions) {
+      lifts.push(`// ${lineComment(`lifted by exempt ${ex.id} (${ex.citation.text})`)}`);
+      lifts.push(`if (${ec.expr(ex.when, ctx, `ex_${identPart(ex.id)}`).code}) return false;`);
+    }
+    // a condition that searches the board is tested after exemptions that do not (the answer is
+    // the same: neither can throw, nor has an effect)
+    const searches = (e: Expr): boolean => someExpr(e, (x) => x.k === "reach");
+    const exemptFirst = searches(when) && exemptions.every((ex) => !searches(ex.when)) && !mayThrow(ir, when) && exemptions.every((ex) => !mayThrow(ir, ex.when));
+    lines.push(...(exemptFirst ? [...lifts, ...cond] : [...cond, ...lifts]));
+  });
   lines.push(`return true;`);
   const groups = rule.groups.length ? ` (${rule.groups.join(", ")})` : "";
   return fn(name, params, "boolean", lines.join("\n"), {
@@ -659,11 +663,6 @@ function mayThrow(ir: IREdition, e: Expr): boolean {
     for (const n of inner) if (!routes.has(n)) routes.add(n), todo.push(n);
   }
   return tables.size > 0;
-}
-
-/** A key of an expression's meaning (source positions left out). */
-function exprKey(e: Expr): string {
-  return JSON.stringify(e, (k, v: unknown) => (k === "pos" ? undefined : v));
 }
 
 /** The exemptions that can lift a rule (its id named, or one of its groups), by id. */

@@ -1259,7 +1259,9 @@ function fires_deploy_units_in_capital(state: State, v_power: MajorPower, v_orig
  */
 function fires_deploy_units_started_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): boolean {
   if ((state.phase as string) !== "spring_deployment") return false;
-  if (!(v_land_units <= state.spaces[v_origin]!.land_units[v_power]! && v_land_units > state.spaces[v_origin]!.land_units[v_power]! - deploy_units_started_in_capital_sum(state, v_origin, v_power))) return false;
+  const at = state.spaces[v_origin]!;
+  const at_2 = at.land_units[v_power]!;
+  if (!(v_land_units <= at_2 && v_land_units > at_2 - deploy_units_started_in_capital_sum(state, v_origin, v_power))) return false;
   return true;
 }
 
@@ -2278,16 +2280,18 @@ function route_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spac
 }
 
 function deploy_path_land_some(state: State, v_p: MajorPower, v_s: Space): boolean {
+  const at = state.spaces[v_s]!;
   const d = state.alliances;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_p && (v_x.b as string) === state.spaces[v_s]!.controller) || ((v_x.a as string) === state.spaces[v_s]!.controller && (v_x.b as string) === v_p)) return true;
+    if (((v_x.a as string) === v_p && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_p)) return true;
   }
   return false;
 }
 
 function deploy_path_land(state: State, v_p: MajorPower, v_s: Space): boolean {
-  return ((state.spaces[v_s]!.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !state.spaces[v_s]!.unrest;
+  const at = state.spaces[v_s]!;
+  return ((at.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !at.unrest;
 }
 
 function deploy_path_sea_some(state: State, v_m: MajorPower, v_p: MajorPower): boolean {
@@ -2300,10 +2304,11 @@ function deploy_path_sea_some(state: State, v_m: MajorPower, v_p: MajorPower): b
 }
 
 function deploy_path_sea_some_2(state: State, v_p: MajorPower, v_q: Space): boolean {
+  const at = state.spaces[v_q]!;
   const d = MEMBERS_MajorPower;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if ((v_m as string) !== v_p && state.spaces[v_q]!.naval_units[v_m]! > 0 && !deploy_path_sea_some(state, v_m, v_p)) return true;
+    if ((v_m as string) !== v_p && at.naval_units[v_m]! > 0 && !deploy_path_sea_some(state, v_m, v_p)) return true;
   }
   return false;
 }
@@ -2322,10 +2327,11 @@ function deploy_path_sea(state: State, v_no_blocked_seas: boolean, v_p: MajorPow
 }
 
 function deploy_path_port_some(state: State, v_p: MajorPower, v_q: Space): boolean {
+  const at = state.spaces[v_q]!;
   const d = state.alliances;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_p && (v_x.b as string) === state.spaces[v_q]!.controller) || ((v_x.a as string) === state.spaces[v_q]!.controller && (v_x.b as string) === v_p)) return true;
+    if (((v_x.a as string) === v_p && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_p)) return true;
   }
   return false;
 }
@@ -2344,16 +2350,18 @@ function deploy_path_500_land_some(state: State, v_p: MajorPower, v_q: Power): b
 }
 
 function deploy_path_500_land_every(state: State, v_p: MajorPower, v_s: Space): boolean {
+  const at = state.spaces[v_s]!;
   const d = MEMBERS_Power;
   for (let i = 0; i < d.length; i++) {
     const v_q = d[i]!;
-    if (!((v_q as string) === v_p || deploy_path_500_land_some(state, v_p, v_q) || ((state.spaces[v_s]!.land_units[v_q]! as number) === 0 && (state.spaces[v_s]!.naval_units[v_q]! as number) === 0))) return false;
+    if (!((v_q as string) === v_p || deploy_path_500_land_some(state, v_p, v_q) || ((at.land_units[v_q]! as number) === 0 && (at.naval_units[v_q]! as number) === 0))) return false;
   }
   return true;
 }
 
 function deploy_path_500_land(state: State, v_o: Space, v_p: MajorPower, v_s: Space): boolean {
-  return ((state.spaces[v_s]!.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !state.spaces[v_s]!.unrest && ((v_s as string) === v_o || deploy_path_500_land_every(state, v_p, v_s));
+  const at = state.spaces[v_s]!;
+  return ((at.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !at.unrest && ((v_s as string) === v_o || deploy_path_500_land_every(state, v_p, v_s));
 }
 
 function loc_land_some(state: State, v_m: Power, v_p: MajorPower): boolean {
@@ -2393,10 +2401,11 @@ function loc_land_some_4(state: State, v_m: Power, v_p: MajorPower): boolean {
 }
 
 function loc_land_some_5(state: State, v_p: MajorPower, v_s: Space): boolean {
+  const at = state.spaces[v_s]!;
   const d = MEMBERS_Power;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if ((loc_land_some(state, v_m, v_p) || (((v_m as string) === "genoa" || (v_m as string) === "hungary_bohemia" || (v_m as string) === "scotland" || (v_m as string) === "venice") && loc_land_some_4(state, v_m, v_p))) && (state.spaces[v_s]!.land_units[v_m]! > 0 || state.spaces[v_s]!.naval_units[v_m]! > 0)) return true;
+    if ((loc_land_some(state, v_m, v_p) || (((v_m as string) === "genoa" || (v_m as string) === "hungary_bohemia" || (v_m as string) === "scotland" || (v_m as string) === "venice") && loc_land_some_4(state, v_m, v_p))) && (at.land_units[v_m]! > 0 || at.naval_units[v_m]! > 0)) return true;
   }
   return false;
 }
@@ -2456,7 +2465,8 @@ function loc_land_some_11(state: State, v_p: MajorPower, v_s: Space): boolean {
 }
 
 function loc_land(state: State, v_p: MajorPower, v_start: Space, v_target: Space, v_s: Space): boolean {
-  return (v_s as string) === v_target || (((state.spaces[v_s]!.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !(loc_land_some_5(state, v_p, v_s) || loc_land_some_9(state, v_p, v_s)) && !state.spaces[v_s]!.unrest && !(isElectorate(v_s) && !state.schmalkaldic_league_played) && ((v_s as string) !== v_start || isHome(v_s, v_p) || loc_land_some_11(state, v_p, v_s)));
+  const at = state.spaces[v_s]!;
+  return (v_s as string) === v_target || (((at.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !(loc_land_some_5(state, v_p, v_s) || loc_land_some_9(state, v_p, v_s)) && !at.unrest && !(isElectorate(v_s) && !state.schmalkaldic_league_played) && ((v_s as string) !== v_start || isHome(v_s, v_p) || loc_land_some_11(state, v_p, v_s)));
 }
 
 function loc_sea_some(state: State, v_m: Power, v_p: MajorPower): boolean {
@@ -2478,10 +2488,11 @@ function loc_sea_some_2(state: State, v_m: Power, v_p: MajorPower): boolean {
 }
 
 function loc_sea_some_3(state: State, v_p: MajorPower, v_z: Space): boolean {
+  const at = state.spaces[v_z]!;
   const d = MEMBERS_Power;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if (state.spaces[v_z]!.naval_units[v_m]! > 0 && ((v_m as string) === v_p || loc_sea_some(state, v_m, v_p) || loc_sea_some_2(state, v_m, v_p))) return true;
+    if (at.naval_units[v_m]! > 0 && ((v_m as string) === v_p || loc_sea_some(state, v_m, v_p) || loc_sea_some_2(state, v_m, v_p))) return true;
   }
   return false;
 }
@@ -2536,10 +2547,11 @@ function control_foreign_units_some(state: State, v_m: Power, v_power: MajorPowe
 }
 
 function control_foreign_units_some_2(state: State, v_power: MajorPower, v_space: Space): boolean {
+  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if ((v_m as string) !== v_power && !control_foreign_units_some(state, v_m, v_power) && state.spaces[v_space]!.land_units[v_m]! > 0) return true;
+    if ((v_m as string) !== v_power && !control_foreign_units_some(state, v_m, v_power) && at.land_units[v_m]! > 0) return true;
   }
   return false;
 }
@@ -2581,19 +2593,21 @@ function control_owner_some_4(state: State, v_c: Power, v_power: MajorPower): bo
 }
 
 function control_owner_some_5(state: State, v_power: MajorPower, v_space: Space): boolean {
+  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
-    if ((state.spaces[v_space]!.controller as string) === v_c && (v_c as string) !== "independent" && !(control_owner_some(state, v_c, v_power) || (((v_c as string) === "genoa" || (v_c as string) === "hungary_bohemia" || (v_c as string) === "scotland" || (v_c as string) === "venice") && control_owner_some_4(state, v_c, v_power)))) return true;
+    if ((at.controller as string) === v_c && (v_c as string) !== "independent" && !(control_owner_some(state, v_c, v_power) || (((v_c as string) === "genoa" || (v_c as string) === "hungary_bohemia" || (v_c as string) === "scotland" || (v_c as string) === "venice") && control_owner_some_4(state, v_c, v_power)))) return true;
   }
   return false;
 }
 
 function control_units_some(state: State, v_power: MajorPower, v_space: Space): boolean {
+  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if (((v_m as string) === v_power || (((v_m as string) === "genoa" || (v_m as string) === "hungary_bohemia" || (v_m as string) === "scotland" || (v_m as string) === "venice") && control_foreign_units_some(state, v_m, v_power))) && state.spaces[v_space]!.land_units[v_m]! > 0) return true;
+    if (((v_m as string) === v_power || (((v_m as string) === "genoa" || (v_m as string) === "hungary_bohemia" || (v_m as string) === "scotland" || (v_m as string) === "venice") && control_foreign_units_some(state, v_m, v_power))) && at.land_units[v_m]! > 0) return true;
   }
   return false;
 }
@@ -2911,10 +2925,11 @@ function pass_mandatory_event_some(state: State, v_power: MajorPower): boolean {
 }
 
 function unrest_place_unoccupied_some(state: State, v_space: Space): boolean {
+  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if (state.spaces[v_space]!.land_units[v_m]! > 0 || state.spaces[v_space]!.naval_units[v_m]! > 0) return true;
+    if (at.land_units[v_m]! > 0 || at.naval_units[v_m]! > 0) return true;
   }
   return false;
 }

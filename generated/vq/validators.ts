@@ -1183,7 +1183,9 @@ function fires_activated_no_patronage(state: State, v_power: MajorPower, _v_kind
  * dsl/vq/activated.rules:92:6
  */
 function fires_activation_card_count(state: State, v_power: MajorPower, v_cards: number): boolean {
-  if ((v_cards as number) === ((state.cards_from_keys[v_power]! + state.rulers[v_power]!.card_bonus < activation_card_count_max(state) ? state.cards_from_keys[v_power]! + state.rulers[v_power]!.card_bonus : activation_card_count_max(state)) < (activation_card_count_some(state, v_power) ? activation_card_count_sum_2(state, v_power) : activation_card_count_max(state)) ? (state.cards_from_keys[v_power]! + state.rulers[v_power]!.card_bonus < activation_card_count_max(state) ? state.cards_from_keys[v_power]! + state.rulers[v_power]!.card_bonus : activation_card_count_max(state)) : activation_card_count_some(state, v_power) ? activation_card_count_sum_2(state, v_power) : activation_card_count_max(state))) return false;
+  const at = state.cards_from_keys[v_power]!;
+  const at_2 = state.rulers[v_power]!;
+  if ((v_cards as number) === ((at + at_2.card_bonus < activation_card_count_max(state) ? at + at_2.card_bonus : activation_card_count_max(state)) < (activation_card_count_some(state, v_power) ? activation_card_count_sum_2(state, v_power) : activation_card_count_max(state)) ? (at + at_2.card_bonus < activation_card_count_max(state) ? at + at_2.card_bonus : activation_card_count_max(state)) : activation_card_count_some(state, v_power) ? activation_card_count_sum_2(state, v_power) : activation_card_count_max(state))) return false;
   return true;
 }
 
@@ -1716,7 +1718,8 @@ function fires_deploy_units_in_capital(state: State, v_power: MajorPower, v_orig
  * dsl/vq/displacement.rules:45:6
  */
 function fires_displace_land_destination(state: State, v_units_of: Power, v_space: Space, v_destination: Space, v_force: DisplacedForce): boolean {
-  if (!((v_force as string) === "land_force" && !((v_destination as string) !== v_space && (state.spaces[v_destination]!.controller as string) === v_units_of && ((v_force as string) === "land_force" ? isFortified(v_destination) : isPort(v_destination))) && !(isCapital(v_destination, v_units_of) && ((state.spaces[v_destination]!.controller as string) === v_units_of || displace_land_destination_some(state, v_destination, v_units_of))))) return false;
+  const at = state.spaces[v_destination]!;
+  if (!((v_force as string) === "land_force" && !((v_destination as string) !== v_space && (at.controller as string) === v_units_of && ((v_force as string) === "land_force" ? isFortified(v_destination) : isPort(v_destination))) && !(isCapital(v_destination, v_units_of) && ((at.controller as string) === v_units_of || displace_land_destination_some(state, v_destination, v_units_of))))) return false;
   return true;
 }
 
@@ -1766,7 +1769,8 @@ function fires_displace_naval_nearest(state: State, v_units_of: Power, v_space: 
  * dsl/vq/displacement.rules:34:6
  */
 function fires_displace_units_present(state: State, v_units_of: Power, v_space: Space, _v_destination: Space, v_force: DisplacedForce): boolean {
-  if (!((v_force as string) === "land_force" ? (state.spaces[v_space]!.land_units[v_units_of]! as number) === 0 && !displace_units_present_some(state, v_space, v_units_of) : (state.spaces[v_space]!.naval_units[v_units_of]! as number) === 0 && !displace_units_present_some_2(state, v_space, v_units_of))) return false;
+  const at = state.spaces[v_space]!;
+  if (!((v_force as string) === "land_force" ? (at.land_units[v_units_of]! as number) === 0 && !displace_units_present_some(state, v_space, v_units_of) : (at.naval_units[v_units_of]! as number) === 0 && !displace_units_present_some_2(state, v_space, v_units_of))) return false;
   return true;
 }
 
@@ -2594,7 +2598,8 @@ function fires_vp_not_activated(state: State, v_power: MajorPower, _v_ally: Majo
  * dsl/vq/activated.rules:115:6
  */
 function fires_vp_steps_of_two(state: State, v_power: MajorPower, _v_ally: MajorPower, v_markers: number): boolean {
-  if ((state.vp[v_power]! - vp_steps_of_two_sum(state, v_power) >= 0 && v_markers >= 0 && 2 * v_markers <= state.vp[v_power]! - vp_steps_of_two_sum(state, v_power) && state.vp[v_power]! - vp_steps_of_two_sum(state, v_power) < 2 * v_markers + 2) || (state.vp[v_power]! - vp_steps_of_two_sum(state, v_power) < 0 && v_markers <= 0 && 2 * v_markers >= state.vp[v_power]! - vp_steps_of_two_sum(state, v_power) && state.vp[v_power]! - vp_steps_of_two_sum(state, v_power) > 2 * v_markers - 2)) return false;
+  const at = state.vp[v_power]!;
+  if ((at - vp_steps_of_two_sum(state, v_power) >= 0 && v_markers >= 0 && 2 * v_markers <= at - vp_steps_of_two_sum(state, v_power) && at - vp_steps_of_two_sum(state, v_power) < 2 * v_markers + 2) || (at - vp_steps_of_two_sum(state, v_power) < 0 && v_markers <= 0 && 2 * v_markers >= at - vp_steps_of_two_sum(state, v_power) && at - vp_steps_of_two_sum(state, v_power) > 2 * v_markers - 2)) return false;
   return true;
 }
 
@@ -3060,16 +3065,18 @@ function route_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, 
 }
 
 function deploy_path_land_some(state: State, v_p: MajorPower, v_s: Space): boolean {
+  const at = state.spaces[v_s]!;
   const d = state.alliances;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_p && (v_x.b as string) === state.spaces[v_s]!.controller) || ((v_x.a as string) === state.spaces[v_s]!.controller && (v_x.b as string) === v_p)) return true;
+    if (((v_x.a as string) === v_p && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_p)) return true;
   }
   return false;
 }
 
 function deploy_path_land(state: State, v_p: MajorPower, v_s: Space): boolean {
-  return ((state.spaces[v_s]!.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !state.spaces[v_s]!.unrest;
+  const at = state.spaces[v_s]!;
+  return ((at.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !at.unrest;
 }
 
 function deploy_path_sea_some(state: State, v_m: MajorPower, v_p: MajorPower): boolean {
@@ -3082,10 +3089,11 @@ function deploy_path_sea_some(state: State, v_m: MajorPower, v_p: MajorPower): b
 }
 
 function deploy_path_sea_some_2(state: State, v_p: MajorPower, v_q: Space): boolean {
+  const at = state.spaces[v_q]!;
   const d = MEMBERS_MajorPower;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if ((v_m as string) !== v_p && state.spaces[v_q]!.naval_units[v_m]! > 0 && !deploy_path_sea_some(state, v_m, v_p)) return true;
+    if ((v_m as string) !== v_p && at.naval_units[v_m]! > 0 && !deploy_path_sea_some(state, v_m, v_p)) return true;
   }
   return false;
 }
@@ -3104,10 +3112,11 @@ function deploy_path_sea(state: State, v_no_blocked_seas: boolean, v_p: MajorPow
 }
 
 function deploy_path_port_some(state: State, v_p: MajorPower, v_q: Space): boolean {
+  const at = state.spaces[v_q]!;
   const d = state.alliances;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_p && (v_x.b as string) === state.spaces[v_q]!.controller) || ((v_x.a as string) === state.spaces[v_q]!.controller && (v_x.b as string) === v_p)) return true;
+    if (((v_x.a as string) === v_p && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_p)) return true;
   }
   return false;
 }
@@ -3135,16 +3144,18 @@ function loc_path_land_some_2(state: State, v_e: Power, v_s: Space): boolean {
 }
 
 function loc_path_land_some_3(state: State, v_p: MajorPower, v_s: Space): boolean {
+  const at = state.spaces[v_s]!;
   const d = MEMBERS_Power;
   for (let i = 0; i < d.length; i++) {
     const v_e = d[i]!;
-    if (loc_path_land_some(state, v_e, v_p) && (state.spaces[v_s]!.land_units[v_e]! > 0 || state.spaces[v_s]!.naval_units[v_e]! > 0 || loc_path_land_some_2(state, v_e, v_s))) return true;
+    if (loc_path_land_some(state, v_e, v_p) && (at.land_units[v_e]! > 0 || at.naval_units[v_e]! > 0 || loc_path_land_some_2(state, v_e, v_s))) return true;
   }
   return false;
 }
 
 function loc_path_land(state: State, v_p: MajorPower, v_t: Space, v_s: Space): boolean {
-  return (v_s as string) === v_t || (((state.spaces[v_s]!.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !loc_path_land_some_3(state, v_p, v_s) && !state.spaces[v_s]!.unrest);
+  const at = state.spaces[v_s]!;
+  return (v_s as string) === v_t || (((at.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !loc_path_land_some_3(state, v_p, v_s) && !at.unrest);
 }
 
 function loc_path_sea_some(state: State, v_p: MajorPower, v_q: Power): boolean {
@@ -3157,10 +3168,11 @@ function loc_path_sea_some(state: State, v_p: MajorPower, v_q: Power): boolean {
 }
 
 function loc_path_sea_some_2(state: State, v_p: MajorPower, v_z: Space): boolean {
+  const at = state.spaces[v_z]!;
   const d = MEMBERS_Power;
   for (let i = 0; i < d.length; i++) {
     const v_q = d[i]!;
-    if (((v_q as string) === v_p || loc_path_sea_some(state, v_p, v_q)) && state.spaces[v_z]!.naval_units[v_q]! > 0) return true;
+    if (((v_q as string) === v_p || loc_path_sea_some(state, v_p, v_q)) && at.naval_units[v_q]! > 0) return true;
   }
   return false;
 }
@@ -3256,10 +3268,11 @@ function activation_war_not_ally_some(state: State, v_enemy: MajorPower, v_power
 }
 
 function assault_loc_some(state: State, v_f: Space, v_power: MajorPower): boolean {
+  const at = state.spaces[v_f]!;
   const d = state.alliances;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_power && (v_x.b as string) === state.spaces[v_f]!.controller) || ((v_x.a as string) === state.spaces[v_f]!.controller && (v_x.b as string) === v_power)) return true;
+    if (((v_x.a as string) === v_power && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_power)) return true;
   }
   return false;
 }
@@ -3409,19 +3422,21 @@ function control_occupied_some(state: State, v_power: MajorPower, v_q: Power): b
 }
 
 function control_occupied_some_2(state: State, v_power: MajorPower, v_space: Space): boolean {
+  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
   for (let i = 0; i < d.length; i++) {
     const v_q = d[i]!;
-    if ((v_q as string) !== v_power && !control_occupied_some(state, v_power, v_q) && state.spaces[v_space]!.land_units[v_q]! > 0) return true;
+    if ((v_q as string) !== v_power && !control_occupied_some(state, v_power, v_q) && at.land_units[v_q]! > 0) return true;
   }
   return false;
 }
 
 function control_target_some(state: State, v_power: MajorPower, v_space: Space): boolean {
+  const at = state.spaces[v_space]!;
   const d = state.wars;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_power && (v_x.b as string) === state.spaces[v_space]!.controller) || ((v_x.a as string) === state.spaces[v_space]!.controller && (v_x.b as string) === v_power)) return true;
+    if (((v_x.a as string) === v_power && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_power)) return true;
   }
   return false;
 }
@@ -3548,10 +3563,11 @@ function deploy_leaders_started_in_capital_some_2(state: State, v_leaders: reado
 }
 
 function displace_land_destination_some(state: State, v_destination: Space, v_units_of: Power): boolean {
+  const at = state.spaces[v_destination]!;
   const d = state.alliances;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_units_of && (v_x.b as string) === state.spaces[v_destination]!.controller) || ((v_x.a as string) === state.spaces[v_destination]!.controller && (v_x.b as string) === v_units_of)) return true;
+    if (((v_x.a as string) === v_units_of && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_units_of)) return true;
   }
   return false;
 }
@@ -3613,10 +3629,11 @@ function home_not_home_card_some(state: State, v_card: string, v_power: MajorPow
 }
 
 function leader_army_space_some(state: State, v_power: MajorPower, v_space: Space): boolean {
+  const at = state.spaces[v_space]!;
   const d = state.alliances;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_power && (v_x.b as string) === state.spaces[v_space]!.controller) || ((v_x.a as string) === state.spaces[v_space]!.controller && (v_x.b as string) === v_power)) return true;
+    if (((v_x.a as string) === v_power && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_power)) return true;
   }
   return false;
 }
@@ -3631,10 +3648,11 @@ function leader_hold_not_arriving_some(state: State, v_leader: string, v_power: 
 }
 
 function leader_must_place_some(state: State, v_power: MajorPower, v_s: Space): boolean {
+  const at = state.spaces[v_s]!;
   const d = state.alliances;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_power && (v_x.b as string) === state.spaces[v_s]!.controller) || ((v_x.a as string) === state.spaces[v_s]!.controller && (v_x.b as string) === v_power)) return true;
+    if (((v_x.a as string) === v_power && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_power)) return true;
   }
   return false;
 }
@@ -3786,10 +3804,11 @@ function unrest_unoccupied_events_some(state: State, v_q: Power, v_space: Space)
 }
 
 function unrest_unoccupied_events_some_2(state: State, v_space: Space): boolean {
+  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
   for (let i = 0; i < d.length; i++) {
     const v_q = d[i]!;
-    if (state.spaces[v_space]!.land_units[v_q]! > 0 || state.spaces[v_space]!.naval_units[v_q]! > 0 || unrest_unoccupied_events_some(state, v_q, v_space)) return true;
+    if (at.land_units[v_q]! > 0 || at.naval_units[v_q]! > 0 || unrest_unoccupied_events_some(state, v_q, v_space)) return true;
   }
   return false;
 }
