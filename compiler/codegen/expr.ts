@@ -15,7 +15,7 @@
 import { jsString } from "./escape.js";
 import type { Domain, Expr, IREdition, Type } from "../ir/types.js";
 import { Names, propAccess, propKey, varName } from "./names.js";
-import { children } from "../ir/walk.js";
+import { children, domainExprs } from "../ir/walk.js";
 
 /** A compiled expression and its precedence (higher binds tighter). */
 export interface Code {
@@ -24,6 +24,8 @@ export interface Code {
 }
 
 const P = { cond: 0, or: 1, and: 2, eq: 3, rel: 4, add: 5, mul: 6, unary: 7, primary: 8 } as const;
+/** The precedence of `&&`: an operand with a lower one needs parentheses. */
+export const AND_PREC: number = P.and;
 
 /** IR variable name → the TypeScript expression that holds it in the current function. */
 export type Ctx = ReadonlyMap<string, string>;
@@ -177,6 +179,27 @@ export function exprKey(e: Expr): string {
   return JSON.stringify(e, (k, v: unknown) => (k === "pos" ? undefined : v));
 }
 
+/**
+ * Whether a quantifier's or aggregate's domain is passed to its helper as a value: a list read
+ * through a map lookup (`state.hands[p]`), which the caller can share with its other reads.
+ */
+function passedDomain(e: Extract<Expr, { k: "quant" | "agg" }>): e is Extract<Expr, { k: "quant" | "agg" }> & { domain: { k: "list" } } {
+  if (e.k === "agg" && ((e.op === "count" && !e.where) || (e.op === "sum_highest" && (e.n ?? 0) <= 0))) return false; // no helper
+  return e.domain.k === "list" && isSimple(e.domain.expr) && someIndex(e.domain.expr);
+}
+
+function someIndex(e: Expr): boolean {
+  return e.k === "index" || (e.k === "field" && someIndex(e.obj));
+}
+
+/** The free variables of a quantifier's or aggregate's body and filter (its domain left out). */
+function bodyFreeVars(e: Extract<Expr, { k: "quant" | "agg" }>): Map<string, Type> {
+  const out = new Map<string, Type>();
+  const parts = e.k === "quant" ? [e.body] : [...(e.where ? [e.where] : []), ...(e.body ? [e.body] : [])];
+  for (const p of parts) for (const [n, t] of freeVars(p)) if (n !== e.var) out.set(n, t);
+  return new Map([...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 /** The number of field and index steps of an access path. */
 function pathDepth(e: Expr): number {
   return e.k === "field" ? 1 + pathDepth(e.obj) : e.k === "index" ? 1 + pathDepth(e.obj) : 0;
@@ -212,7 +235,7 @@ export class ExprCompiler {
   /** map lookups already held in a local of the function being compiled: expression key → local */
   private hoisted = new Map<string, string>();
   /** the names of those locals, taken from `names` so that no top-level name is shadowed */
-  private readonly localNames: string[] = [];
+  private readonly localNames = new Map<string, string[]>();
 
   constructor(
     private readonly ir: IREdition,
@@ -272,8 +295,12 @@ export class ExprCompiler {
   hoist(once: readonly Expr[], loop: readonly Expr[], loopVar: string | undefined, ctx: Ctx, base: string): string[] {
     const counts = new Map<string, { e: Expr; n: number; depth: number }>();
     const visit = (x: Expr, weight: number): void => {
-      // compiled in helpers of their own (a lookup there is not this body's)
-      if (x.k === "quant" || x.k === "agg") return;
+      // compiled in helpers of their own (a lookup there is not this body's), but for the list
+      // a helper is passed, or the list whose length a `count` is
+      if (x.k === "quant" || x.k === "agg") {
+        if (passedDomain(x) || (x.k === "agg" && x.op === "count" && !x.where)) for (const d of domainExprs(x.domain)) visit(d, weight);
+        return;
+      }
       if (x.k === "in" && x.set.k === "setlit" && x.set.items.length > 0 && !isSimple(x.elem)) return;
       if (x.k === "index" && isSimple(x) && (loopVar === undefined || !freeVars(x).has(loopVar))) {
         const key = exprKey(x);
@@ -309,8 +336,18 @@ export class ExprCompiler {
   }
 
   private localName(i: number): string {
-    while (this.localNames.length <= i) this.localNames.push(this.names.take("at"));
-    return this.localNames[i]!;
+    return this.local("at", i);
+  }
+
+  /**
+   * The i-th local name with this prefix (`at`, `at_2`, …): taken from the module's names, so
+   * that a local never shadows a top-level function or constant.
+   */
+  local(prefix: string, i: number): string {
+    let list = this.localNames.get(prefix);
+    if (!list) this.localNames.set(prefix, (list = []));
+    while (list.length <= i) list.push(this.names.take(prefix));
+    return list[i]!;
   }
 
   /** Compiles `e` in a function where the IR variables of `ctx` are in scope; `base` names helpers. */
@@ -474,12 +511,19 @@ export class ExprCompiler {
    * variables and returns the call.
    */
   private lift(e: Expr & { k: "quant" | "agg" | "in" }, ctx: Ctx, base: string): Code {
-    return this.inFunction(() => this.liftIn(e, ctx, base));
+    // a list looked up in a map is read by the caller (where `hoist` can share the lookup) and
+    // passed as the helper's last argument `d`
+    const list = e.k !== "in" && passedDomain(e) ? this.expr(e.domain.expr, ctx, base).code : undefined;
+    return this.inFunction(() => this.liftIn(e, ctx, base, list));
   }
 
-  private liftIn(e: Expr & { k: "quant" | "agg" | "in" }, ctx: Ctx, base: string): Code {
-    const fv = freeVars(e);
+  private liftIn(e: Expr & { k: "quant" | "agg" | "in" }, ctx: Ctx, base: string, list: string | undefined): Code {
+    const fv = e.k !== "in" && list !== undefined ? bodyFreeVars(e) : freeVars(e);
     const { params, inner, args } = bindFreeVars(fv, ctx, this.stateless);
+    if (e.k !== "in" && list !== undefined) {
+      params.push({ name: "d", type: tsType(e.domain.k === "list" ? e.domain.expr.type : e.varType) });
+      args.push(list);
+    }
     const taken = new Set(params.map((p) => p.name));
     const lines: string[] = [];
     let returnType: string;
@@ -495,9 +539,8 @@ export class ExprCompiler {
       for (let i = 2; taken.has(loopVar); i++) loopVar = `${varName(e.var)}_${i}`;
       const inLoop = e.k === "quant" ? [e.body] : [...(e.where ? [e.where] : []), ...(e.body ? [e.body] : [])];
       lines.push(...this.hoist([], inLoop, e.var, inner, base));
-      const dom = this.domainCode(e.domain, inner, base);
       const body = new Map(inner).set(e.var, loopVar);
-      const head = [`const d = ${dom};`, `for (let i = 0; i < d.length; i++) {`, `  const ${loopVar} = d[i]!;`];
+      const head = [...(list === undefined ? [`const d = ${this.domainCode(e.domain, inner, base)};`] : []), `for (let i = 0; i < d.length; i++) {`, `  const ${loopVar} = d[i]!;`];
       if (e.k === "quant") {
         returnType = "boolean";
         suffix = e.q;

@@ -7,7 +7,7 @@ import { docText, jsString, lineComment } from "./escape.js";
 import { StructureKind, type FunctionDeclarationStructure, type InterfaceDeclarationStructure } from "ts-morph";
 import type { Expr, IRAction, IREdition, IRExemption, IRParam, IRRoute, IRRule, Type } from "../ir/types.js";
 import { children, routesIn, someExpr, tablesIn } from "../ir/walk.js";
-import { CodegenError, ExprCompiler, exprKey, type Ctx, type Helper, tsType } from "./expr.js";
+import { AND_PREC, CodegenError, ExprCompiler, exprKey, freeVars, type Code, type Ctx, type Helper, tsType } from "./expr.js";
 import { routeDirections } from "./monotone.js";
 import { header } from "./header.js";
 import { Names, identPart, pascal, propAccess, propKey, varName } from "./names.js";
@@ -107,8 +107,12 @@ export function validatorStatements(ir: IREdition): Statement[] {
     const action = actionByName.get(rule.action);
     if (!action) throw new CodegenError(`rule \`${rule.id}\` names an unknown action \`${rule.action}\``);
     const name = names.take(`fires_${identPart(rule.id)}`);
-    firesFn.set(rule.id, name);
-    ruleStructs.push(ruleFunction(ir, rule, action, name, ec));
+    // a rule's own checker tests it inline; `fires_<rule>` serves legalMoves (forbid rules of an
+    // enumerated action) and the obligations (oblige rules of an action of the actor alone)
+    if (rule.kind === "forbid" ? legalMovesSkip(action) === undefined : actorOnly(action)) {
+      firesFn.set(rule.id, name);
+      ruleStructs.push(ruleFunction(ir, rule, action, name, ec));
+    }
     const vname = names.take(`${rule.kind === "forbid" ? "V" : "O"}_${identPart(rule.id)}`);
     violationConst.set(rule.id, vname);
     const v = objectLiteral({
@@ -145,37 +149,9 @@ export function validatorStatements(ir: IREdition): Statement[] {
       docs: [docText(`\`${a.name}(${a.params.map((p) => `${p.actor ? "actor " : ""}${p.name}: ${dslType(p.type)}`).join(", ")})\` (${a.pos.file}:${a.pos.line})`)],
       properties: [{ name: "action", type: jsString(a.name) }, ...a.params.map((p) => ({ name: propKey(p.name), type: tsType(p.type) }))],
     } satisfies InterfaceDeclarationStructure);
-    const lines: string[] = [];
     const own = rules.filter((r) => r.action === a.name);
-    const args = (act: IRAction, src: string): string => ["state", ...act.params.map((p) => propAccess(src, p.name))].join(", ");
-    const forbids = own.filter((r) => r.kind === "forbid");
-    // route rules whose searches answer the others' (the tightest, then the loosest) are tested
-    // first; the violations keep the rule order
-    const early = new Map<string, string>();
-    const first = earlySearches(ir, forbids);
-    if (first.length) lines.push(`// ${lineComment(`the searches that can answer the other route rules' first: ${first.map((r) => r.id).join(", ")}`)}`);
-    for (const r of first) {
-      const local = `r_${identPart(r.id)}`;
-      early.set(r.id, local);
-      lines.push(`const ${local} = ${firesFn.get(r.id)}(${args(a, "action")});`);
-    }
-    for (const r of forbids) {
-      const test = early.get(r.id) ?? `${firesFn.get(r.id)}(${args(a, "action")})`;
-      lines.push(`if (${test}) (violations ??= []).push(${violationConst.get(r.id)});`);
-    }
     const me = actor(a);
-    if (me) {
-      for (const r of rules.filter((r) => r.kind === "oblige" && r.action !== a.name)) {
-        const other = actionByName.get(r.action)!;
-        if (!actorOnly(other)) continue;
-        const call = actorCall(ec, firesFn.get(r.id)!, propAccess("action", me.name), me.type, actor(other)!.type);
-        lines.push(`// ${lineComment(`${r.id}: \`${r.action}\` is the only legal move`)}`);
-        lines.push(`if (${call}) (violations ??= []).push(${violationConst.get(r.id)});`);
-      }
-    }
-    for (const r of own.filter((r) => r.kind === "oblige")) {
-      lines.push(`if (${firesFn.get(r.id)}(${args(a, "action")})) (obliged ??= []).push(${jsString(r.id)});`);
-    }
+    const lines = checkerLines(ir, a, own, rules, actionByName, firesFn, violationConst, ec, me);
     let body: string;
     if (lines.length === 0) body = "return ALLOWED;";
     else {
@@ -442,17 +418,111 @@ function ruleFunction(ir: IREdition, rule: IRRule, action: IRAction, name: strin
       lifts.push(`// ${lineComment(`lifted by exempt ${ex.id} (${ex.citation.text})`)}`);
       lifts.push(`if (${ec.expr(ex.when, ctx, `ex_${identPart(ex.id)}`).code}) return false;`);
     }
-    // a condition that searches the board is tested after exemptions that do not (the answer is
-    // the same: neither can throw, nor has an effect)
-    const searches = (e: Expr): boolean => someExpr(e, (x) => x.k === "reach");
-    const exemptFirst = searches(when) && exemptions.every((ex) => !searches(ex.when)) && !mayThrow(ir, when) && exemptions.every((ex) => !mayThrow(ir, ex.when));
-    lines.push(...(exemptFirst ? [...lifts, ...cond] : [...cond, ...lifts]));
+    lines.push(...(exemptionsFirst(ir, rule) ? [...lifts, ...cond] : [...cond, ...lifts]));
   });
   lines.push(`return true;`);
   const groups = rule.groups.length ? ` (${rule.groups.join(", ")})` : "";
   return fn(name, params, "boolean", lines.join("\n"), {
     docs: [[`${rule.kind} ${rule.action}: ${rule.id} ${rule.citation.text}${groups}`, rule.title, `${rule.pos.file}:${rule.pos.line}:${rule.pos.column}`].map(docText).join("\n")],
   });
+}
+
+/**
+ * Whether a rule's exemptions are tested before its condition: a condition that searches the
+ * board goes after exemptions that do not (the answer is the same: neither can throw, nor has an
+ * effect).
+ */
+function exemptionsFirst(ir: IREdition, rule: IRRule): boolean {
+  const exemptions = exemptionsOf(ir, rule);
+  const searches = (e: Expr): boolean => someExpr(e, (x) => x.k === "reach");
+  return searches(rule.when) && exemptions.every((ex) => !searches(ex.when)) && !mayThrow(ir, rule.when) && exemptions.every((ex) => !mayThrow(ir, ex.when));
+}
+
+/**
+ * The body of `check<Action>` (without the declarations of `violations` and `obliged`): the
+ * action's parameters and each scope test read once into locals, the map lookups the rules repeat
+ * read once (`hoist`), then every rule of the action tested inline in rule order — scope, then
+ * condition and exemptions as in `fires_<rule>` — except the route rules whose searches answer
+ * the others' (`earlySearches`), tested first into locals; then the obligations of the actor's
+ * other actions (their `fires_<rule>`) and the action's own oblige rules.
+ */
+function checkerLines(
+  ir: IREdition,
+  a: IRAction,
+  own: readonly IRRule[],
+  rules: readonly IRRule[],
+  actionByName: ReadonlyMap<string, IRAction>,
+  firesFn: ReadonlyMap<string, string>,
+  violationConst: ReadonlyMap<string, string>,
+  ec: ExprCompiler,
+  me: IRParam | undefined,
+): string[] {
+  const ctx: Ctx = new Map(a.params.map((p) => [p.name, varName(p.name)]));
+  const forbids = own.filter((r) => r.kind === "forbid");
+  const obliges = own.filter((r) => r.kind === "oblige");
+  const others = me ? rules.filter((r) => r.kind === "oblige" && r.action !== a.name && actorOnly(actionByName.get(r.action)!)) : [];
+  return ec.inFunction(() => {
+    const head: string[] = [];
+    const body: string[] = [];
+    // one local per scope the rules test
+    const scopes = new Map<string, string>();
+    const scopeKey = (sc: NonNullable<IRRule["scope"]>): string => JSON.stringify([sc.phase, sc.segment ?? null]);
+    for (const r of own) {
+      if (!r.scope || scopes.has(scopeKey(r.scope))) continue;
+      const local = ec.local("scope", scopes.size);
+      scopes.set(scopeKey(r.scope), local);
+      const seg = r.scope.segment !== undefined ? ` && (state.segment as string) === ${jsString(r.scope.segment)}` : "";
+      head.push(`const ${local} = (state.phase as string) === ${jsString(r.scope.phase)}${seg};`);
+    }
+    const hoisted = ec.hoist(own.flatMap((r) => [r.when, ...exemptionsOf(ir, r).map((ex) => ex.when)]), [], undefined, ctx, "check");
+    const test = (r: IRRule): string => {
+      const base = identPart(r.id);
+      const parts: string[] = r.scope ? [scopes.get(scopeKey(r.scope))!] : [];
+      const cond = r.when.k === "lit" && r.when.value === true ? [] : [andOperand(ec.expr(r.when, ctx, base))];
+      const lifts = exemptionsOf(ir, r).map((ex) => andOperand(ec.negated(ex.when, ctx, `ex_${identPart(ex.id)}`)));
+      parts.push(...(exemptionsFirst(ir, r) ? [...lifts, ...cond] : [...cond, ...lifts]));
+      return parts.length ? parts.join(" && ") : "true";
+    };
+    const about = (r: IRRule): string =>
+      [
+        `// ${lineComment(`${r.id} ${r.citation.text}${r.groups.length ? ` (${r.groups.join(", ")})` : ""}: ${r.title}`)}`,
+        ...exemptionsOf(ir, r).map((ex) => `//   ${lineComment(`lifted by exempt ${ex.id} (${ex.citation.text})`)}`),
+      ].join("\n");
+    // route rules whose searches answer the others' (the tightest, then the loosest) are tested
+    // first; the violations keep the rule order
+    const early = new Map<string, string>();
+    const first = earlySearches(ir, forbids);
+    if (first.length) body.push(`// ${lineComment(`the searches that can answer the other route rules' first: ${first.map((r) => r.id).join(", ")}`)}`);
+    for (const r of first) {
+      const local = ec.local("first", early.size);
+      early.set(r.id, local);
+      body.push(`const ${local} = ${test(r)};`);
+    }
+    for (const r of forbids) {
+      body.push(about(r));
+      body.push(`if (${early.get(r.id) ?? test(r)}) (violations ??= []).push(${violationConst.get(r.id)});`);
+    }
+    for (const r of others) {
+      const call = actorCall(ec, firesFn.get(r.id)!, varName(me!.name), me!.type, actor(actionByName.get(r.action)!)!.type);
+      body.push(`// ${lineComment(`${r.id}: \`${r.action}\` is the only legal move`)}`);
+      body.push(`if (${call}) (violations ??= []).push(${violationConst.get(r.id)});`);
+    }
+    for (const r of obliges) {
+      body.push(about(r));
+      body.push(`if (${test(r)}) (obliged ??= []).push(${jsString(r.id)});`);
+    }
+    // the parameters the tests read, as locals
+    const read = new Set<string>();
+    for (const r of own) for (const e of [r.when, ...exemptionsOf(ir, r).map((ex) => ex.when)]) for (const n of freeVars(e).keys()) read.add(n);
+    if (others.length) read.add(me!.name);
+    const params = a.params.filter((p) => read.has(p.name)).map((p) => `const ${varName(p.name)} = ${propAccess("action", p.name)};`);
+    return [...params, ...head, ...hoisted, ...body];
+  });
+}
+
+/** A compiled operand of `&&`, parenthesized when it binds more loosely. */
+function andOperand(c: Code): string {
+  return c.prec < AND_PREC ? `(${c.code})` : c.code;
 }
 
 /** A route: its search (`search_<route>`) and its entry point `name` with the per-call memo of answers. */
