@@ -762,21 +762,27 @@ function earlySearches(ir: IREdition, forbids: readonly IRRule[]): IRRule[] {
     const key = JSON.stringify([reach.route, exprKey(reach.from), exprKey(reach.to), ...reach.args.map((x, i) => (dirs[i] === "eq" ? exprKey(x) : dirs[i] === "none" ? "" : "*"))]);
     groups.set(key, [...(groups.get(key) ?? []), { rule, reach, dirs }]);
   }
-  // value of a literal on false < true; a surely ≤ b for two argument expressions
-  const lit = (e: Expr): number | undefined => (e.k === "lit" ? (typeof e.value === "boolean" ? Number(e.value) : typeof e.value === "number" ? e.value : undefined) : undefined);
-  const le = (a: Expr, b: Expr, t: Type): boolean => {
+  // the least and greatest value of an argument expression (false < true), when known: a
+  // literal, or an if-then-else between known ones; a surely ≤ b for two of them
+  const bounds = (e: Expr): [number, number] | undefined => {
+    if (e.k === "lit") return typeof e.value === "boolean" ? [Number(e.value), Number(e.value)] : typeof e.value === "number" ? [e.value, e.value] : undefined;
+    if (e.k !== "ite") return e.type.k === "bool" ? [0, 1] : undefined;
+    const t = bounds(e.then);
+    const f = bounds(e.else);
+    return t && f ? [Math.min(t[0], f[0]), Math.max(t[1], f[1])] : undefined;
+  };
+  const le = (a: Expr, b: Expr): boolean => {
     if (exprKey(a) === exprKey(b)) return true;
-    const x = lit(a);
-    const y = lit(b);
-    if (t.k === "bool") return x === 0 || y === 1;
-    return x !== undefined && y !== undefined && x <= y;
+    const x = bounds(a);
+    const y = bounds(b);
+    return x !== undefined && y !== undefined && x[1] <= y[0];
   };
   // every path of call a is a path of call b
   const tighter = (a: Call, b: Call): boolean =>
     a.reach.args.every((x, i) => {
       const y = b.reach.args[i]!;
       const d = a.dirs[i];
-      return d === "up" ? le(x, y, x.type) : d === "down" ? le(y, x, x.type) : true;
+      return d === "up" ? le(x, y) : d === "down" ? le(y, x) : true;
     });
   const out: IRRule[] = [];
   for (const calls of groups.values()) {
