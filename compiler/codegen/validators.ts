@@ -592,7 +592,7 @@ function routeMemo(r: IRRoute, name: string, search: string, names: Names, epoch
   const params = [{ name: "state", type: "State" }, ...r.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) })), { name: "from", type: "Space" }, { name: "to", type: "Space" }];
   const how = r.params.map((p, k) => `${p.name} ${dirs[k] === "up" ? "(larger is looser)" : dirs[k] === "down" ? "(larger is tighter)" : dirs[k] === "none" ? "(no effect)" : "(same value)"}`).join(", ");
   return [
-    `/** route ${lineComment(r.name)}: the searches of the current call, for ${name}. */\nconst ${memo} = { ${fields.join(", ")} };`,
+    `/** route ${docText(r.name)}: the searches of the current call, for ${name}. */\nconst ${memo} = { ${fields.join(", ")} };`,
     fn(name, params, "boolean", body.join("\n"), {
       docs: [
         docText(
