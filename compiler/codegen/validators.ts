@@ -160,7 +160,8 @@ export function validatorStatements(ir: IREdition): Statement[] {
       if (lines.some((l) => l.includes("obliged ??="))) decl.push("let obliged: string[] | undefined;");
       const v = decl.some((d) => d.includes("violations")) ? "violations" : "undefined";
       const o = decl.some((d) => d.includes("obliged")) ? "obliged" : "undefined";
-      body = [...decl, ...lines, `return verdict(${v}, ${o});`].join("\n");
+      const ret = `return verdict(${v}, ${o});`;
+      body = [...decl, ...lines.map((l) => l.replace(RETURN_VERDICT, ret)), ret].join("\n");
     }
     checkers.push(
       fn(checkerName(a), [{ name: "state", type: "State" }, { name: "action", type: actionTypeName(a) }], "Verdict", body, {
@@ -474,15 +475,30 @@ function checkerLines(
       const seg = r.scope.segment !== undefined ? ` && (state.segment as string) === ${jsString(r.scope.segment)}` : "";
       head.push(`const ${local} = (state.phase as string) === ${jsString(r.scope.phase)}${seg};`);
     }
+    // with one scope for every scoped rule, a state out of it is answered by the other rules
+    // alone, first; after that the scope holds and is not tested again
+    const only = scopes.size === 1 ? [...scopes.values()][0]! : undefined;
+    if (only !== undefined) {
+      const unscoped = own.filter((r) => !r.scope);
+      const outside = ec.inFunction(() => [
+        ...unscoped.filter((r) => r.kind === "forbid").map((r) => `  if (${test(r)}) (violations ??= []).push(${violationConst.get(r.id)});`),
+        ...others.map((r) => `  if (${otherCall(r)}) (violations ??= []).push(${violationConst.get(r.id)});`),
+        ...unscoped.filter((r) => r.kind === "oblige").map((r) => `  if (${test(r)}) (obliged ??= []).push(${jsString(r.id)});`),
+      ]);
+      head.push(`if (!${only}) {`, ...outside, `  ${RETURN_VERDICT}`, `}`);
+    }
     const hoisted = ec.hoist(own.flatMap((r) => [r.when, ...exemptionsOf(ir, r).map((ex) => ex.when)]), [], undefined, ctx, "check");
-    const test = (r: IRRule): string => {
+    function otherCall(r: IRRule): string {
+      return actorCall(ec, firesFn.get(r.id)!, varName(me!.name), me!.type, actor(actionByName.get(r.action)!)!.type);
+    }
+    function test(r: IRRule): string {
       const base = identPart(r.id);
-      const parts: string[] = r.scope ? [scopes.get(scopeKey(r.scope))!] : [];
-      const cond = r.when.k === "lit" && r.when.value === true ? [] : [andOperand(ec.expr(r.when, ctx, base))];
-      const lifts = exemptionsOf(ir, r).map((ex) => andOperand(ec.negated(ex.when, ctx, `ex_${identPart(ex.id)}`)));
+      const parts: Code[] = r.scope && only === undefined ? [{ code: scopes.get(scopeKey(r.scope))!, prec: AND_PREC + 1 }] : [];
+      const cond = r.when.k === "lit" && r.when.value === true ? [] : [ec.expr(r.when, ctx, base)];
+      const lifts = exemptionsOf(ir, r).map((ex) => ec.negated(ex.when, ctx, `ex_${identPart(ex.id)}`));
       parts.push(...(exemptionsFirst(ir, r) ? [...lifts, ...cond] : [...cond, ...lifts]));
-      return parts.length ? parts.join(" && ") : "true";
-    };
+      return parts.length === 0 ? "true" : parts.length === 1 ? parts[0]!.code : parts.map(andOperand).join(" && ");
+    }
     const about = (r: IRRule): string =>
       [
         `// ${lineComment(`${r.id} ${r.citation.text}${r.groups.length ? ` (${r.groups.join(", ")})` : ""}: ${r.title}`)}`,
@@ -503,9 +519,8 @@ function checkerLines(
       body.push(`if (${early.get(r.id) ?? test(r)}) (violations ??= []).push(${violationConst.get(r.id)});`);
     }
     for (const r of others) {
-      const call = actorCall(ec, firesFn.get(r.id)!, varName(me!.name), me!.type, actor(actionByName.get(r.action)!)!.type);
       body.push(`// ${lineComment(`${r.id}: \`${r.action}\` is the only legal move`)}`);
-      body.push(`if (${call}) (violations ??= []).push(${violationConst.get(r.id)});`);
+      body.push(`if (${otherCall(r)}) (violations ??= []).push(${violationConst.get(r.id)});`);
     }
     for (const r of obliges) {
       body.push(about(r));
@@ -519,6 +534,9 @@ function checkerLines(
     return [...params, ...head, ...hoisted, ...body];
   });
 }
+
+/** Where `checkerLines` returns the verdict early (the checker puts its `return verdict(…)` there). */
+const RETURN_VERDICT = "return /* verdict */;";
 
 /** A compiled operand of `&&`, parenthesized when it binds more loosely. */
 function andOperand(c: Code): string {
@@ -611,7 +629,7 @@ function routeMemo(r: IRRoute, name: string, search: string, names: Names, epoch
 function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names, epoch: string): Statement[] {
   const ctx: Ctx = new Map(r.params.map((p) => [p.name, varName(p.name)]));
   const params = [{ name: "state", type: "State" }, ...r.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) })), { name: "from", type: "Space" }, { name: "to", type: "Space" }];
-  for (const b of ["SPACE_INDEX", "SPACES", "FLAGS", "F_SEA", "SEA_COUNT", "LAND_ADJ", "PASS_ADJ", "PORT_ADJ", "SEA_ADJ", "newRouteScratch", "RouteScratch"]) ec.boardUsed.add(b);
+  for (const b of ["spaceNo", "SPACES", "FLAGS", "F_SEA", "SEA_COUNT", "LAND_ADJ", "PASS_ADJ", "PORT_ADJ", "SEA_ADJ", "newRouteScratch", "newStamp", "RouteScratch"]) ec.boardUsed.add(b);
   const base = identPart(r.name);
   const scratch = names.take(`scratch_${base}`);
   const extra: Statement[] = [`let ${scratch}: RouteScratch | null = null;`];
@@ -627,12 +645,23 @@ function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names
     const shareable = scalarArgs.every((p) => { const t = r.params.find((q) => varName(q.name) === p.name)?.type; return t !== undefined && (t.k === "enum" || t.k === "bool" || t.k === "int"); });
     if (shareable) {
       const same = [`sc.${kind}Call === ${epoch}`, ...scalarArgs.map((p, i) => `sc.${kind}Args[${i}] === ${p.name}`)].join(" && ");
-      resets.push(`if (!(${same})) {`, `  sc.${kind}.fill(0);`, `  sc.${kind}Call = ${epoch};`, ...scalarArgs.map((p, i) => `  sc.${kind}Args[${i}] = ${p.name};`), `}`);
-    } else resets.push(`sc.${kind}.fill(0);`, `sc.${kind}Call = -1;`);
+      resets.push(`if (!(${same})) {`, `  sc.${kind}Stamp = newStamp(sc.${kind}Stamp, sc.${kind});`, `  sc.${kind}Call = ${epoch};`, ...scalarArgs.map((p, i) => `  sc.${kind}Args[${i}] = ${p.name};`), `}`);
+    } else resets.push(`sc.${kind}Stamp = newStamp(sc.${kind}Stamp, sc.${kind});`, `sc.${kind}Call = -1;`);
     const okName = names.take(`${base}_${kind}Ok`);
     const okParams = [{ name: "sc", type: "RouteScratch" }, { name: "i", type: "number" }, ...params.filter((p) => pred.args.includes(p.name))];
     extra.push(
-      fn(okName, okParams, "boolean", [`let m = sc.${kind}[i]!;`, `if (m === 0) sc.${kind}[i] = m = ${pred.name}(${[...pred.args, "SPACES[i]!"].join(", ")}) ? 1 : 2;`, `return m === 1;`].join("\n"), {
+      fn(
+        okName,
+        okParams,
+        "boolean",
+        [
+          `const m = sc.${kind}[i]!;`,
+          `if ((m & -4) === sc.${kind}Stamp) return (m & 3) === 1;`,
+          `const ok = ${pred.name}(${[...pred.args, "SPACES[i]!"].join(", ")});`,
+          `sc.${kind}[i] = sc.${kind}Stamp | (ok ? 1 : 2);`,
+          `return ok;`,
+        ].join("\n"),
+        {
         docs: [docText(`route ${r.name}: the \`${kind} ${v}\` clause for space number i (memoized in sc).`)],
       }),
     );
@@ -652,8 +681,8 @@ function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names
     `${ind}}`,
   ];
   const body = [
-    `const src = SPACE_INDEX[from];`,
-    `const dst = SPACE_INDEX[to];`,
+    `const src = spaceNo(from);`,
+    `const dst = spaceNo(to);`,
     `let maxSeas: number = ${maxSeas};`,
     `if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;`,
     `const passes: boolean = ${passes};`,
@@ -661,11 +690,12 @@ function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names
     `if (sc === null) sc = ${scratch} = newRouteScratch();`,
     `else if (sc.busy) sc = newRouteScratch();`,
     `sc.busy = true;`,
+    `const best = sc.best;`,
+    `const qs = sc.queueSpace;`,
+    `const qk = sc.queueSeas;`,
+    `// every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)`,
+    `let tail = 0;`,
     `try {`,
-    `  const best = sc.best;`,
-    `  const qs = sc.queueSpace;`,
-    `  const qk = sc.queueSeas;`,
-    `  best.fill(0x7fffffff);`,
     ...resets.map((l) => `  ${l}`),
     `  let k0 = 0;`,
     `  if ((FLAGS[src]! & F_SEA) !== 0) {`,
@@ -673,11 +703,11 @@ function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names
     `    k0 = 1;`,
     `  } else if (!${landOk("src")}) return false;`,
     `  if (src === dst) return true;`,
-    `  best[src] = k0;`,
     `  qs[0] = src;`,
     `  qk[0] = k0;`,
+    `  tail = 1;`,
+    `  best[src] = k0;`,
     `  let head = 0;`,
-    `  let tail = 1;`,
     `  while (head < tail) {`,
     `    const u = qs[head]!;`,
     `    const k = qk[head]!;`,
@@ -704,6 +734,7 @@ function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names
     `  }`,
     `  return false;`,
     `} finally {`,
+    `  for (let j = 0; j < tail; j++) best[qs[j]!] = 0x7fffffff;`,
     `  sc.busy = false;`,
     `}`,
   ];

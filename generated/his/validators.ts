@@ -4,7 +4,7 @@
 // inputs sha256: 6436f58a3a1da6a4de1dac21e45265c585ccf6c0dcb5a71a60842e7007d38cf1
 import type { ActionType, CardUse, DeepExplorationOption, LeaderRole, MajorPower, Power, Space, State, UnitKind, UnrestCause } from "./state.js";
 import type { Verdict, Violation } from "./index.js";
-import { FLAGS, F_SEA, LAND_ADJ, PASS_ADJ, PORT_ADJ, type RouteScratch, SEA_ADJ, SEA_COUNT, SPACES, SPACE_INDEX, adjacent, isCapital, isElectorate, isFortified, isHome, isLand, neighbors, newRouteScratch, passBetween, portsOf } from "./board.js";
+import { FLAGS, F_SEA, LAND_ADJ, PASS_ADJ, PORT_ADJ, type RouteScratch, SEA_ADJ, SEA_COUNT, SPACES, adjacent, isCapital, isElectorate, isFortified, isHome, isLand, neighbors, newRouteScratch, newStamp, passBetween, portsOf, spaceNo } from "./board.js";
 import { lookupActionCost } from "./tables.js";
 
 /** `assault(actor power: MajorPower, space: Space)` (dsl/his/control.rules:34) */
@@ -295,8 +295,13 @@ export function checkChooseDeepExploration(state: State, action: ChooseDeepExplo
   const v_power = action.power;
   const v_option = action.option;
   const scope = (state.phase as string) === "new_world";
+  if (!scope) {
+    if ((state.phase as string) !== "new_world") (violations ??= []).push(V_explore_option_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, undefined);
+  }
   // explore.circumnavigated his §"Voyages of Exploration": once an explorer has circumnavigated the globe, no other explorer may attempt a circumnavigation for the rest of the game
-  if (scope && (v_option as string) === "circumnavigate" && state.new_world.circumnavigated) (violations ??= []).push(V_explore_circumnavigated);
+  if ((v_option as string) === "circumnavigate" && state.new_world.circumnavigated) (violations ??= []).push(V_explore_circumnavigated);
   // explore.option_phase his §"Voyages of Exploration": expeditions are resolved in the New World phase: the choice after a 10 or more is made only then
   if ((state.phase as string) !== "new_world") (violations ??= []).push(V_explore_option_phase);
   // pass.empty_hand: `pass` is the only legal move
@@ -315,7 +320,7 @@ export function checkControlUnfortifiedSpace(state: State, action: ControlUnfort
   // control.fortified his §12: a fortified space changes hands by negotiation, suing for peace, siege or event, never by this action
   if (isFortified(v_space)) (violations ??= []).push(V_control_fortified);
   // control.impulse his §11: Control Unfortified Space is a CP action: only the active power takes it, in its Action Phase impulse
-  if (((state.phase as string) !== "action_phase" || (state.active_power as string) !== v_power)) (violations ??= []).push(V_control_impulse);
+  if ((state.phase as string) !== "action_phase" || (state.active_power as string) !== v_power) (violations ??= []).push(V_control_impulse);
   // control.land his §12: only a land space can be taken under control, not a sea zone
   if (!isLand(v_space)) (violations ??= []).push(V_control_land);
   // control.loc his §12: the active power needs a line of communication to the space
@@ -336,8 +341,23 @@ export function checkDeclareWar(state: State, action: DeclareWarAction): Verdict
   const v_by = action.by;
   const v_target = action.target;
   const scope = (state.phase as string) === "diplomacy" && (state.segment as string) === "declarations_of_war";
+  if (!scope) {
+    if (dow_already_at_war_some(state, v_by, v_target)) (violations ??= []).push(V_dow_already_at_war);
+    if ((v_target as string) === "hungary_bohemia") (violations ??= []).push(V_dow_hungary_bohemia);
+    if ((v_target as string) === "independent") (violations ??= []).push(V_dow_independent);
+    if (((v_target as string) === "genoa" || (v_target as string) === "hungary_bohemia" || (v_target as string) === "scotland" || (v_target as string) === "venice") && dow_minor_ally_some_2(state, v_target)) (violations ??= []).push(V_dow_minor_ally);
+    if (dow_own_ally_some(state, v_by, v_target)) (violations ??= []).push(V_dow_own_ally);
+    if ((v_target as string) === "protestant" && !state.schmalkaldic_league_played) (violations ??= []).push(V_dow_protestant_before_league);
+    if ((v_by as string) === "protestant" && !state.schmalkaldic_league_played) (violations ??= []).push(V_dow_protestant_declarer_before_league);
+    if ((v_target as string) === "scotland" && (((v_by as string) === "ottoman" || (v_by as string) === "papacy" || (v_by as string) === "protestant") || dow_scotland_some(state, v_by))) (violations ??= []).push(V_dow_scotland);
+    if (!((state.phase as string) === "diplomacy" && (state.segment as string) === "declarations_of_war") && !((state.phase as string) === "action_phase" && (dow_segment_some(state, v_by) || dow_segment_some_2(state, v_by) || dow_segment_some_3(state, v_by)))) (violations ??= []).push(V_dow_segment);
+    if ((v_target as string) === v_by) (violations ??= []).push(V_dow_self);
+    if ((v_target as string) === "venice" && (v_by as string) === "england") (violations ??= []).push(V_dow_venice_england);
+    if (fires_pass_empty_hand(state, v_by)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, undefined);
+  }
   // dow.alliance_this_phase his §9.6: no war on a power you formed an alliance with in this Diplomacy Phase
-  if (scope && dow_alliance_this_phase_some(state, v_by, v_target)) (violations ??= []).push(V_dow_alliance_this_phase);
+  if (dow_alliance_this_phase_some(state, v_by, v_target)) (violations ??= []).push(V_dow_alliance_this_phase);
   // dow.already_at_war his §9.6: a power may not declare war on a power it is already at war with
   if (dow_already_at_war_some(state, v_by, v_target)) (violations ??= []).push(V_dow_already_at_war);
   // dow.hungary_bohemia his §9.6: no power may declare war on Hungary-Bohemia (only the Ottoman, at war with it from the start, fights it)
@@ -349,7 +369,7 @@ export function checkDeclareWar(state: State, action: DeclareWarAction): Verdict
   // dow.own_ally his §9.6: a power may not declare war on its own ally, major or minor
   if (dow_own_ally_some(state, v_by, v_target)) (violations ??= []).push(V_dow_own_ally);
   // dow.peace_this_phase his §9.6: no war on a power you made peace with in this Diplomacy Phase, even when it was that power that sued for peace
-  if (scope && dow_peace_this_phase_some(state, v_by, v_target)) (violations ??= []).push(V_dow_peace_this_phase);
+  if (dow_peace_this_phase_some(state, v_by, v_target)) (violations ??= []).push(V_dow_peace_this_phase);
   // dow.protestant_before_league his §9.6: no one may declare war on the Protestant until the Schmalkaldic League has been played
   if ((v_target as string) === "protestant" && !state.schmalkaldic_league_played) (violations ??= []).push(V_dow_protestant_before_league);
   // dow.protestant_declarer_before_league his §9.6: the Protestant may declare war on no one until the Schmalkaldic League has been played
@@ -357,7 +377,7 @@ export function checkDeclareWar(state: State, action: DeclareWarAction): Verdict
   // dow.scotland his §9.6: the Ottoman, the Papacy, the Protestant and any ally of France may not declare war on Scotland
   if ((v_target as string) === "scotland" && (((v_by as string) === "ottoman" || (v_by as string) === "papacy" || (v_by as string) === "protestant") || dow_scotland_some(state, v_by))) (violations ??= []).push(V_dow_scotland);
   // dow.scotland_french_peace his §9.6: a power that made peace with France this phase may not declare war on Scotland
-  if (scope && (v_target as string) === "scotland" && dow_scotland_french_peace_some(state, v_by)) (violations ??= []).push(V_dow_scotland_french_peace);
+  if ((v_target as string) === "scotland" && dow_scotland_french_peace_some(state, v_by)) (violations ??= []).push(V_dow_scotland_french_peace);
   // dow.segment his §9.6: war is declared in the declarations of war segment of the Diplomacy Phase; in the Action Phase only by the power that played Schmalkaldic League, Machiavelli: The Prince or Six Wives of Henry VIII this phase
   if (!((state.phase as string) === "diplomacy" && (state.segment as string) === "declarations_of_war") && !((state.phase as string) === "action_phase" && (dow_segment_some(state, v_by) || dow_segment_some_2(state, v_by) || dow_segment_some_3(state, v_by)))) (violations ??= []).push(V_dow_segment);
   // dow.self his §9.6: a power may not declare war on itself
@@ -365,7 +385,7 @@ export function checkDeclareWar(state: State, action: DeclareWarAction): Verdict
   // dow.venice_england his §9.6: England may not declare war on Venice
   if ((v_target as string) === "venice" && (v_by as string) === "england") (violations ??= []).push(V_dow_venice_england);
   // dow.venice_papal his §9.6: an ally of the Papacy, or a power that made peace with the Papacy this phase, may not declare war on Venice
-  if (scope && (v_target as string) === "venice" && (dow_venice_papal_some(state, v_by) || dow_venice_papal_some_2(state, v_by))) (violations ??= []).push(V_dow_venice_papal);
+  if ((v_target as string) === "venice" && (dow_venice_papal_some(state, v_by) || dow_venice_papal_some_2(state, v_by))) (violations ??= []).push(V_dow_venice_papal);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_by)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
@@ -387,10 +407,15 @@ export function checkEndImpulse(state: State, action: EndImpulseAction): Verdict
   let violations: Violation[] | undefined;
   const v_power = action.power;
   const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_impulse_end_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, undefined);
+  }
   // impulse.end_before_option his §11: an impulse is ended only after its option is taken: a power that has not played a card passes instead
-  if (scope && !state.impulse.card_played) (violations ??= []).push(V_impulse_end_before_option);
+  if (!state.impulse.card_played) (violations ??= []).push(V_impulse_end_before_option);
   // impulse.end_not_active his §11: only the power taking the current impulse ends it
-  if (scope && (state.active_power as string) !== v_power) (violations ??= []).push(V_impulse_end_not_active);
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_impulse_end_not_active);
   // impulse.end_phase his §11: an impulse is ended only in the Action Phase
   if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_impulse_end_phase);
   // pass.empty_hand: `pass` is the only legal move
@@ -428,21 +453,26 @@ export function checkMoveFormation(state: State, action: MoveFormationAction): V
   const v_land_units = action.land_units;
   const v_leaders = action.leaders;
   const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase" || (state.active_power as string) !== v_power) (violations ??= []).push(V_move_impulse);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, undefined);
+  }
   const at = state.spaces[v_origin]!;
   // move.connection his §13: a formation moves from a land space to a land space next to it, across clear terrain or a mountain pass
-  if (scope && !(isLand(v_origin) && isLand(v_destination) && adjacent(v_origin, v_destination))) (violations ??= []).push(V_move_connection);
+  if (!(isLand(v_origin) && isLand(v_destination) && adjacent(v_origin, v_destination))) (violations ??= []).push(V_move_connection);
   // move.cost his §13: a move costs 1 CP in clear terrain and 2 CP over a mountain pass (§11.1): the CP left in the impulse must cover it
-  if (scope && (passBetween(v_origin, v_destination) ? lookupActionCost("move_over_pass", v_power).cp : lookupActionCost("move_formation", v_power).cp) > state.impulse.cp_left) (violations ??= []).push(V_move_cost);
+  if ((passBetween(v_origin, v_destination) ? lookupActionCost("move_over_pass", v_power).cp : lookupActionCost("move_formation", v_power).cp) > state.impulse.cp_left) (violations ??= []).push(V_move_cost);
   // move.formation_size his §13: every land move keeps to the formation limit of §5.1: 4 units without a leader, else the command rating of its leader, or of its two best leaders together
-  if (scope && v_land_units > ((move_formation_size_count(state, v_leaders, v_power, at.leaders) as number) === 0 ? 4 : move_formation_size_sum_highest(state, v_leaders, v_power, at.leaders))) (violations ??= []).push(V_move_formation_size);
+  if (v_land_units > ((move_formation_size_count(state, v_leaders, v_power, at.leaders) as number) === 0 ? 4 : move_formation_size_sum_highest(state, v_leaders, v_power, at.leaders))) (violations ??= []).push(V_move_formation_size);
   // move.impulse his §13: moving a formation is a CP action: only the active power moves, in its Action Phase impulse
-  if (((state.phase as string) !== "action_phase" || (state.active_power as string) !== v_power)) (violations ??= []).push(V_move_impulse);
+  if ((state.phase as string) !== "action_phase" || (state.active_power as string) !== v_power) (violations ??= []).push(V_move_impulse);
   // move.leaders_in_origin his §13: a formation (§5.1) takes only the power's own leaders standing in the space it leaves
-  if (scope && move_leaders_in_origin_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_move_leaders_in_origin);
+  if (move_leaders_in_origin_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_move_leaders_in_origin);
   // move.something_moves his §13: a move moves a formation (§5.1): a non-negative number of land units and at least one unit or leader
-  if (scope && (v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0))) (violations ??= []).push(V_move_something_moves);
+  if (v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0)) (violations ??= []).push(V_move_something_moves);
   // move.units_in_origin his §13: a formation (§5.1) moves only land units of the power standing in the space it leaves
-  if (scope && v_land_units > at.land_units[v_power]!) (violations ??= []).push(V_move_units_in_origin);
+  if (v_land_units > at.land_units[v_power]!) (violations ??= []).push(V_move_units_in_origin);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
@@ -455,22 +485,26 @@ export function checkPass(state: State, action: PassAction): Verdict {
   let obliged: string[] | undefined;
   const v_power = action.power;
   const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_pass_phase);
+    return verdict(violations, obliged);
+  }
   const at = state.hands[v_power]!;
   // pass.admin_rating his §11: a power may not pass while it holds more cards than its ruler's administrative rating
-  if (scope && at.length > state.rulers[v_power]!.admin_rating) (violations ??= []).push(V_pass_admin_rating);
+  if (at.length > state.rulers[v_power]!.admin_rating) (violations ??= []).push(V_pass_admin_rating);
   // pass.after_card his §11: a power that played a card this impulse has taken its impulse option and may not pass in it
-  if (scope && state.impulse.card_played) (violations ??= []).push(V_pass_after_card);
+  if (state.impulse.card_played) (violations ??= []).push(V_pass_after_card);
   // pass.home_card his §11: a power may not pass while one of its home cards is still in its hand
-  if (scope && pass_home_card_some(state, at)) (violations ??= []).push(V_pass_home_card);
+  if (pass_home_card_some(state, at)) (violations ??= []).push(V_pass_home_card);
   // pass.mandatory_event his §11: a power may not pass while it holds an unplayed Mandatory Event
-  if (scope && pass_mandatory_event_some(state, at)) (violations ??= []).push(V_pass_mandatory_event);
+  if (pass_mandatory_event_some(state, at)) (violations ??= []).push(V_pass_mandatory_event);
   // pass.not_active his §11: only the power taking the current impulse may pass
-  if (scope && (state.active_power as string) !== v_power) (violations ??= []).push(V_pass_not_active);
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_pass_not_active);
   // pass.phase his §11: passing is an impulse option of the Action Phase only
   if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_pass_phase);
   // pass.empty_hand his §11: a power with no cards left in its hand must pass
   //   lifted by exempt cp.impulse_in_progress (his §11)
-  if (scope && (state.active_power as string) === v_power && (at.length as number) === 0 && !state.impulse.card_played) (obliged ??= []).push("pass.empty_hand");
+  if ((state.active_power as string) === v_power && (at.length as number) === 0 && !state.impulse.card_played) (obliged ??= []).push("pass.empty_hand");
   return verdict(violations, obliged);
 }
 
@@ -499,19 +533,24 @@ export function checkPlayCard(state: State, action: PlayCardAction): Verdict {
   const v_card = action.card;
   const v_as = action.as;
   const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_card_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, undefined);
+  }
   const at = state.hands[v_power]!;
   // card.combat_as_event his §11: a combat card is never played as an event in an impulse
-  if (scope && (v_as as string) === "event" && card_combat_as_event_some(state, v_card, at)) (violations ??= []).push(V_card_combat_as_event);
+  if ((v_as as string) === "event" && card_combat_as_event_some(state, v_card, at)) (violations ??= []).push(V_card_combat_as_event);
   // card.event_once_per_turn his §11: a card is played as an event at most once a turn, even when Here I Stand or the Papal Inquisition takes it back from the discard pile
-  if (scope && (v_as as string) === "event" && (state.cards_played_as_event_this_turn as readonly string[]).includes(v_card)) (violations ??= []).push(V_card_event_once_per_turn);
+  if ((v_as as string) === "event" && (state.cards_played_as_event_this_turn as readonly string[]).includes(v_card)) (violations ??= []).push(V_card_event_once_per_turn);
   // card.mandatory_for_cp his §11: a Mandatory Event is never played for its CP
-  if (scope && (v_as as string) === "cp" && card_mandatory_for_cp_some(state, v_card, at)) (violations ??= []).push(V_card_mandatory_for_cp);
+  if ((v_as as string) === "cp" && card_mandatory_for_cp_some(state, v_card, at)) (violations ??= []).push(V_card_mandatory_for_cp);
   // card.not_active his §11: only the power taking the current impulse plays a card in it
-  if (scope && (state.active_power as string) !== v_power) (violations ??= []).push(V_card_not_active);
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_card_not_active);
   // card.not_in_hand his §11: a power plays a card from its own hand
-  if (scope && !card_not_in_hand_some(state, v_card, at)) (violations ??= []).push(V_card_not_in_hand);
+  if (!card_not_in_hand_some(state, v_card, at)) (violations ??= []).push(V_card_not_in_hand);
   // card.one_per_impulse his §11: an impulse is one option: a power that already played a card this impulse plays no other
-  if (scope && state.impulse.card_played) (violations ??= []).push(V_card_one_per_impulse);
+  if (state.impulse.card_played) (violations ??= []).push(V_card_one_per_impulse);
   // card.phase his §11: playing a card for CP or as an event is an impulse option of the Action Phase
   if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_card_phase);
   // pass.empty_hand: `pass` is the only legal move
@@ -526,7 +565,7 @@ export function checkReformationAttempt(state: State, action: ReformationAttempt
   const v_power = action.power;
   const v_space = action.space;
   // unrest.reformation_adjacent his §12.4: a space whose only adjacent Protestant space (Catholic, for the Papacy) is in unrest may not be the target of a Reformation (Counter-Reformation) attempt
-  if ((((v_power as string) === "protestant" && unrest_reformation_adjacent_some(state, v_space) && unrest_reformation_adjacent_every(state, v_space)) || ((v_power as string) === "papacy" && unrest_reformation_adjacent_some_2(state, v_space) && unrest_reformation_adjacent_every_2(state, v_space)))) (violations ??= []).push(V_unrest_reformation_adjacent);
+  if (((v_power as string) === "protestant" && unrest_reformation_adjacent_some(state, v_space) && unrest_reformation_adjacent_every(state, v_space)) || ((v_power as string) === "papacy" && unrest_reformation_adjacent_some_2(state, v_space) && unrest_reformation_adjacent_every_2(state, v_space))) (violations ??= []).push(V_unrest_reformation_adjacent);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
@@ -539,7 +578,7 @@ export function checkRemoveUnrest(state: State, action: RemoveUnrestAction): Ver
   const v_power = action.power;
   const v_space = action.space;
   // unrest.remove_impulse his §11: removing unrest is a CP action: only the active power takes it, in its Action Phase impulse
-  if (((state.phase as string) !== "action_phase" || (state.active_power as string) !== v_power)) (violations ??= []).push(V_unrest_remove_impulse);
+  if ((state.phase as string) !== "action_phase" || (state.active_power as string) !== v_power) (violations ??= []).push(V_unrest_remove_impulse);
   // unrest.remove_none his §12.4: there is no unrest to remove in this space
   if (!state.spaces[v_space]!.unrest) (violations ??= []).push(V_unrest_remove_none);
   // unrest.remove_units his §12.4: the active power's land units must stand in the space, or in an adjacent space (not across a mountain pass) with no enemy land units adjacent to it
@@ -570,24 +609,29 @@ export function checkSpendCp(state: State, action: SpendCpAction): Verdict {
   const v_power = action.power;
   const v_on = action.on;
   const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_cp_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, undefined);
+  }
   // cp.colonize_once his §11.1: a power colonizes at most once a turn
-  if (scope && (v_on as string) === "colonize" && cp_colonize_once_some(state, v_power)) (violations ??= []).push(V_cp_colonize_once);
+  if ((v_on as string) === "colonize" && cp_colonize_once_some(state, v_power)) (violations ??= []).push(V_cp_colonize_once);
   // cp.conquer_once his §"Voyages of Conquest": a power conquers at most once a turn; Smallpox and a conquistador that started the scenario crossing the Atlantic count
-  if (scope && (v_on as string) === "conquer" && cp_conquer_once_some(state, v_power)) (violations ??= []).push(V_cp_conquer_once);
+  if ((v_on as string) === "conquer" && cp_conquer_once_some(state, v_power)) (violations ??= []).push(V_cp_conquer_once);
   // cp.explore_once his §"Voyages of Exploration": a power explores at most once a turn; Mercator's Map and an explorer that started the scenario crossing the Atlantic count, Sebastian Cabot does not
-  if (scope && (v_on as string) === "explore" && cp_explore_once_some(state, v_power)) (violations ??= []).push(V_cp_explore_once);
+  if ((v_on as string) === "explore" && cp_explore_once_some(state, v_power)) (violations ??= []).push(V_cp_explore_once);
   // cp.no_conquistador his §"Voyages of Conquest": a power with no conquistador left (England and France: no conquerors) may not conquer
-  if (scope && (v_on as string) === "conquer" && (state.new_world.conquistadors_left[v_power]! as number) === 0) (violations ??= []).push(V_cp_no_conquistador);
+  if ((v_on as string) === "conquer" && (state.new_world.conquistadors_left[v_power]! as number) === 0) (violations ??= []).push(V_cp_no_conquistador);
   // cp.no_explorer his §"Voyages of Exploration": a power with no explorer left may not explore
-  if (scope && (v_on as string) === "explore" && (state.new_world.explorers_left[v_power]! as number) === 0) (violations ??= []).push(V_cp_no_explorer);
+  if ((v_on as string) === "explore" && (state.new_world.explorers_left[v_power]! as number) === 0) (violations ??= []).push(V_cp_no_explorer);
   // cp.not_active his §11: only the power taking the current impulse spends CP
-  if (scope && (state.active_power as string) !== v_power) (violations ??= []).push(V_cp_not_active);
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_cp_not_active);
   // cp.not_available his §11.1: this power may never take this action (a dash in the action table)
-  if (scope && !lookupActionCost(v_on, v_power).available) (violations ??= []).push(V_cp_not_available);
+  if (!lookupActionCost(v_on, v_power).available) (violations ??= []).push(V_cp_not_available);
   // cp.phase his §11: CP are spent on actions only in the Action Phase
   if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_cp_phase);
   // cp.too_expensive his §11.1: the action costs more CP than are left in this impulse
-  if (scope && lookupActionCost(v_on, v_power).available && lookupActionCost(v_on, v_power).cp > state.impulse.cp_left) (violations ??= []).push(V_cp_too_expensive);
+  if (lookupActionCost(v_on, v_power).available && lookupActionCost(v_on, v_power).cp > state.impulse.cp_left) (violations ??= []).push(V_cp_too_expensive);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
@@ -603,51 +647,56 @@ export function checkSpringDeploy(state: State, action: SpringDeployAction): Ver
   const v_land_units = action.land_units;
   const v_leaders = action.leaders;
   const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_deploy_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, undefined);
+  }
   const at = state.spaces[v_origin]!;
   const at_2 = at.land_units[v_power]!;
   // the searches that can answer the other route rules' first: deploy.star_all, deploy.path
-  const first = scope && !ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, true, true, v_land_units > 5, v_origin, v_destination);
-  const first_2 = scope && !route_deploy_path(state, v_power, false, false, false, v_origin, v_destination);
+  const first = !ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, true, true, v_land_units > 5, v_origin, v_destination);
+  const first_2 = !route_deploy_path(state, v_power, false, false, false, v_origin, v_destination);
   // deploy.army_leaders_only his §10: only army leaders spring deploy with the land units, never naval leaders
-  if (scope && deploy_army_leaders_only_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_army_leaders_only);
+  if (deploy_army_leaders_only_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_army_leaders_only);
   // deploy.blocked_sea his §10 (*): the path may not cross a sea zone with another major power's naval units in one of its ports, even an ally's, unless they are loaned to the deploying power
   //   lifted by exempt deploy.spring_preparations (his §10)
-  if (scope && !ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, false, true, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_blocked_sea);
+  if (!ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, false, true, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_blocked_sea);
   // deploy.capital_only his §10: a spring deployment starts in one of the deploying power's capitals (either one, for a power with two)
-  if (scope && !isCapital(v_origin, v_power)) (violations ??= []).push(V_deploy_capital_only);
+  if (!isCapital(v_origin, v_power)) (violations ??= []).push(V_deploy_capital_only);
   // deploy.formation_size his §5.1: the formation may not exceed its size limit: 4 units without a leader, else the command rating of its leader, or of its two best leaders together
-  if (scope && v_land_units > ((move_formation_size_count(state, v_leaders, v_power, at.leaders) as number) === 0 ? 4 : move_formation_size_sum_highest(state, v_leaders, v_power, at.leaders))) (violations ??= []).push(V_deploy_formation_size);
+  if (v_land_units > ((move_formation_size_count(state, v_leaders, v_power, at.leaders) as number) === 0 ? 4 : move_formation_size_sum_highest(state, v_leaders, v_power, at.leaders))) (violations ??= []).push(V_deploy_formation_size);
   // deploy.leaders_in_capital his §10: only the power's own leaders standing in the capital may deploy
-  if (scope && move_leaders_in_origin_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_leaders_in_capital);
+  if (move_leaders_in_origin_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_leaders_in_capital);
   // deploy.leaders_started_in_capital his §10: only leaders in the capital at the start of the phase deploy: a leader that arrived there this phase stays
-  if (scope && deploy_leaders_started_in_capital_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_leaders_started_in_capital);
+  if (deploy_leaders_started_in_capital_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_leaders_started_in_capital);
   // deploy.no_pass his §10 (*): the deployment path may not cross a mountain pass
   //   lifted by exempt deploy.spring_preparations (his §10)
-  if (scope && !ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, true, false, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_no_pass);
+  if (!ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, true, false, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_no_pass);
   // deploy.not_active his §10: powers deploy one at a time in impulse order: only the power whose turn it is may deploy
-  if (scope && (state.active_power as string) !== v_power) (violations ??= []).push(V_deploy_not_active);
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_deploy_not_active);
   // deploy.once_per_phase his §10: a power makes one spring deployment per phase (a power with two capitals deploys from one of them, not both)
-  if (scope && (state.spring_deployments_done as readonly string[]).includes(v_power)) (violations ??= []).push(V_deploy_once_per_phase);
+  if ((state.spring_deployments_done as readonly string[]).includes(v_power)) (violations ??= []).push(V_deploy_once_per_phase);
   // deploy.path his §10: no path from the capital to the destination through friendly, unrest-free spaces, crossing at most one sea zone between friendly ports
   if (first_2) (violations ??= []).push(V_deploy_path);
   // deploy.phase his §10: spring deployment happens only in the Spring Deployment phase
   if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_deploy_phase);
   // deploy.protestant his §10: the Protestant has no capital and never spring deploys
-  if (scope && (v_power as string) === "protestant") (violations ??= []).push(V_deploy_protestant);
+  if ((v_power as string) === "protestant") (violations ??= []).push(V_deploy_protestant);
   // deploy.sea_cap his §10 (*): at most 5 land units (leaders do not count) may cross a sea zone
   //   lifted by exempt deploy.spring_preparations (his §10)
-  if (scope && !ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination)) (violations ??= []).push(V_deploy_sea_cap);
+  if (!ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination)) (violations ??= []).push(V_deploy_sea_cap);
   // deploy.something_moves his §10: a deployment moves a formation: a non-negative number of land units and at least one unit or leader
-  if (scope && (v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0))) (violations ??= []).push(V_deploy_something_moves);
+  if (v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0)) (violations ??= []).push(V_deploy_something_moves);
   // deploy.star_all his §10 (*): no single path meets all three path restrictions together: no mountain pass, no blocked sea zone, and no sea crossing with more than 5 land units
   //   lifted by exempt deploy.spring_preparations (his §10)
   if (first) (violations ??= []).push(V_deploy_star_all);
   // deploy.to_land his §10: the deployment ends in a land space
-  if (scope && !isLand(v_destination)) (violations ??= []).push(V_deploy_to_land);
+  if (!isLand(v_destination)) (violations ??= []).push(V_deploy_to_land);
   // deploy.units_in_capital his §10: only land units of the power standing in the capital may deploy
-  if (scope && v_land_units > at_2) (violations ??= []).push(V_deploy_units_in_capital);
+  if (v_land_units > at_2) (violations ??= []).push(V_deploy_units_in_capital);
   // deploy.units_started_in_capital his §10: only land units in the capital at the start of the phase deploy: units that arrived there this phase stay
-  if (scope && v_land_units <= at_2 && v_land_units > at_2 - deploy_units_started_in_capital_sum(state, v_origin, v_power)) (violations ??= []).push(V_deploy_units_started_in_capital);
+  if (v_land_units <= at_2 && v_land_units > at_2 - deploy_units_started_in_capital_sum(state, v_origin, v_power)) (violations ??= []).push(V_deploy_units_started_in_capital);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
@@ -1573,29 +1622,35 @@ let scratch_deploy_path: RouteScratch | null = null;
 
 /** route deploy_path: the `land s` clause for space number i (memoized in sc). */
 function deploy_path_landOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  let m = sc.land[i]!;
-  if (m === 0) sc.land[i] = m = deploy_path_land(state, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.land[i]!;
+  if ((m & -4) === sc.landStamp) return (m & 3) === 1;
+  const ok = deploy_path_land(state, v_p, SPACES[i]!);
+  sc.land[i] = sc.landStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route deploy_path: the `sea z` clause for space number i (memoized in sc). */
 function deploy_path_seaOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_no_blocked_seas: boolean): boolean {
-  let m = sc.sea[i]!;
-  if (m === 0) sc.sea[i] = m = deploy_path_sea(state, v_no_blocked_seas, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.sea[i]!;
+  if ((m & -4) === sc.seaStamp) return (m & 3) === 1;
+  const ok = deploy_path_sea(state, v_no_blocked_seas, v_p, SPACES[i]!);
+  sc.sea[i] = sc.seaStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route deploy_path: the `port q` clause for space number i (memoized in sc). */
 function deploy_path_portOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  let m = sc.port[i]!;
-  if (m === 0) sc.port[i] = m = deploy_path_port(state, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.port[i]!;
+  if ((m & -4) === sc.portStamp) return (m & 3) === 1;
+  const ok = deploy_path_port(state, v_p, SPACES[i]!);
+  sc.port[i] = sc.portStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route deploy_path: the search itself (breadth-first over space and sea zones used). */
 function search_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
-  const src = SPACE_INDEX[from];
-  const dst = SPACE_INDEX[to];
+  const src = spaceNo(from);
+  const dst = spaceNo(to);
   let maxSeas: number = v_no_seas ? 0 : 1;
   if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;
   const passes: boolean = !v_no_passes;
@@ -1603,24 +1658,25 @@ function search_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean,
   if (sc === null) sc = scratch_deploy_path = newRouteScratch();
   else if (sc.busy) sc = newRouteScratch();
   sc.busy = true;
+  const best = sc.best;
+  const qs = sc.queueSpace;
+  const qk = sc.queueSeas;
+  // every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)
+  let tail = 0;
   try {
-    const best = sc.best;
-    const qs = sc.queueSpace;
-    const qk = sc.queueSeas;
-    best.fill(0x7fffffff);
     if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p)) {
-      sc.land.fill(0);
+      sc.landStamp = newStamp(sc.landStamp, sc.land);
       sc.landCall = call_epoch;
       sc.landArgs[0] = v_p;
     }
     if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p && sc.seaArgs[1] === v_no_blocked_seas)) {
-      sc.sea.fill(0);
+      sc.seaStamp = newStamp(sc.seaStamp, sc.sea);
       sc.seaCall = call_epoch;
       sc.seaArgs[0] = v_p;
       sc.seaArgs[1] = v_no_blocked_seas;
     }
     if (!(sc.portCall === call_epoch && sc.portArgs[0] === v_p)) {
-      sc.port.fill(0);
+      sc.portStamp = newStamp(sc.portStamp, sc.port);
       sc.portCall = call_epoch;
       sc.portArgs[0] = v_p;
     }
@@ -1630,11 +1686,11 @@ function search_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean,
       k0 = 1;
     } else if (!deploy_path_landOk(sc, src, state, v_p)) return false;
     if (src === dst) return true;
-    best[src] = k0;
     qs[0] = src;
     qk[0] = k0;
+    tail = 1;
+    best[src] = k0;
     let head = 0;
-    let tail = 1;
     while (head < tail) {
       const u = qs[head]!;
       const k = qk[head]!;
@@ -1696,6 +1752,7 @@ function search_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean,
     }
     return false;
   } finally {
+    for (let j = 0; j < tail; j++) best[qs[j]!] = 0x7fffffff;
     sc.busy = false;
   }
 }
@@ -1737,22 +1794,26 @@ let scratch_loc: RouteScratch | null = null;
 
 /** route loc: the `land s` clause for space number i (memoized in sc). */
 function loc_landOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_target: Space, v_start: Space): boolean {
-  let m = sc.land[i]!;
-  if (m === 0) sc.land[i] = m = loc_land(state, v_p, v_start, v_target, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.land[i]!;
+  if ((m & -4) === sc.landStamp) return (m & 3) === 1;
+  const ok = loc_land(state, v_p, v_start, v_target, SPACES[i]!);
+  sc.land[i] = sc.landStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route loc: the `sea z` clause for space number i (memoized in sc). */
 function loc_seaOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  let m = sc.sea[i]!;
-  if (m === 0) sc.sea[i] = m = loc_sea(state, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.sea[i]!;
+  if ((m & -4) === sc.seaStamp) return (m & 3) === 1;
+  const ok = loc_sea(state, v_p, SPACES[i]!);
+  sc.sea[i] = sc.seaStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route loc: the search itself (breadth-first over space and sea zones used). */
 function search_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Space, from: Space, to: Space): boolean {
-  const src = SPACE_INDEX[from];
-  const dst = SPACE_INDEX[to];
+  const src = spaceNo(from);
+  const dst = spaceNo(to);
   let maxSeas: number = SEA_COUNT;
   if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;
   const passes: boolean = true;
@@ -1760,20 +1821,21 @@ function search_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spa
   if (sc === null) sc = scratch_loc = newRouteScratch();
   else if (sc.busy) sc = newRouteScratch();
   sc.busy = true;
+  const best = sc.best;
+  const qs = sc.queueSpace;
+  const qk = sc.queueSeas;
+  // every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)
+  let tail = 0;
   try {
-    const best = sc.best;
-    const qs = sc.queueSpace;
-    const qk = sc.queueSeas;
-    best.fill(0x7fffffff);
     if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p && sc.landArgs[1] === v_target && sc.landArgs[2] === v_start)) {
-      sc.land.fill(0);
+      sc.landStamp = newStamp(sc.landStamp, sc.land);
       sc.landCall = call_epoch;
       sc.landArgs[0] = v_p;
       sc.landArgs[1] = v_target;
       sc.landArgs[2] = v_start;
     }
     if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p)) {
-      sc.sea.fill(0);
+      sc.seaStamp = newStamp(sc.seaStamp, sc.sea);
       sc.seaCall = call_epoch;
       sc.seaArgs[0] = v_p;
     }
@@ -1783,11 +1845,11 @@ function search_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spa
       k0 = 1;
     } else if (!loc_landOk(sc, src, state, v_p, v_target, v_start)) return false;
     if (src === dst) return true;
-    best[src] = k0;
     qs[0] = src;
     qk[0] = k0;
+    tail = 1;
+    best[src] = k0;
     let head = 0;
-    let tail = 1;
     while (head < tail) {
       const u = qs[head]!;
       const k = qk[head]!;
@@ -1849,6 +1911,7 @@ function search_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spa
     }
     return false;
   } finally {
+    for (let j = 0; j < tail; j++) best[qs[j]!] = 0x7fffffff;
     sc.busy = false;
   }
 }

@@ -4,7 +4,7 @@
 // inputs sha256: 333867ab251a5a42368a7a815c38427637dfa5fced64577eb74ca567ce0624d5
 import type { ActionKind, ActionType, ActivatablePower, CardUse, CpSource, DisplacedForce, EscortDirection, Event, LeaderRole, MajorPower, Power, Religion, Space, State } from "./state.js";
 import type { Verdict, Violation } from "./index.js";
-import { FLAGS, F_SEA, LAND_ADJ, PASS_ADJ, PORT_ADJ, type RouteScratch, SEA_ADJ, SEA_COUNT, SPACES, SPACE_INDEX, adjacent, distance, isCapital, isFortified, isHome, isLand, isPort, neighbors, newRouteScratch, passBetween, portsOf } from "./board.js";
+import { FLAGS, F_SEA, LAND_ADJ, PASS_ADJ, PORT_ADJ, type RouteScratch, SEA_ADJ, SEA_COUNT, SPACES, adjacent, distance, isCapital, isFortified, isHome, isLand, isPort, neighbors, newRouteScratch, newStamp, passBetween, portsOf, spaceNo } from "./board.js";
 
 /** `activation_war(power: MajorPower, enemy: MajorPower)` (dsl/vq/edition.rules:128) */
 export interface ActivationWarAction {
@@ -442,8 +442,13 @@ export function checkAssault(state: State, action: AssaultAction): Verdict {
   const v_power = action.power;
   const v_space = action.space;
   const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
   // assault.loc vq §"Control and Unrest: Line of Communication": an assault needs a line of communication to the space assaulted
-  if (scope && !assault_loc_some_7(state, v_power, v_space)) (violations ??= []).push(V_assault_loc);
+  if (!assault_loc_some_7(state, v_power, v_space)) (violations ??= []).push(V_assault_loc);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
@@ -523,21 +528,27 @@ export function checkControlUnfortifiedSpace(state: State, action: ControlUnfort
   const v_power = action.power;
   const v_space = action.space;
   const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_control_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
   const at = state.spaces[v_space]!;
   // control.land_units vq §"Control and Unrest: Unfortified Space": the power's land units occupy the space, or are next to it (not across a mountain pass) with no enemy land units next to it
-  if (scope && !(at.land_units[v_power]! > 0 || (control_land_units_some(state, v_power, v_space) && !control_land_units_some_4(state, v_power, v_space)))) (violations ??= []).push(V_control_land_units);
+  if (!(at.land_units[v_power]! > 0 || (control_land_units_some(state, v_power, v_space) && !control_land_units_some_4(state, v_power, v_space)))) (violations ??= []).push(V_control_land_units);
   // control.loc vq §"Control and Unrest: Unfortified Space": the active power has a line of communication to the space
-  if (scope && !assault_loc_some_7(state, v_power, v_space)) (violations ??= []).push(V_control_loc);
+  if (!assault_loc_some_7(state, v_power, v_space)) (violations ??= []).push(V_control_loc);
   // control.not_active vq §"Control and Unrest: Unfortified Space": only the active power takes the action
-  if (scope && (state.active_power as string) !== v_power) (violations ??= []).push(V_control_not_active);
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_control_not_active);
   // control.occupied vq §"Control and Unrest: Unfortified Space": no land units of another power not allied with the active power occupy the space
-  if (scope && control_occupied_some_2(state, v_power, v_space)) (violations ??= []).push(V_control_occupied);
+  if (control_occupied_some_2(state, v_power, v_space)) (violations ??= []).push(V_control_occupied);
   // control.phase vq §"Control and Unrest: Unfortified Space": control of an unfortified space is an action of the Action Phase
   if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_control_phase);
   // control.target vq §"Control and Unrest: Unfortified Space": the space is independent or controlled by an enemy power
-  if (scope && !((at.controller as string) === "independent" || control_target_some(state, v_power, v_space))) (violations ??= []).push(V_control_target);
+  if (!((at.controller as string) === "independent" || control_target_some(state, v_power, v_space))) (violations ??= []).push(V_control_target);
   // control.unfortified vq §"Control and Unrest: Unfortified Space": the space is an unfortified land space
-  if (scope && (isFortified(v_space) || !isLand(v_space))) (violations ??= []).push(V_control_unfortified);
+  if (isFortified(v_space) || !isLand(v_space)) (violations ??= []).push(V_control_unfortified);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
@@ -605,11 +616,17 @@ export function checkDiscardHomeCard(state: State, action: DiscardHomeCardAction
   const v_power = action.power;
   const v_card = action.card;
   const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_home_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
   const at = state.hands[v_power]!;
   // home.keep_one vq §"Spring Deployment Procedure, step 5": a power keeps one home card for the Action Phase: it discards one only while it holds two
-  if (scope && home_keep_one_count(state, at) < 2) (violations ??= []).push(V_home_keep_one);
+  if (home_keep_one_count(state, at) < 2) (violations ??= []).push(V_home_keep_one);
   // home.not_home_card vq §"Spring Deployment Procedure, step 5": the discarded card is one of the power's home cards, in its hand
-  if (scope && !home_not_home_card_some(state, v_card, at)) (violations ??= []).push(V_home_not_home_card);
+  if (!home_not_home_card_some(state, v_card, at)) (violations ??= []).push(V_home_not_home_card);
   // home.phase vq §"Spring Deployment Procedure, step 5": home cards are discarded only during spring deployment
   if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_home_phase);
   // pass.empty_hand: `pass` is the only legal move
@@ -640,7 +657,7 @@ export function checkDisplace(state: State, action: DisplaceAction): Verdict {
   // displace.naval_nearest vq §"Control and Unrest: Displacement": a displaced naval force goes to the nearest port its power controls (sea zones count as spaces; the owner picks among equally near ones)
   if ((v_force as string) === "naval_force" && displace_land_nearest_some(state, v_destination, v_force, v_space, v_units_of)) (violations ??= []).push(V_displace_naval_nearest);
   // displace.units_present vq §"Control and Unrest: Displacement": the displaced force is in the space: land units or an army leader of the power for a land force, naval units or a naval leader for a naval force
-  if (((v_force as string) === "land_force" ? (at_2.land_units[v_units_of]! as number) === 0 && !displace_units_present_some(state, v_units_of, at_2.leaders) : (at_2.naval_units[v_units_of]! as number) === 0 && !displace_units_present_some_2(state, v_units_of, at_2.leaders))) (violations ??= []).push(V_displace_units_present);
+  if ((v_force as string) === "land_force" ? (at_2.land_units[v_units_of]! as number) === 0 && !displace_units_present_some(state, v_units_of, at_2.leaders) : (at_2.naval_units[v_units_of]! as number) === 0 && !displace_units_present_some_2(state, v_units_of, at_2.leaders)) (violations ??= []).push(V_displace_units_present);
   return verdict(violations, undefined);
 }
 
@@ -650,10 +667,15 @@ export function checkEndImpulse(state: State, action: EndImpulseAction): Verdict
   let violations: Violation[] | undefined;
   const v_power = action.power;
   const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
   // impulse.end_before_option vq §"Action Phase": an impulse ends only after its option is taken: a power that has played no card in it passes instead
-  if (scope && (state.impulse.card_play as string) === "none") (violations ??= []).push(V_impulse_end_before_option);
+  if ((state.impulse.card_play as string) === "none") (violations ??= []).push(V_impulse_end_before_option);
   // impulse.not_active vq §"Action Phase": only the active power ends its impulse
-  if (scope && (state.active_power as string) !== v_power) (violations ??= []).push(V_impulse_not_active);
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_impulse_not_active);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
@@ -680,13 +702,19 @@ export function checkHoldLeader(state: State, action: HoldLeaderAction): Verdict
   const v_power = action.power;
   const v_leader = action.leader;
   const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_leader_hold_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
   // leader.hold_not_arriving vq §"Spring Deployment Procedure, step 4": only a leader of this power arriving this turn can be held back
-  if (scope && !leader_hold_not_arriving_some(state, v_leader, v_power)) (violations ??= []).push(V_leader_hold_not_arriving);
+  if (!leader_hold_not_arriving_some(state, v_leader, v_power)) (violations ??= []).push(V_leader_hold_not_arriving);
   // leader.hold_phase vq §"Spring Deployment Procedure, step 4": arriving leaders are held back only during spring deployment
   if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_leader_hold_phase);
   // leader.must_place vq §"Spring Deployment Procedure, step 4": an arriving leader waits on the Turn Track only when no space may take it
   //   lifted by exempt leader.protestant_revolt (vq §"Spring Deployment Procedure, step 4")
-  if (scope && leader_must_place_some_4(state, v_leader, v_power) && (v_power as string) !== "protestant") (violations ??= []).push(V_leader_must_place);
+  if (leader_must_place_some_4(state, v_leader, v_power) && (v_power as string) !== "protestant") (violations ??= []).push(V_leader_must_place);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
@@ -703,22 +731,28 @@ export function checkMoveEscortGalleons(state: State, action: MoveEscortGalleons
   const v_galleons = action.galleons;
   const v_direction = action.direction;
   const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_escort_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
   // escort.at_most_two vq §"Spring Deployment Procedure, step 1": the Treasure Fleet Escorts box never holds more than 2 galleons
-  if (scope && (v_direction as string) === "to_escorts" && state.treasure_fleet_escorts + v_galleons > 2) (violations ??= []).push(V_escort_at_most_two);
+  if ((v_direction as string) === "to_escorts" && state.treasure_fleet_escorts + v_galleons > 2) (violations ??= []).push(V_escort_at_most_two);
   // escort.galleons_in_box vq §"Spring Deployment Procedure, step 1": only galleons in the box can go back to a home port
-  if (scope && (v_direction as string) === "to_home_ports" && v_galleons > state.treasure_fleet_escorts) (violations ??= []).push(V_escort_galleons_in_box);
+  if ((v_direction as string) === "to_home_ports" && v_galleons > state.treasure_fleet_escorts) (violations ??= []).push(V_escort_galleons_in_box);
   // escort.galleons_in_port vq §"Spring Deployment Procedure, step 1": only galleons Spain has in that port can go to the box
-  if (scope && (v_direction as string) === "to_escorts" && v_galleons > state.spaces[v_home_port]!.galleons["spain"]!) (violations ??= []).push(V_escort_galleons_in_port);
+  if ((v_direction as string) === "to_escorts" && v_galleons > state.spaces[v_home_port]!.galleons["spain"]!) (violations ??= []).push(V_escort_galleons_in_port);
   // escort.home_port vq §"Spring Deployment Procedure, step 1": galleons move between the box and Spain's home ports only
-  if (scope && !(isPort(v_home_port) && isHome(v_home_port, "spain"))) (violations ??= []).push(V_escort_home_port);
+  if (!(isPort(v_home_port) && isHome(v_home_port, "spain"))) (violations ??= []).push(V_escort_home_port);
   // escort.one_direction vq §"Spring Deployment Procedure, step 1": galleons move one way in a turn: to the box or back, not both
-  if (scope && escort_one_direction_some(state, v_direction)) (violations ??= []).push(V_escort_one_direction);
+  if (escort_one_direction_some(state, v_direction)) (violations ??= []).push(V_escort_one_direction);
   // escort.phase vq §"Spring Deployment Procedure, step 1": galleons move to or from the Treasure Fleet Escorts box only during spring deployment
   if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_escort_phase);
   // escort.some_galleons vq §"Spring Deployment Procedure, step 1": a move carries at least one galleon
-  if (scope && v_galleons < 1) (violations ??= []).push(V_escort_some_galleons);
+  if (v_galleons < 1) (violations ??= []).push(V_escort_some_galleons);
   // escort.spain_only vq §"Spring Deployment Procedure, step 1": only Spain has a Treasure Fleet Escorts box
-  if (scope && (v_power as string) !== "spain") (violations ??= []).push(V_escort_spain_only);
+  if ((v_power as string) !== "spain") (violations ??= []).push(V_escort_spain_only);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
@@ -737,19 +771,25 @@ export function checkMoveFormation(state: State, action: MoveFormationAction): V
   const v_leaders = action.leaders;
   const v_over_pass = action.over_pass;
   const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_move_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
   const at = state.spaces[v_origin]!;
   // move.adjacent vq §"Movement": a move goes from a land space to a land space next to it
-  if (scope && !(isLand(v_origin) && isLand(v_destination) && adjacent(v_origin, v_destination))) (violations ??= []).push(V_move_adjacent);
+  if (!(isLand(v_origin) && isLand(v_destination) && adjacent(v_origin, v_destination))) (violations ??= []).push(V_move_adjacent);
   // move.formation_size vq §"Movement": the formation may not exceed its size limit: 4 land units without a leader, else its leader's command rating, or its two best leaders' together
-  if (scope && v_land_units > ((move_formation_size_count(state, v_leaders, v_power, at.leaders) as number) === 0 ? 4 : move_formation_size_sum_highest(state, v_leaders, v_power, at.leaders))) (violations ??= []).push(V_move_formation_size);
+  if (v_land_units > ((move_formation_size_count(state, v_leaders, v_power, at.leaders) as number) === 0 ? 4 : move_formation_size_sum_highest(state, v_leaders, v_power, at.leaders))) (violations ??= []).push(V_move_formation_size);
   // move.not_active vq §"Movement": only the active power moves its formations, in its impulse
-  if (scope && (state.active_power as string) !== v_power) (violations ??= []).push(V_move_not_active);
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_move_not_active);
   // move.pass_action vq §"Movement": crossing a mountain pass takes the mountain pass action, any other move the clear terrain action
-  if (scope && adjacent(v_origin, v_destination) && (passBetween(v_origin, v_destination) as boolean) !== v_over_pass) (violations ??= []).push(V_move_pass_action);
+  if (adjacent(v_origin, v_destination) && (passBetween(v_origin, v_destination) as boolean) !== v_over_pass) (violations ??= []).push(V_move_pass_action);
   // move.phase vq §"Movement": a formation moves with a CP action of the Action Phase
   if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_move_phase);
   // move.units_in_space vq §"Movement": a formation is made of the power's land units and leaders that stand in the space it leaves
-  if (scope && (v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0) || v_land_units > at.land_units[v_power]! || move_units_in_space_some_2(state, v_leaders, v_origin, v_power))) (violations ??= []).push(V_move_units_in_space);
+  if (v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0) || v_land_units > at.land_units[v_power]! || move_units_in_space_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_move_units_in_space);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
@@ -764,25 +804,30 @@ export function checkPass(state: State, action: PassAction): Verdict {
   let obliged: string[] | undefined;
   const v_power = action.power;
   const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_pass_phase);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, obliged);
+  }
   const at = state.hands[v_power]!;
   // pass.admin_rating vq §"Action Phase: Pass": a power may not pass while it holds more cards than its ruler's administrative rating
-  if (scope && at.length > state.rulers[v_power]!.admin_rating) (violations ??= []).push(V_pass_admin_rating);
+  if (at.length > state.rulers[v_power]!.admin_rating) (violations ??= []).push(V_pass_admin_rating);
   // pass.after_card vq §"Action Phase": a power that played a card this impulse has taken its impulse option and may not also pass in it
-  if (scope && (state.impulse.card_play as string) !== "none") (violations ??= []).push(V_pass_after_card);
+  if ((state.impulse.card_play as string) !== "none") (violations ??= []).push(V_pass_after_card);
   // pass.home_card vq §"Action Phase: Pass": a power may not pass while one of its home cards is still in its hand
-  if (scope && pass_home_card_some(state, at)) (violations ??= []).push(V_pass_home_card);
+  if (pass_home_card_some(state, at)) (violations ??= []).push(V_pass_home_card);
   // pass.mandatory_event vq §"Action Phase: Pass": a power may not pass while it holds an unplayed Mandatory Event
   //   lifted by exempt pass.mandatory_event_played (vq §"Action Phase: Pass")
-  if (scope && pass_mandatory_event_some(state, at) && !ex_pass_mandatory_event_played_every(state, at)) (violations ??= []).push(V_pass_mandatory_event);
+  if (pass_mandatory_event_some(state, at) && !ex_pass_mandatory_event_played_every(state, at)) (violations ??= []).push(V_pass_mandatory_event);
   // pass.not_active vq §"Action Phase": only the power taking the current impulse may pass
-  if (scope && (state.active_power as string) !== v_power) (violations ??= []).push(V_pass_not_active);
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_pass_not_active);
   // pass.phase vq §"Action Phase": passing is an impulse option of the Action Phase only
   if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_pass_phase);
   // preference.required: `record_religious_preference` is the only legal move
   if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   // pass.empty_hand vq §"Action Phase: Pass": a power with no cards left in its hand must pass
   //   lifted by exempt pass.impulse_in_progress (vq §"Action Phase")
-  if (scope && (state.active_power as string) === v_power && (at.length as number) === 0 && (state.impulse.card_play as string) === "none") (obliged ??= []).push("pass.empty_hand");
+  if ((state.active_power as string) === v_power && (at.length as number) === 0 && (state.impulse.card_play as string) === "none") (obliged ??= []).push("pass.empty_hand");
   return verdict(violations, obliged);
 }
 
@@ -795,17 +840,23 @@ export function checkPlaceLeader(state: State, action: PlaceLeaderAction): Verdi
   const v_space = action.space;
   const v_role = action.role;
   const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_leader_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
   const at = state.spaces[v_space]!;
   // leader.army_space vq §"Spring Deployment Procedure, step 4": an army leader is placed in a fortified home space under friendly control
-  if (scope && (v_role as string) === "army" && !(isFortified(v_space) && isHome(v_space, v_power) && ((at.controller as string) === v_power || leader_switch_in_port_some(state, v_power, v_space)))) (violations ??= []).push(V_leader_army_space);
+  if ((v_role as string) === "army" && !(isFortified(v_space) && isHome(v_space, v_power) && ((at.controller as string) === v_power || leader_switch_in_port_some(state, v_power, v_space)))) (violations ??= []).push(V_leader_army_space);
   // leader.naval_space vq §"Spring Deployment Procedure, step 4": a naval leader is placed in a home port under friendly control
-  if (scope && (v_role as string) === "naval" && !(isPort(v_space) && isHome(v_space, v_power) && ((at.controller as string) === v_power || leader_switch_in_port_some(state, v_power, v_space)))) (violations ??= []).push(V_leader_naval_space);
+  if ((v_role as string) === "naval" && !(isPort(v_space) && isHome(v_space, v_power) && ((at.controller as string) === v_power || leader_switch_in_port_some(state, v_power, v_space)))) (violations ??= []).push(V_leader_naval_space);
   // leader.not_arriving vq §"Spring Deployment Procedure, step 4": only a leader of this power arriving this turn is placed now
-  if (scope && !leader_hold_not_arriving_some(state, v_leader, v_power)) (violations ??= []).push(V_leader_not_arriving);
+  if (!leader_hold_not_arriving_some(state, v_leader, v_power)) (violations ??= []).push(V_leader_not_arriving);
   // leader.phase vq §"Spring Deployment Procedure, step 4": arriving leaders are placed during spring deployment
   if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_leader_phase);
   // leader.role vq §"Spring Deployment Procedure, step 4": a leader enters in its own role; only Don John may enter as an army leader or as a naval leader
-  if (scope && leader_role_some(state, v_leader, v_power, v_role)) (violations ??= []).push(V_leader_role);
+  if (leader_role_some(state, v_leader, v_power, v_role)) (violations ??= []).push(V_leader_role);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
@@ -821,18 +872,24 @@ export function checkPlaceSeaCaptain(state: State, action: PlaceSeaCaptainAction
   const v_captain = action.captain;
   const v_home_port = action.home_port;
   const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_captain_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
   // captain.england_only vq §"Spring Deployment Procedure, step 2": only England places sea captains in this step
-  if (scope && (v_power as string) !== "england") (violations ??= []).push(V_captain_england_only);
+  if ((v_power as string) !== "england") (violations ??= []).push(V_captain_england_only);
   // captain.home_port vq §"Spring Deployment Procedure, step 2": the sea captain goes to an English home port
-  if (scope && !(isPort(v_home_port) && isHome(v_home_port, "england"))) (violations ??= []).push(V_captain_home_port);
+  if (!(isPort(v_home_port) && isHome(v_home_port, "england"))) (violations ??= []).push(V_captain_home_port);
   // captain.naval_unit vq §"Spring Deployment Procedure, step 2": the sea captain is placed on an English naval unit in that port
-  if (scope && (state.spaces[v_home_port]!.naval_units["england"]! as number) === 0) (violations ??= []).push(V_captain_naval_unit);
+  if ((state.spaces[v_home_port]!.naval_units["england"]! as number) === 0) (violations ??= []).push(V_captain_naval_unit);
   // captain.phase vq §"Spring Deployment Procedure, step 2": sea captains become naval leaders in Europe only during spring deployment
   if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_captain_phase);
   // captain.unknown vq §"Spring Deployment Procedure, step 2": only one of England's sea captains not yet in Europe can be placed
-  if (scope && !captain_unknown_some(state, v_captain)) (violations ??= []).push(V_captain_unknown);
+  if (!captain_unknown_some(state, v_captain)) (violations ??= []).push(V_captain_unknown);
   // captain.wintered_in_colony vq §"Spring Deployment Procedure, step 2": a sea captain that wintered in an English colony may not be moved now
-  if (scope && captain_wintered_in_colony_some(state, v_captain)) (violations ??= []).push(V_captain_wintered_in_colony);
+  if (captain_wintered_in_colony_some(state, v_captain)) (violations ??= []).push(V_captain_wintered_in_colony);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
@@ -864,19 +921,25 @@ export function checkPlayCard(state: State, action: PlayCardAction): Verdict {
   const v_card = action.card;
   const v_use = action.use;
   const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_card_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
   const at = state.hands[v_power]!;
   // card.combat_not_event vq §"Action Phase: Playing a Card as an Event": a combat card is never played as an event
-  if (scope && (v_use as string) === "event" && card_combat_not_event_some(state, v_card, at)) (violations ??= []).push(V_card_combat_not_event);
+  if ((v_use as string) === "event" && card_combat_not_event_some(state, v_card, at)) (violations ??= []).push(V_card_combat_not_event);
   // card.event_once_per_turn vq §"Action Phase: Playing a Card as an Event": a card is played as an event at most once in a turn, even when taken back from the discard pile
-  if (scope && (v_use as string) === "event" && (state.events_played_this_turn as readonly string[]).includes(v_card)) (violations ??= []).push(V_card_event_once_per_turn);
+  if ((v_use as string) === "event" && (state.events_played_this_turn as readonly string[]).includes(v_card)) (violations ??= []).push(V_card_event_once_per_turn);
   // card.mandatory_not_for_cp vq §"Action Phase: Playing a Card for CP": a Mandatory Event may not be played for CP
-  if (scope && (v_use as string) === "cp" && card_mandatory_not_for_cp_some(state, v_card, at)) (violations ??= []).push(V_card_mandatory_not_for_cp);
+  if ((v_use as string) === "cp" && card_mandatory_not_for_cp_some(state, v_card, at)) (violations ??= []).push(V_card_mandatory_not_for_cp);
   // card.not_active vq §"Action Phase": only the active power plays a card to open its impulse
-  if (scope && (state.active_power as string) !== v_power) (violations ??= []).push(V_card_not_active);
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_card_not_active);
   // card.not_in_hand vq §"Action Phase": a power plays only a card from its hand
-  if (scope && !card_not_in_hand_some(state, v_card, at)) (violations ??= []).push(V_card_not_in_hand);
+  if (!card_not_in_hand_some(state, v_card, at)) (violations ??= []).push(V_card_not_in_hand);
   // card.one_per_impulse vq §"Action Phase": an impulse opens with one card played (or a pass): no second card in the same impulse
-  if (scope && (state.impulse.card_play as string) !== "none") (violations ??= []).push(V_card_one_per_impulse);
+  if ((state.impulse.card_play as string) !== "none") (violations ??= []).push(V_card_one_per_impulse);
   // card.phase vq §"Action Phase": cards are played in impulses of the Action Phase
   if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_card_phase);
   // pass.empty_hand: `pass` is the only legal move
@@ -893,12 +956,18 @@ export function checkPlayTreasure(state: State, action: PlayTreasureAction): Ver
   const v_power = action.power;
   const v_treasure = action.treasure;
   const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_treasure_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
   // treasure.after_card vq §"Action Phase: Extending an Impulse with a Treasure": a treasure extends an impulse opened by a card played for CP or as an event, never one that passed
-  if (scope && (state.impulse.card_play as string) === "none") (violations ??= []).push(V_treasure_after_card);
+  if ((state.impulse.card_play as string) === "none") (violations ??= []).push(V_treasure_after_card);
   // treasure.not_active vq §"Action Phase: Extending an Impulse with a Treasure": only the active power extends its impulse
-  if (scope && (state.active_power as string) !== v_power) (violations ??= []).push(V_treasure_not_active);
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_treasure_not_active);
   // treasure.not_held vq §"Action Phase: Extending an Impulse with a Treasure": a power plays only a treasure it holds
-  if (scope && !treasure_not_held_some(state, v_treasure, state.treasures[v_power]!)) (violations ??= []).push(V_treasure_not_held);
+  if (!treasure_not_held_some(state, v_treasure, state.treasures[v_power]!)) (violations ??= []).push(V_treasure_not_held);
   // treasure.phase vq §"Action Phase: Extending an Impulse with a Treasure": treasures extend impulses of the Action Phase
   if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_treasure_phase);
   // pass.empty_hand: `pass` is the only legal move
@@ -929,8 +998,12 @@ export function checkReceiveWinterRegular(state: State, action: ReceiveWinterReg
   let violations: Violation[] | undefined;
   const v_power = action.power;
   const scope = (state.phase as string) === "winter";
+  if (!scope) {
+    if ((state.phase as string) !== "winter") (violations ??= []).push(V_winter_phase);
+    return verdict(violations, undefined);
+  }
   // winter.inactive_major vq §"Activated Major Powers: Winter": an inactive major power receives no regular in its capital in winter
-  if (scope && (state.activatable as readonly string[]).includes(v_power) && !activation_war_not_activated_some(state, v_power)) (violations ??= []).push(V_winter_inactive_major);
+  if ((state.activatable as readonly string[]).includes(v_power) && !activation_war_not_activated_some(state, v_power)) (violations ??= []).push(V_winter_inactive_major);
   // winter.phase vq §"Activated Major Powers: Winter": the regular in the capital is received during winter
   if ((state.phase as string) !== "winter") (violations ??= []).push(V_winter_phase);
   return verdict(violations, undefined);
@@ -943,20 +1016,25 @@ export function checkRecordReligiousPreference(state: State, action: RecordRelig
   let obliged: string[] | undefined;
   const v_power = action.power;
   const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_preference_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, obliged);
+  }
   // preference.first_turn vq §"Spring Deployment Procedure, step 3": the religious preference is recorded on the first turn of the game only
-  if (scope && (state.turn as number) !== 1) (violations ??= []).push(V_preference_first_turn);
+  if ((state.turn as number) !== 1) (violations ??= []).push(V_preference_first_turn);
   // preference.hre_only vq §"Spring Deployment Procedure, step 3": only the Holy Roman Empire records a religious preference
-  if (scope && (v_power as string) !== "hre") (violations ??= []).push(V_preference_hre_only);
+  if ((v_power as string) !== "hre") (violations ??= []).push(V_preference_hre_only);
   // preference.once vq §"Spring Deployment Procedure, step 3": the religious preference is recorded once
-  if (scope && state.religious_preference_recorded) (violations ??= []).push(V_preference_once);
+  if (state.religious_preference_recorded) (violations ??= []).push(V_preference_once);
   // preference.phase vq §"Spring Deployment Procedure, step 3": the religious preference is recorded during spring deployment
   if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_preference_phase);
   // preference.six_players vq §"Activated Major Powers: Additional Considerations": games of 2 to 5 players skip the Empire's religious preference
-  if (scope && state.players < 6) (violations ??= []).push(V_preference_six_players);
+  if (state.players < 6) (violations ??= []).push(V_preference_six_players);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required vq §"Spring Deployment Procedure, step 3": on the first turn of a six-player game the Holy Roman Empire must record its religious preference (before its later steps)
-  if (scope && (v_power as string) === "hre" && (state.turn as number) === 1 && (state.players as number) === 6 && !state.religious_preference_recorded) (obliged ??= []).push("preference.required");
+  if ((v_power as string) === "hre" && (state.turn as number) === 1 && (state.players as number) === 6 && !state.religious_preference_recorded) (obliged ??= []).push("preference.required");
   return verdict(violations, obliged);
 }
 
@@ -967,13 +1045,19 @@ export function checkRemoveUnrest(state: State, action: RemoveUnrestAction): Ver
   const v_power = action.power;
   const v_space = action.space;
   const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_unrest_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
   const at = state.spaces[v_space]!;
   // unrest.land_units vq §"Control and Unrest: Removing Unrest": the power's land units occupy the space, or are next to it (not across a mountain pass) with no enemy land units next to it; no line of communication is needed
-  if (scope && !(at.land_units[v_power]! > 0 || (control_land_units_some(state, v_power, v_space) && !control_land_units_some_4(state, v_power, v_space)))) (violations ??= []).push(V_unrest_land_units);
+  if (!(at.land_units[v_power]! > 0 || (control_land_units_some(state, v_power, v_space) && !control_land_units_some_4(state, v_power, v_space)))) (violations ??= []).push(V_unrest_land_units);
   // unrest.none vq §"Control and Unrest: Removing Unrest": there must be unrest in the space to remove
-  if (scope && !at.unrest) (violations ??= []).push(V_unrest_none);
+  if (!at.unrest) (violations ??= []).push(V_unrest_none);
   // unrest.not_active vq §"Control and Unrest: Removing Unrest": only the active power takes the action
-  if (scope && (state.active_power as string) !== v_power) (violations ??= []).push(V_unrest_not_active);
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_unrest_not_active);
   // unrest.phase vq §"Control and Unrest: Removing Unrest": removing unrest is an action of the Action Phase
   if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_unrest_phase);
   // pass.empty_hand: `pass` is the only legal move
@@ -1008,44 +1092,50 @@ export function checkSpringDeploy(state: State, action: SpringDeployAction): Ver
   const v_land_units = action.land_units;
   const v_leaders = action.leaders;
   const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_deploy_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
   const at = state.spaces[v_origin]!;
   // the searches that can answer the other route rules' first: deploy.star_all, deploy.path
-  const first = scope && !route_deploy_path(state, v_power, true, true, v_land_units > 5, v_origin, v_destination);
-  const first_2 = scope && !route_deploy_path(state, v_power, false, false, false, v_origin, v_destination);
+  const first = !route_deploy_path(state, v_power, true, true, v_land_units > 5, v_origin, v_destination);
+  const first_2 = !route_deploy_path(state, v_power, false, false, false, v_origin, v_destination);
   // deploy.army_leaders_only vq §"Spring Deployment Procedure, step 6": only army leaders deploy with the land units, never naval leaders
-  if (scope && deploy_army_leaders_only_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_army_leaders_only);
+  if (deploy_army_leaders_only_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_army_leaders_only);
   // deploy.blocked_sea vq §"Spring Deployment Procedure, step 6" (*): the path may not cross a sea zone with another major power's naval units in one of its ports, even an ally's, unless they are loaned to the deploying power
-  if (scope && !route_deploy_path(state, v_power, false, true, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_blocked_sea);
+  if (!route_deploy_path(state, v_power, false, true, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_blocked_sea);
   // deploy.capital_only vq §"Spring Deployment Procedure, step 6": a spring deployment starts in one of the deploying power's capitals (either one, for a power with two)
-  if (scope && !isCapital(v_origin, v_power)) (violations ??= []).push(V_deploy_capital_only);
+  if (!isCapital(v_origin, v_power)) (violations ??= []).push(V_deploy_capital_only);
   // deploy.formation_size vq §"Spring Deployment Procedure, step 6": the formation may not exceed its size limit: 4 units without a leader, else the command rating of its leader, or of its two best leaders together
-  if (scope && v_land_units > ((move_formation_size_count(state, v_leaders, v_power, at.leaders) as number) === 0 ? 4 : move_formation_size_sum_highest(state, v_leaders, v_power, at.leaders))) (violations ??= []).push(V_deploy_formation_size);
+  if (v_land_units > ((move_formation_size_count(state, v_leaders, v_power, at.leaders) as number) === 0 ? 4 : move_formation_size_sum_highest(state, v_leaders, v_power, at.leaders))) (violations ??= []).push(V_deploy_formation_size);
   // deploy.inactive_major vq §"Spring Deployment Procedure, step 6": an inactive major power (activatable, not activated) makes no deployment: step 6 adds only the activated major powers to the powers with a capital
-  if (scope && (state.activatable as readonly string[]).includes(v_power) && !activation_war_not_activated_some(state, v_power)) (violations ??= []).push(V_deploy_inactive_major);
+  if ((state.activatable as readonly string[]).includes(v_power) && !activation_war_not_activated_some(state, v_power)) (violations ??= []).push(V_deploy_inactive_major);
   // deploy.leaders_in_capital vq §"Spring Deployment Procedure, step 6": only the power's own leaders standing in the capital may deploy
-  if (scope && move_units_in_space_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_leaders_in_capital);
+  if (move_units_in_space_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_leaders_in_capital);
   // deploy.leaders_started_in_capital vq §"Spring Deployment Procedure, step 6": only leaders that began the phase in the capital deploy: a leader placed there in step 4 of this phase stays
-  if (scope && deploy_leaders_started_in_capital_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_leaders_started_in_capital);
+  if (deploy_leaders_started_in_capital_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_leaders_started_in_capital);
   // deploy.no_pass vq §"Spring Deployment Procedure, step 6" (*): the deployment path may not cross a mountain pass
-  if (scope && !route_deploy_path(state, v_power, true, false, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_no_pass);
+  if (!route_deploy_path(state, v_power, true, false, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_no_pass);
   // deploy.once_per_phase vq §"Spring Deployment Procedure, step 6": a power makes one spring deployment per phase (a power with two capitals deploys from one of them, not both)
-  if (scope && (state.spring_deployments_done as readonly string[]).includes(v_power)) (violations ??= []).push(V_deploy_once_per_phase);
+  if ((state.spring_deployments_done as readonly string[]).includes(v_power)) (violations ??= []).push(V_deploy_once_per_phase);
   // deploy.path vq §"Spring Deployment Procedure, step 6": no path from the capital to the destination through friendly, unrest-free spaces, crossing at most one sea zone between friendly ports
   if (first_2) (violations ??= []).push(V_deploy_path);
   // deploy.phase vq §"Spring Deployment Procedure": spring deployment happens only in the Spring Deployment phase
   if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_deploy_phase);
   // deploy.sea_cap vq §"Spring Deployment Procedure, step 6" (*): at most 5 land units (leaders do not count) may cross a sea zone
-  if (scope && !route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination)) (violations ??= []).push(V_deploy_sea_cap);
+  if (!route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination)) (violations ??= []).push(V_deploy_sea_cap);
   // deploy.something_moves vq §"Spring Deployment Procedure, step 6": a deployment moves a formation: a non-negative number of land units and at least one unit or leader
-  if (scope && (v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0))) (violations ??= []).push(V_deploy_something_moves);
+  if (v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0)) (violations ??= []).push(V_deploy_something_moves);
   // deploy.star_all vq §"Spring Deployment Procedure, step 6" (*): no single path meets all three path restrictions together: no mountain pass, no blocked sea zone, and no sea crossing with more than 5 land units
   if (first) (violations ??= []).push(V_deploy_star_all);
   // deploy.to_land vq §"Spring Deployment Procedure, step 6": the deployment ends in a land space
-  if (scope && !isLand(v_destination)) (violations ??= []).push(V_deploy_to_land);
+  if (!isLand(v_destination)) (violations ??= []).push(V_deploy_to_land);
   // deploy.units_in_capital vq §"Spring Deployment Procedure, step 6": only land units of the power standing in the capital may deploy
-  if (scope && v_land_units > at.land_units[v_power]!) (violations ??= []).push(V_deploy_units_in_capital);
+  if (v_land_units > at.land_units[v_power]!) (violations ??= []).push(V_deploy_units_in_capital);
   // home.choose_before_deploying vq §"Spring Deployment Procedure, step 5": a power holding two home cards discards one before it deploys (step 5 comes before step 6); the Ottoman under Suleiman may keep both
-  if (scope && home_keep_one_count(state, state.hands[v_power]!) >= 2 && !((v_power as string) === "ottoman" && (state.rulers["ottoman"]!.name as string) === "Suleiman")) (violations ??= []).push(V_home_choose_before_deploying);
+  if (home_keep_one_count(state, state.hands[v_power]!) >= 2 && !((v_power as string) === "ottoman" && (state.rulers["ottoman"]!.name as string) === "Suleiman")) (violations ??= []).push(V_home_choose_before_deploying);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
@@ -1064,40 +1154,46 @@ export function checkTakeAction(state: State, action: TakeActionAction): Verdict
   const v_cost = action.cost;
   const v_target = action.target;
   const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_spend_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
   // activated.no_assassination_target vq §"Activated Major Powers: Restrictions": the leaders of an activated major power may not be the targets of an assassination
-  if (scope && (v_kind as string) === "assassination" && activated_no_assassination_target_some(state, v_target)) (violations ??= []).push(V_activated_no_assassination_target);
+  if ((v_kind as string) === "assassination" && activated_no_assassination_target_some(state, v_target)) (violations ??= []).push(V_activated_no_assassination_target);
   // activated.no_espionage vq §"Activated Major Powers: Restrictions": an activated major power takes no espionage actions
-  if (scope && activation_war_not_activated_some(state, v_power) && (v_type as string) === "espionage") (violations ??= []).push(V_activated_no_espionage);
+  if (activation_war_not_activated_some(state, v_power) && (v_type as string) === "espionage") (violations ??= []).push(V_activated_no_espionage);
   // activated.no_expedition vq §"Activated Major Powers: Restrictions": an activated major power does not outfit expeditions
-  if (scope && activation_war_not_activated_some(state, v_power) && (v_kind as string) === "outfit_expedition") (violations ??= []).push(V_activated_no_expedition);
+  if (activation_war_not_activated_some(state, v_power) && (v_kind as string) === "outfit_expedition") (violations ??= []).push(V_activated_no_expedition);
   // activated.no_patronage vq §"Activated Major Powers: Restrictions": an activated major power takes no patronage actions
-  if (scope && activation_war_not_activated_some(state, v_power) && (v_type as string) === "patronage") (violations ??= []).push(V_activated_no_patronage);
+  if (activation_war_not_activated_some(state, v_power) && (v_type as string) === "patronage") (violations ??= []).push(V_activated_no_patronage);
   // patronage.artist_once vq §"Actions: Exception": a power patronizes an artist at most once a turn
-  if (scope && (v_kind as string) === "patronize_artist" && patronage_artist_once_some(state, v_power)) (violations ??= []).push(V_patronage_artist_once);
+  if ((v_kind as string) === "patronize_artist" && patronage_artist_once_some(state, v_power)) (violations ??= []).push(V_patronage_artist_once);
   // patronage.scholar_once vq §"Actions: Exception": a power patronizes a scholar at most once a turn
-  if (scope && (v_kind as string) === "patronize_scholar" && patronage_scholar_once_some(state, v_power)) (violations ??= []).push(V_patronage_scholar_once);
+  if ((v_kind as string) === "patronize_scholar" && patronage_scholar_once_some(state, v_power)) (violations ??= []).push(V_patronage_scholar_once);
   // spend.card_cp vq §"Action Phase: Playing a Card for CP": CP from the card that opened the impulse pay only for what is left of them
-  if (scope && (v_funded_by as string) === "card" && v_cost > state.impulse.card_cp_left) (violations ??= []).push(V_spend_card_cp);
+  if ((v_funded_by as string) === "card" && v_cost > state.impulse.card_cp_left) (violations ??= []).push(V_spend_card_cp);
   // spend.control_cost vq §"Control and Unrest: Unfortified Space": the action controlling an unfortified space (or removing unrest) costs 1 CP
-  if (scope && (v_kind as string) === "control_unfortified_space" && (v_cost as number) !== 1) (violations ??= []).push(V_spend_control_cost);
+  if ((v_kind as string) === "control_unfortified_space" && (v_cost as number) !== 1) (violations ??= []).push(V_spend_control_cost);
   // spend.cost_range vq §"Actions": every action costs 1 to 5 CP
-  if (scope && (v_cost < 1 || v_cost > 5)) (violations ??= []).push(V_spend_cost_range);
+  if (v_cost < 1 || v_cost > 5) (violations ??= []).push(V_spend_cost_range);
   // spend.influence_cost vq §"Action Phase: Example": a point of diplomatic influence costs 1 CP
-  if (scope && (v_kind as string) === "buy_diplomatic_influence" && (v_cost as number) !== 1) (violations ??= []).push(V_spend_influence_cost);
+  if ((v_kind as string) === "buy_diplomatic_influence" && (v_cost as number) !== 1) (violations ??= []).push(V_spend_influence_cost);
   // spend.kind_type vq §"Action Phase: Example": an action has the type the sources give it: building a galley or galleon, reinforcing the armada, naval moves, piracy and naval transport are naval; moving formations is land; patronage is patronage; buying influence is diplomatic
-  if (scope && ((((v_kind as string) === "build_galley_or_galleon" || (v_kind as string) === "reinforce_armada" || (v_kind as string) === "naval_move" || (v_kind as string) === "initiate_piracy" || (v_kind as string) === "naval_transport") && (v_type as string) !== "naval_action") || (((v_kind as string) === "move_formation_clear" || (v_kind as string) === "move_formation_pass") && (v_type as string) !== "land_action") || (((v_kind as string) === "patronize_artist" || (v_kind as string) === "patronize_scholar") && (v_type as string) !== "patronage") || ((v_kind as string) === "buy_diplomatic_influence" && (v_type as string) !== "diplomatic"))) (violations ??= []).push(V_spend_kind_type);
+  if ((((v_kind as string) === "build_galley_or_galleon" || (v_kind as string) === "reinforce_armada" || (v_kind as string) === "naval_move" || (v_kind as string) === "initiate_piracy" || (v_kind as string) === "naval_transport") && (v_type as string) !== "naval_action") || (((v_kind as string) === "move_formation_clear" || (v_kind as string) === "move_formation_pass") && (v_type as string) !== "land_action") || (((v_kind as string) === "patronize_artist" || (v_kind as string) === "patronize_scholar") && (v_type as string) !== "patronage") || ((v_kind as string) === "buy_diplomatic_influence" && (v_type as string) !== "diplomatic")) (violations ??= []).push(V_spend_kind_type);
   // spend.move_cost vq §"Movement": moving a formation costs 1 CP in clear terrain and 2 CP over a mountain pass
-  if (scope && (((v_kind as string) === "move_formation_clear" && (v_cost as number) !== 1) || ((v_kind as string) === "move_formation_pass" && (v_cost as number) !== 2))) (violations ??= []).push(V_spend_move_cost);
+  if (((v_kind as string) === "move_formation_clear" && (v_cost as number) !== 1) || ((v_kind as string) === "move_formation_pass" && (v_cost as number) !== 2)) (violations ??= []).push(V_spend_move_cost);
   // spend.not_active vq §"Actions": only the active power spends CP in its impulse
-  if (scope && (state.active_power as string) !== v_power) (violations ??= []).push(V_spend_not_active);
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_spend_not_active);
   // spend.phase vq §"Actions": CP are spent on actions in the Action Phase
   if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_spend_phase);
   // spend.treasure_cp vq §"Action Phase: Extending an Impulse with a Treasure": CP from a treasure pay only for what is left of the treasures played in this impulse
-  if (scope && (v_funded_by as string) === "treasure" && v_cost > state.impulse.treasure_cp_left) (violations ??= []).push(V_spend_treasure_cp);
+  if ((v_funded_by as string) === "treasure" && v_cost > state.impulse.treasure_cp_left) (violations ??= []).push(V_spend_treasure_cp);
   // treasure.types_after_cp vq §"Action Phase: Extending an Impulse with a Treasure": after a card played for CP, the actions a treasure buys must be of types not chosen with that card
-  if (scope && (v_funded_by as string) === "treasure" && (state.impulse.card_play as string) === "cp" && (state.impulse.card_action_types as readonly string[]).includes(v_type)) (violations ??= []).push(V_treasure_types_after_cp);
+  if ((v_funded_by as string) === "treasure" && (state.impulse.card_play as string) === "cp" && (state.impulse.card_action_types as readonly string[]).includes(v_type)) (violations ??= []).push(V_treasure_types_after_cp);
   // treasure.types_after_mandatory vq §"Action Phase: Extending an Impulse with a Treasure": after a Mandatory Event, the actions a treasure buys must be of types other than those taken with the event's 2 CP
-  if (scope && (v_funded_by as string) === "treasure" && (state.impulse.card_play as string) === "mandatory_event" && (state.impulse.card_action_types as readonly string[]).includes(v_type)) (violations ??= []).push(V_treasure_types_after_mandatory);
+  if ((v_funded_by as string) === "treasure" && (state.impulse.card_play as string) === "mandatory_event" && (state.impulse.card_action_types as readonly string[]).includes(v_type)) (violations ??= []).push(V_treasure_types_after_mandatory);
   // pass.empty_hand: `pass` is the only legal move
   if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
@@ -1873,29 +1969,35 @@ let scratch_deploy_path: RouteScratch | null = null;
 
 /** route deploy_path: the `land s` clause for space number i (memoized in sc). */
 function deploy_path_landOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  let m = sc.land[i]!;
-  if (m === 0) sc.land[i] = m = deploy_path_land(state, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.land[i]!;
+  if ((m & -4) === sc.landStamp) return (m & 3) === 1;
+  const ok = deploy_path_land(state, v_p, SPACES[i]!);
+  sc.land[i] = sc.landStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route deploy_path: the `sea z` clause for space number i (memoized in sc). */
 function deploy_path_seaOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_no_blocked_seas: boolean): boolean {
-  let m = sc.sea[i]!;
-  if (m === 0) sc.sea[i] = m = deploy_path_sea(state, v_no_blocked_seas, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.sea[i]!;
+  if ((m & -4) === sc.seaStamp) return (m & 3) === 1;
+  const ok = deploy_path_sea(state, v_no_blocked_seas, v_p, SPACES[i]!);
+  sc.sea[i] = sc.seaStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route deploy_path: the `port q` clause for space number i (memoized in sc). */
 function deploy_path_portOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  let m = sc.port[i]!;
-  if (m === 0) sc.port[i] = m = deploy_path_port(state, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.port[i]!;
+  if ((m & -4) === sc.portStamp) return (m & 3) === 1;
+  const ok = deploy_path_port(state, v_p, SPACES[i]!);
+  sc.port[i] = sc.portStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route deploy_path: the search itself (breadth-first over space and sea zones used). */
 function search_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
-  const src = SPACE_INDEX[from];
-  const dst = SPACE_INDEX[to];
+  const src = spaceNo(from);
+  const dst = spaceNo(to);
   let maxSeas: number = v_no_seas ? 0 : 1;
   if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;
   const passes: boolean = !v_no_passes;
@@ -1903,24 +2005,25 @@ function search_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean,
   if (sc === null) sc = scratch_deploy_path = newRouteScratch();
   else if (sc.busy) sc = newRouteScratch();
   sc.busy = true;
+  const best = sc.best;
+  const qs = sc.queueSpace;
+  const qk = sc.queueSeas;
+  // every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)
+  let tail = 0;
   try {
-    const best = sc.best;
-    const qs = sc.queueSpace;
-    const qk = sc.queueSeas;
-    best.fill(0x7fffffff);
     if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p)) {
-      sc.land.fill(0);
+      sc.landStamp = newStamp(sc.landStamp, sc.land);
       sc.landCall = call_epoch;
       sc.landArgs[0] = v_p;
     }
     if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p && sc.seaArgs[1] === v_no_blocked_seas)) {
-      sc.sea.fill(0);
+      sc.seaStamp = newStamp(sc.seaStamp, sc.sea);
       sc.seaCall = call_epoch;
       sc.seaArgs[0] = v_p;
       sc.seaArgs[1] = v_no_blocked_seas;
     }
     if (!(sc.portCall === call_epoch && sc.portArgs[0] === v_p)) {
-      sc.port.fill(0);
+      sc.portStamp = newStamp(sc.portStamp, sc.port);
       sc.portCall = call_epoch;
       sc.portArgs[0] = v_p;
     }
@@ -1930,11 +2033,11 @@ function search_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean,
       k0 = 1;
     } else if (!deploy_path_landOk(sc, src, state, v_p)) return false;
     if (src === dst) return true;
-    best[src] = k0;
     qs[0] = src;
     qk[0] = k0;
+    tail = 1;
+    best[src] = k0;
     let head = 0;
-    let tail = 1;
     while (head < tail) {
       const u = qs[head]!;
       const k = qk[head]!;
@@ -1996,6 +2099,7 @@ function search_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean,
     }
     return false;
   } finally {
+    for (let j = 0; j < tail; j++) best[qs[j]!] = 0x7fffffff;
     sc.busy = false;
   }
 }
@@ -2037,29 +2141,35 @@ let scratch_loc_path: RouteScratch | null = null;
 
 /** route loc_path: the `land s` clause for space number i (memoized in sc). */
 function loc_path_landOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_t: Space): boolean {
-  let m = sc.land[i]!;
-  if (m === 0) sc.land[i] = m = loc_path_land(state, v_p, v_t, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.land[i]!;
+  if ((m & -4) === sc.landStamp) return (m & 3) === 1;
+  const ok = loc_path_land(state, v_p, v_t, SPACES[i]!);
+  sc.land[i] = sc.landStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route loc_path: the `sea z` clause for space number i (memoized in sc). */
 function loc_path_seaOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  let m = sc.sea[i]!;
-  if (m === 0) sc.sea[i] = m = loc_path_sea(state, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.sea[i]!;
+  if ((m & -4) === sc.seaStamp) return (m & 3) === 1;
+  const ok = loc_path_sea(state, v_p, SPACES[i]!);
+  sc.sea[i] = sc.seaStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route loc_path: the `port q` clause for space number i (memoized in sc). */
 function loc_path_portOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_t: Space): boolean {
-  let m = sc.port[i]!;
-  if (m === 0) sc.port[i] = m = loc_path_port(state, v_p, v_t, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.port[i]!;
+  if ((m & -4) === sc.portStamp) return (m & 3) === 1;
+  const ok = loc_path_port(state, v_p, v_t, SPACES[i]!);
+  sc.port[i] = sc.portStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route loc_path: the search itself (breadth-first over space and sea zones used). */
 function search_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, to: Space): boolean {
-  const src = SPACE_INDEX[from];
-  const dst = SPACE_INDEX[to];
+  const src = spaceNo(from);
+  const dst = spaceNo(to);
   let maxSeas: number = 99;
   if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;
   const passes: boolean = true;
@@ -2067,24 +2177,25 @@ function search_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space,
   if (sc === null) sc = scratch_loc_path = newRouteScratch();
   else if (sc.busy) sc = newRouteScratch();
   sc.busy = true;
+  const best = sc.best;
+  const qs = sc.queueSpace;
+  const qk = sc.queueSeas;
+  // every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)
+  let tail = 0;
   try {
-    const best = sc.best;
-    const qs = sc.queueSpace;
-    const qk = sc.queueSeas;
-    best.fill(0x7fffffff);
     if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p && sc.landArgs[1] === v_t)) {
-      sc.land.fill(0);
+      sc.landStamp = newStamp(sc.landStamp, sc.land);
       sc.landCall = call_epoch;
       sc.landArgs[0] = v_p;
       sc.landArgs[1] = v_t;
     }
     if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p)) {
-      sc.sea.fill(0);
+      sc.seaStamp = newStamp(sc.seaStamp, sc.sea);
       sc.seaCall = call_epoch;
       sc.seaArgs[0] = v_p;
     }
     if (!(sc.portCall === call_epoch && sc.portArgs[0] === v_p && sc.portArgs[1] === v_t)) {
-      sc.port.fill(0);
+      sc.portStamp = newStamp(sc.portStamp, sc.port);
       sc.portCall = call_epoch;
       sc.portArgs[0] = v_p;
       sc.portArgs[1] = v_t;
@@ -2095,11 +2206,11 @@ function search_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space,
       k0 = 1;
     } else if (!loc_path_landOk(sc, src, state, v_p, v_t)) return false;
     if (src === dst) return true;
-    best[src] = k0;
     qs[0] = src;
     qk[0] = k0;
+    tail = 1;
+    best[src] = k0;
     let head = 0;
-    let tail = 1;
     while (head < tail) {
       const u = qs[head]!;
       const k = qk[head]!;
@@ -2161,6 +2272,7 @@ function search_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space,
     }
     return false;
   } finally {
+    for (let j = 0; j < tail; j++) best[qs[j]!] = 0x7fffffff;
     sc.busy = false;
   }
 }
