@@ -538,9 +538,16 @@ export class ExprCompiler {
       let loopVar = varName(e.var);
       for (let i = 2; taken.has(loopVar); i++) loopVar = `${varName(e.var)}_${i}`;
       const inLoop = e.k === "quant" ? [e.body] : [...(e.where ? [e.where] : []), ...(e.body ? [e.body] : [])];
-      lines.push(...this.hoist([], inLoop, e.var, inner, base));
+      const dom = list === undefined ? [`const d = ${this.domainCode(e.domain, inner, base)};`] : [];
+      const decls = this.hoist([], inLoop, e.var, inner, base);
+      let head = [...dom, `for (let i = 0; i < d.length; i++) {`, `  const ${loopVar} = d[i]!;`];
+      if (decls.length) {
+        // the reads taken out of the loop are made only when it has something to do (every
+        // aggregate of an empty domain is 0)
+        lines.push(...dom, `if (d.length === 0) return ${e.k === "quant" ? String(e.q === "every") : "0"};`, ...decls);
+        head = head.slice(dom.length);
+      }
       const body = new Map(inner).set(e.var, loopVar);
-      const head = [...(list === undefined ? [`const d = ${this.domainCode(e.domain, inner, base)};`] : []), `for (let i = 0; i < d.length; i++) {`, `  const ${loopVar} = d[i]!;`];
       if (e.k === "quant") {
         returnType = "boolean";
         suffix = e.q;

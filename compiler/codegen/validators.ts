@@ -475,27 +475,39 @@ function checkerLines(
       const seg = r.scope.segment !== undefined ? ` && (state.segment as string) === ${jsString(r.scope.segment)}` : "";
       head.push(`const ${local} = (state.phase as string) === ${jsString(r.scope.phase)}${seg};`);
     }
+    // exemption id → the local holding its value (filled below)
+    const shared = new Map<string, string>();
     // with one scope for every scoped rule, a state out of it is answered by the other rules
     // alone, first; after that the scope holds and is not tested again
     const only = scopes.size === 1 ? [...scopes.values()][0]! : undefined;
     if (only !== undefined) {
       const unscoped = own.filter((r) => !r.scope);
       const outside = ec.inFunction(() => [
-        ...unscoped.filter((r) => r.kind === "forbid").map((r) => `  if (${test(r)}) (violations ??= []).push(${violationConst.get(r.id)});`),
+        ...unscoped.filter((r) => r.kind === "forbid").map((r) => `  if (${test(r, false)}) (violations ??= []).push(${violationConst.get(r.id)});`),
         ...others.map((r) => `  if (${otherCall(r)}) (violations ??= []).push(${violationConst.get(r.id)});`),
-        ...unscoped.filter((r) => r.kind === "oblige").map((r) => `  if (${test(r)}) (obliged ??= []).push(${jsString(r.id)});`),
+        ...unscoped.filter((r) => r.kind === "oblige").map((r) => `  if (${test(r, false)}) (obliged ??= []).push(${jsString(r.id)});`),
       ]);
       head.push(`if (!${only}) {`, ...outside, `  ${RETURN_VERDICT}`, `}`);
     }
     const hoisted = ec.hoist(own.flatMap((r) => [r.when, ...exemptionsOf(ir, r).map((ex) => ex.when)]), [], undefined, ctx, "check");
+    // an exemption that lifts several of the rules, one of which tests it before its condition
+    // (so it is evaluated whenever that rule's scope holds), is evaluated once
+    for (const ex of byId(ir.exemptions)) {
+      const users = own.filter((r) => exemptionsOf(ir, r).includes(ex));
+      if (users.length < 2 || !users.some((r) => exemptionsFirst(ir, r)) || someExpr(ex.when, (x) => x.k === "reach") || mayThrow(ir, ex.when)) continue;
+      const local = ec.local("lifted", shared.size);
+      const scoped = only === undefined && users.every((r) => r.scope && users[0]!.scope && scopeKey(r.scope) === scopeKey(users[0]!.scope)) ? `${scopes.get(scopeKey(users[0]!.scope!))} && ` : "";
+      hoisted.push(`const ${local} = ${scoped}${andOperand(ec.expr(ex.when, ctx, `ex_${identPart(ex.id)}`))};`);
+      shared.set(ex.id, local);
+    }
     function otherCall(r: IRRule): string {
       return actorCall(ec, firesFn.get(r.id)!, varName(me!.name), me!.type, actor(actionByName.get(r.action)!)!.type);
     }
-    function test(r: IRRule): string {
+    function test(r: IRRule, inside = true): string {
       const base = identPart(r.id);
       const parts: Code[] = r.scope && only === undefined ? [{ code: scopes.get(scopeKey(r.scope))!, prec: AND_PREC + 1 }] : [];
       const cond = r.when.k === "lit" && r.when.value === true ? [] : [ec.expr(r.when, ctx, base)];
-      const lifts = exemptionsOf(ir, r).map((ex) => ec.negated(ex.when, ctx, `ex_${identPart(ex.id)}`));
+      const lifts = exemptionsOf(ir, r).map((ex) => (inside && shared.has(ex.id) ? { code: `!${shared.get(ex.id)!}`, prec: AND_PREC + 1 } : ec.negated(ex.when, ctx, `ex_${identPart(ex.id)}`)));
       parts.push(...(exemptionsFirst(ir, r) ? [...lifts, ...cond] : [...cond, ...lifts]));
       return parts.length === 0 ? "true" : parts.length === 1 ? parts[0]!.code : parts.map(andOperand).join(" && ");
     }

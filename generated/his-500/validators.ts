@@ -655,12 +655,13 @@ export function checkSpringDeploy(state: State, action: SpringDeployAction): Ver
   }
   const at = state.spaces[v_origin]!;
   const at_2 = at.land_units[v_power]!;
+  const lifted = ex_deploy_spring_preparations_some(state, v_power);
   // the searches that can answer the other route rules' first: deploy.blocked_sea, deploy.no_pass, deploy.sea_cap, deploy.path, deploy.star_all, deploy.other_units
-  const first = !ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, false, true, false, v_origin, v_destination);
-  const first_2 = !ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, true, false, false, v_origin, v_destination);
-  const first_3 = !ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination);
+  const first = !lifted && !route_deploy_path(state, v_power, false, true, false, v_origin, v_destination);
+  const first_2 = !lifted && !route_deploy_path(state, v_power, true, false, false, v_origin, v_destination);
+  const first_3 = !lifted && !route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination);
   const first_4 = !route_deploy_path(state, v_power, false, false, false, v_origin, v_destination);
-  const first_5 = !ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path_500(state, v_power, v_origin, true, true, v_land_units > 5, v_origin, v_destination);
+  const first_5 = !lifted && !route_deploy_path_500(state, v_power, v_origin, true, true, v_land_units > 5, v_origin, v_destination);
   const first_6 = !route_deploy_path_500(state, v_power, v_origin, false, false, false, v_origin, v_destination);
   // deploy.army_leaders_only his §10: only army leaders spring deploy with the land units, never naval leaders
   if (deploy_army_leaders_only_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_army_leaders_only);
@@ -2128,8 +2129,9 @@ function route_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spac
 }
 
 function deploy_path_land_some(state: State, v_p: MajorPower, v_s: Space): boolean {
-  const at = state.spaces[v_s]!;
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
     if (((v_x.a as string) === v_p && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_p)) return true;
@@ -2152,8 +2154,9 @@ function deploy_path_sea_some(state: State, v_m: MajorPower, v_p: MajorPower): b
 }
 
 function deploy_path_sea_some_2(state: State, v_p: MajorPower, v_q: Space): boolean {
-  const at = state.spaces[v_q]!;
   const d = MEMBERS_MajorPower;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_q]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
     if ((v_m as string) !== v_p && at.naval_units[v_m]! > 0 && !deploy_path_sea_some(state, v_m, v_p)) return true;
@@ -2175,8 +2178,9 @@ function deploy_path_sea(state: State, v_no_blocked_seas: boolean, v_p: MajorPow
 }
 
 function deploy_path_port_some(state: State, v_p: MajorPower, v_q: Space): boolean {
-  const at = state.spaces[v_q]!;
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_q]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
     if (((v_x.a as string) === v_p && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_p)) return true;
@@ -2198,8 +2202,9 @@ function deploy_path_500_land_some(state: State, v_p: MajorPower, v_q: Power): b
 }
 
 function deploy_path_500_land_every(state: State, v_p: MajorPower, v_s: Space): boolean {
-  const at = state.spaces[v_s]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return true;
+  const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_q = d[i]!;
     if (!((v_q as string) === v_p || deploy_path_500_land_some(state, v_p, v_q) || ((at.land_units[v_q]! as number) === 0 && (at.naval_units[v_q]! as number) === 0))) return false;
@@ -2249,8 +2254,9 @@ function loc_land_some_4(state: State, v_m: Power, v_p: MajorPower): boolean {
 }
 
 function loc_land_some_5(state: State, v_p: MajorPower, v_s: Space): boolean {
-  const at = state.spaces[v_s]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
     if ((loc_land_some(state, v_m, v_p) || (((v_m as string) === "genoa" || (v_m as string) === "hungary_bohemia" || (v_m as string) === "scotland" || (v_m as string) === "venice") && loc_land_some_4(state, v_m, v_p))) && (at.land_units[v_m]! > 0 || at.naval_units[v_m]! > 0)) return true;
@@ -2335,8 +2341,9 @@ function loc_sea_some_2(state: State, v_m: Power, v_p: MajorPower): boolean {
 }
 
 function loc_sea_some_3(state: State, v_p: MajorPower, v_z: Space): boolean {
-  const at = state.spaces[v_z]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_z]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
     if (at.naval_units[v_m]! > 0 && ((v_m as string) === v_p || loc_sea_some(state, v_m, v_p) || loc_sea_some_2(state, v_m, v_p))) return true;
@@ -2367,8 +2374,9 @@ function control_foreign_units_some(state: State, v_m: Power, v_power: MajorPowe
 }
 
 function control_foreign_units_some_2(state: State, v_power: MajorPower, v_space: Space): boolean {
-  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
     if ((v_m as string) !== v_power && !control_foreign_units_some(state, v_m, v_power) && at.land_units[v_m]! > 0) return true;
@@ -2413,8 +2421,9 @@ function control_owner_some_4(state: State, v_c: Power, v_power: MajorPower): bo
 }
 
 function control_owner_some_5(state: State, v_power: MajorPower, v_space: Space): boolean {
-  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
     if ((at.controller as string) === v_c && (v_c as string) !== "independent" && !(control_owner_some(state, v_c, v_power) || (((v_c as string) === "genoa" || (v_c as string) === "hungary_bohemia" || (v_c as string) === "scotland" || (v_c as string) === "venice") && control_owner_some_4(state, v_c, v_power)))) return true;
@@ -2423,8 +2432,9 @@ function control_owner_some_5(state: State, v_power: MajorPower, v_space: Space)
 }
 
 function control_units_some(state: State, v_power: MajorPower, v_space: Space): boolean {
-  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
     if (((v_m as string) === v_power || (((v_m as string) === "genoa" || (v_m as string) === "hungary_bohemia" || (v_m as string) === "scotland" || (v_m as string) === "venice") && control_foreign_units_some(state, v_m, v_power))) && at.land_units[v_m]! > 0) return true;
@@ -2638,8 +2648,9 @@ function pass_mandatory_event_some(_state: State, d: readonly ({ readonly id: st
 }
 
 function unrest_place_unoccupied_some(state: State, v_space: Space): boolean {
-  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
     if (at.land_units[v_m]! > 0 || at.naval_units[v_m]! > 0) return true;
@@ -2756,6 +2767,7 @@ function inv_state_hand_cards_distinct_count(_state: State, v_c: { readonly id: 
 }
 
 function inv_state_hand_cards_distinct_every(state: State, v_p: MajorPower, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
+  if (d.length === 0) return true;
   const at = state.hands[v_p]!;
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
@@ -2912,8 +2924,9 @@ function move_leaders_in_origin_some(_state: State, v_n: string, v_power: MajorP
 }
 
 function move_leaders_in_origin_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const at = state.spaces[v_origin]!;
   const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
   for (let i = 0; i < d.length; i++) {
     const v_n = d[i]!;
     if (!move_leaders_in_origin_some(state, v_n, v_power, at.leaders)) return true;
@@ -2963,8 +2976,9 @@ function deploy_army_leaders_only_some(_state: State, v_n: string, v_power: Majo
 }
 
 function deploy_army_leaders_only_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const at = state.spaces[v_origin]!;
   const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
   for (let i = 0; i < d.length; i++) {
     const v_n = d[i]!;
     if (deploy_army_leaders_only_some(state, v_n, v_power, at.leaders)) return true;
@@ -2981,8 +2995,9 @@ function deploy_leaders_started_in_capital_some(_state: State, v_n: string, v_po
 }
 
 function deploy_leaders_started_in_capital_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const at = state.spaces[v_origin]!;
   const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
   for (let i = 0; i < d.length; i++) {
     const v_n = d[i]!;
     if (deploy_leaders_started_in_capital_some(state, v_n, v_power, at.leaders)) return true;

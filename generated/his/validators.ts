@@ -654,14 +654,15 @@ export function checkSpringDeploy(state: State, action: SpringDeployAction): Ver
   }
   const at = state.spaces[v_origin]!;
   const at_2 = at.land_units[v_power]!;
+  const lifted = ex_deploy_spring_preparations_some(state, v_power);
   // the searches that can answer the other route rules' first: deploy.star_all, deploy.path
-  const first = !ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, true, true, v_land_units > 5, v_origin, v_destination);
+  const first = !lifted && !route_deploy_path(state, v_power, true, true, v_land_units > 5, v_origin, v_destination);
   const first_2 = !route_deploy_path(state, v_power, false, false, false, v_origin, v_destination);
   // deploy.army_leaders_only his §10: only army leaders spring deploy with the land units, never naval leaders
   if (deploy_army_leaders_only_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_army_leaders_only);
   // deploy.blocked_sea his §10 (*): the path may not cross a sea zone with another major power's naval units in one of its ports, even an ally's, unless they are loaned to the deploying power
   //   lifted by exempt deploy.spring_preparations (his §10)
-  if (!ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, false, true, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_blocked_sea);
+  if (!lifted && !route_deploy_path(state, v_power, false, true, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_blocked_sea);
   // deploy.capital_only his §10: a spring deployment starts in one of the deploying power's capitals (either one, for a power with two)
   if (!isCapital(v_origin, v_power)) (violations ??= []).push(V_deploy_capital_only);
   // deploy.formation_size his §5.1: the formation may not exceed its size limit: 4 units without a leader, else the command rating of its leader, or of its two best leaders together
@@ -672,7 +673,7 @@ export function checkSpringDeploy(state: State, action: SpringDeployAction): Ver
   if (deploy_leaders_started_in_capital_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_leaders_started_in_capital);
   // deploy.no_pass his §10 (*): the deployment path may not cross a mountain pass
   //   lifted by exempt deploy.spring_preparations (his §10)
-  if (!ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, true, false, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_no_pass);
+  if (!lifted && !route_deploy_path(state, v_power, true, false, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_no_pass);
   // deploy.not_active his §10: powers deploy one at a time in impulse order: only the power whose turn it is may deploy
   if ((state.active_power as string) !== v_power) (violations ??= []).push(V_deploy_not_active);
   // deploy.once_per_phase his §10: a power makes one spring deployment per phase (a power with two capitals deploys from one of them, not both)
@@ -685,7 +686,7 @@ export function checkSpringDeploy(state: State, action: SpringDeployAction): Ver
   if ((v_power as string) === "protestant") (violations ??= []).push(V_deploy_protestant);
   // deploy.sea_cap his §10 (*): at most 5 land units (leaders do not count) may cross a sea zone
   //   lifted by exempt deploy.spring_preparations (his §10)
-  if (!ex_deploy_spring_preparations_some(state, v_power) && !route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination)) (violations ??= []).push(V_deploy_sea_cap);
+  if (!lifted && !route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination)) (violations ??= []).push(V_deploy_sea_cap);
   // deploy.something_moves his §10: a deployment moves a formation: a non-negative number of land units and at least one unit or leader
   if (v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0)) (violations ??= []).push(V_deploy_something_moves);
   // deploy.star_all his §10 (*): no single path meets all three path restrictions together: no mountain pass, no blocked sea zone, and no sea crossing with more than 5 land units
@@ -1947,8 +1948,9 @@ function route_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spac
 }
 
 function deploy_path_land_some(state: State, v_p: MajorPower, v_s: Space): boolean {
-  const at = state.spaces[v_s]!;
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
     if (((v_x.a as string) === v_p && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_p)) return true;
@@ -1971,8 +1973,9 @@ function deploy_path_sea_some(state: State, v_m: MajorPower, v_p: MajorPower): b
 }
 
 function deploy_path_sea_some_2(state: State, v_p: MajorPower, v_q: Space): boolean {
-  const at = state.spaces[v_q]!;
   const d = MEMBERS_MajorPower;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_q]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
     if ((v_m as string) !== v_p && at.naval_units[v_m]! > 0 && !deploy_path_sea_some(state, v_m, v_p)) return true;
@@ -1994,8 +1997,9 @@ function deploy_path_sea(state: State, v_no_blocked_seas: boolean, v_p: MajorPow
 }
 
 function deploy_path_port_some(state: State, v_p: MajorPower, v_q: Space): boolean {
-  const at = state.spaces[v_q]!;
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_q]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
     if (((v_x.a as string) === v_p && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_p)) return true;
@@ -2044,8 +2048,9 @@ function loc_land_some_4(state: State, v_m: Power, v_p: MajorPower): boolean {
 }
 
 function loc_land_some_5(state: State, v_p: MajorPower, v_s: Space): boolean {
-  const at = state.spaces[v_s]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
     if ((loc_land_some(state, v_m, v_p) || (((v_m as string) === "genoa" || (v_m as string) === "hungary_bohemia" || (v_m as string) === "scotland" || (v_m as string) === "venice") && loc_land_some_4(state, v_m, v_p))) && (at.land_units[v_m]! > 0 || at.naval_units[v_m]! > 0)) return true;
@@ -2130,8 +2135,9 @@ function loc_sea_some_2(state: State, v_m: Power, v_p: MajorPower): boolean {
 }
 
 function loc_sea_some_3(state: State, v_p: MajorPower, v_z: Space): boolean {
-  const at = state.spaces[v_z]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_z]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
     if (at.naval_units[v_m]! > 0 && ((v_m as string) === v_p || loc_sea_some(state, v_m, v_p) || loc_sea_some_2(state, v_m, v_p))) return true;
@@ -2162,8 +2168,9 @@ function control_foreign_units_some(state: State, v_m: Power, v_power: MajorPowe
 }
 
 function control_foreign_units_some_2(state: State, v_power: MajorPower, v_space: Space): boolean {
-  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
     if ((v_m as string) !== v_power && !control_foreign_units_some(state, v_m, v_power) && at.land_units[v_m]! > 0) return true;
@@ -2208,8 +2215,9 @@ function control_owner_some_4(state: State, v_c: Power, v_power: MajorPower): bo
 }
 
 function control_owner_some_5(state: State, v_power: MajorPower, v_space: Space): boolean {
-  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
     if ((at.controller as string) === v_c && (v_c as string) !== "independent" && !(control_owner_some(state, v_c, v_power) || (((v_c as string) === "genoa" || (v_c as string) === "hungary_bohemia" || (v_c as string) === "scotland" || (v_c as string) === "venice") && control_owner_some_4(state, v_c, v_power)))) return true;
@@ -2218,8 +2226,9 @@ function control_owner_some_5(state: State, v_power: MajorPower, v_space: Space)
 }
 
 function control_units_some(state: State, v_power: MajorPower, v_space: Space): boolean {
-  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
     if (((v_m as string) === v_power || (((v_m as string) === "genoa" || (v_m as string) === "hungary_bohemia" || (v_m as string) === "scotland" || (v_m as string) === "venice") && control_foreign_units_some(state, v_m, v_power))) && at.land_units[v_m]! > 0) return true;
@@ -2433,8 +2442,9 @@ function pass_mandatory_event_some(_state: State, d: readonly ({ readonly id: st
 }
 
 function unrest_place_unoccupied_some(state: State, v_space: Space): boolean {
-  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
     if (at.land_units[v_m]! > 0 || at.naval_units[v_m]! > 0) return true;
@@ -2551,6 +2561,7 @@ function inv_state_hand_cards_distinct_count(_state: State, v_c: { readonly id: 
 }
 
 function inv_state_hand_cards_distinct_every(state: State, v_p: MajorPower, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
+  if (d.length === 0) return true;
   const at = state.hands[v_p]!;
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
@@ -2707,8 +2718,9 @@ function move_leaders_in_origin_some(_state: State, v_n: string, v_power: MajorP
 }
 
 function move_leaders_in_origin_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const at = state.spaces[v_origin]!;
   const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
   for (let i = 0; i < d.length; i++) {
     const v_n = d[i]!;
     if (!move_leaders_in_origin_some(state, v_n, v_power, at.leaders)) return true;
@@ -2758,8 +2770,9 @@ function deploy_army_leaders_only_some(_state: State, v_n: string, v_power: Majo
 }
 
 function deploy_army_leaders_only_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const at = state.spaces[v_origin]!;
   const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
   for (let i = 0; i < d.length; i++) {
     const v_n = d[i]!;
     if (deploy_army_leaders_only_some(state, v_n, v_power, at.leaders)) return true;
@@ -2776,8 +2789,9 @@ function deploy_leaders_started_in_capital_some(_state: State, v_n: string, v_po
 }
 
 function deploy_leaders_started_in_capital_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const at = state.spaces[v_origin]!;
   const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
   for (let i = 0; i < d.length; i++) {
     const v_n = d[i]!;
     if (deploy_leaders_started_in_capital_some(state, v_n, v_power, at.leaders)) return true;

@@ -2307,8 +2307,9 @@ function route_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, 
 }
 
 function deploy_path_land_some(state: State, v_p: MajorPower, v_s: Space): boolean {
-  const at = state.spaces[v_s]!;
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
     if (((v_x.a as string) === v_p && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_p)) return true;
@@ -2331,8 +2332,9 @@ function deploy_path_sea_some(state: State, v_m: MajorPower, v_p: MajorPower): b
 }
 
 function deploy_path_sea_some_2(state: State, v_p: MajorPower, v_q: Space): boolean {
-  const at = state.spaces[v_q]!;
   const d = MEMBERS_MajorPower;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_q]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
     if ((v_m as string) !== v_p && at.naval_units[v_m]! > 0 && !deploy_path_sea_some(state, v_m, v_p)) return true;
@@ -2354,8 +2356,9 @@ function deploy_path_sea(state: State, v_no_blocked_seas: boolean, v_p: MajorPow
 }
 
 function deploy_path_port_some(state: State, v_p: MajorPower, v_q: Space): boolean {
-  const at = state.spaces[v_q]!;
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_q]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
     if (((v_x.a as string) === v_p && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_p)) return true;
@@ -2385,8 +2388,9 @@ function loc_path_land_some_2(_state: State, v_e: Power, d: readonly ({ readonly
 }
 
 function loc_path_land_some_3(state: State, v_p: MajorPower, v_s: Space): boolean {
-  const at = state.spaces[v_s]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_e = d[i]!;
     if (loc_path_land_some(state, v_e, v_p) && (at.land_units[v_e]! > 0 || at.naval_units[v_e]! > 0 || loc_path_land_some_2(state, v_e, at.leaders))) return true;
@@ -2409,8 +2413,9 @@ function loc_path_sea_some(state: State, v_p: MajorPower, v_q: Power): boolean {
 }
 
 function loc_path_sea_some_2(state: State, v_p: MajorPower, v_z: Space): boolean {
-  const at = state.spaces[v_z]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_z]!;
   for (let i = 0; i < d.length; i++) {
     const v_q = d[i]!;
     if (((v_q as string) === v_p || loc_path_sea_some(state, v_p, v_q)) && at.naval_units[v_q]! > 0) return true;
@@ -2427,8 +2432,9 @@ function loc_path_port(state: State, v_p: MajorPower, v_t: Space, v_q: Space): b
 }
 
 function assault_loc_some(state: State, v_f: Space, v_power: MajorPower): boolean {
-  const at = state.spaces[v_f]!;
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_f]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
     if (((v_x.a as string) === v_power && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_power)) return true;
@@ -2536,8 +2542,9 @@ function control_occupied_some(state: State, v_power: MajorPower, v_q: Power): b
 }
 
 function control_occupied_some_2(state: State, v_power: MajorPower, v_space: Space): boolean {
-  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_q = d[i]!;
     if ((v_q as string) !== v_power && !control_occupied_some(state, v_power, v_q) && at.land_units[v_q]! > 0) return true;
@@ -2546,8 +2553,9 @@ function control_occupied_some_2(state: State, v_power: MajorPower, v_space: Spa
 }
 
 function control_target_some(state: State, v_power: MajorPower, v_space: Space): boolean {
-  const at = state.spaces[v_space]!;
   const d = state.wars;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
     if (((v_x.a as string) === v_power && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_power)) return true;
@@ -2626,8 +2634,9 @@ function unrest_unoccupied_events_some(_state: State, v_q: Power, d: readonly ({
 }
 
 function unrest_unoccupied_events_some_2(state: State, v_space: Space): boolean {
-  const at = state.spaces[v_space]!;
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_q = d[i]!;
     if (at.land_units[v_q]! > 0 || at.naval_units[v_q]! > 0 || unrest_unoccupied_events_some(state, v_q, at.leaders)) return true;
@@ -2775,6 +2784,7 @@ function inv_state_hand_cards_distinct_count(_state: State, v_c: { readonly id: 
 }
 
 function inv_state_hand_cards_distinct_every(state: State, v_p: MajorPower, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
+  if (d.length === 0) return true;
   const at = state.hands[v_p]!;
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
@@ -2938,8 +2948,9 @@ function vp_to_ally_some(state: State, v_ally: MajorPower, v_power: MajorPower):
 }
 
 function leader_switch_in_port_some(state: State, v_power: MajorPower, v_space: Space): boolean {
-  const at = state.spaces[v_space]!;
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
     if (((v_x.a as string) === v_power && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_power)) return true;
@@ -3047,8 +3058,9 @@ function home_not_home_card_some(_state: State, v_card: string, d: readonly ({ r
 }
 
 function displace_land_destination_some(state: State, v_destination: Space, v_units_of: Power): boolean {
-  const at = state.spaces[v_destination]!;
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_destination]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
     if (((v_x.a as string) === v_units_of && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_units_of)) return true;
@@ -3091,8 +3103,9 @@ function leader_hold_not_arriving_some(state: State, v_leader: string, v_power: 
 }
 
 function leader_must_place_some(state: State, v_power: MajorPower, v_s: Space): boolean {
-  const at = state.spaces[v_s]!;
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
     if (((v_x.a as string) === v_power && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_power)) return true;
@@ -3174,8 +3187,9 @@ function move_units_in_space_some(_state: State, v_n: string, v_power: MajorPowe
 }
 
 function move_units_in_space_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const at = state.spaces[v_origin]!;
   const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
   for (let i = 0; i < d.length; i++) {
     const v_n = d[i]!;
     if (!move_units_in_space_some(state, v_n, v_power, at.leaders)) return true;
@@ -3251,8 +3265,9 @@ function deploy_army_leaders_only_some(_state: State, v_n: string, v_power: Majo
 }
 
 function deploy_army_leaders_only_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const at = state.spaces[v_origin]!;
   const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
   for (let i = 0; i < d.length; i++) {
     const v_n = d[i]!;
     if (deploy_army_leaders_only_some(state, v_n, v_power, at.leaders)) return true;
@@ -3269,8 +3284,9 @@ function deploy_leaders_started_in_capital_some(_state: State, v_n: string, v_po
 }
 
 function deploy_leaders_started_in_capital_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const at = state.spaces[v_origin]!;
   const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
   for (let i = 0; i < d.length; i++) {
     const v_n = d[i]!;
     if (deploy_leaders_started_in_capital_some(state, v_n, v_power, at.leaders)) return true;
