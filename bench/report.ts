@@ -155,7 +155,8 @@ const WHY: { match: RegExp; why: string }[] = [
 /** The README's "Benchmarks" table: headline medians and the targets (rewritten by `npm run bench`). */
 export function renderReadmeSection(r: Results): string {
   const L: string[] = [];
-  L.push(`Last full run: ${r.date.slice(0, 10)}, ${r.machine.cpu} (${r.machine.cores} cores, ${r.machine.memoryGiB} GiB), Node ${r.node}, load average ${r.machine.loadavgStart[0]} at start and ${r.machine.loadavgEnd[0]} at end${r.machine.loadavgStart[0]! > r.machine.cores ? " (a shared, loaded machine: numbers are slower and noisier than on a quiet one)" : ""}. Full results: [bench/results/results.md](bench/results/results.md).`, "");
+  const run = r.scalingDate ? `Last run: ${r.date.slice(0, 10)} (throughput; the build and prove figures are from the run of ${r.scalingDate.slice(0, 10)})` : `Last full run: ${r.date.slice(0, 10)}`;
+  L.push(`${run}, ${r.machine.cpu} (${r.machine.cores} cores, ${r.machine.memoryGiB} GiB), Node ${r.node}, load average ${r.machine.loadavgStart[0]} at start and ${r.machine.loadavgEnd[0]} at end${r.machine.loadavgStart[0]! > r.machine.cores ? " (a shared, loaded machine: numbers are slower and noisier than on a quiet one)" : ""}. Full results: [bench/results/results.md](bench/results/results.md).`, "");
   const kinds = [...new Set(r.throughput.map((x) => x.kind))];
   const engines = [...new Set(r.throughput.map((x) => x.engine))].filter((e) => e !== "cedar-floor");
   if (kinds.length) {
