@@ -4,7 +4,7 @@
  *
  *   npm run bench                        # everything (about 10 minutes on 2 quiet cores)
  *   npm run bench -- --check-only        # only the agreement check (exit 1 on a disagreement)
- *   npm run bench -- --skip-scaling      # throughput only
+ *   npm run bench -- --skip-scaling      # throughput only (keeps the scaling results of the run before, with its date)
  *   npm run bench -- --skip-throughput   # scaling only
  *   npm run bench -- --quick             # small sets, short runs, 1×/3× scaling; writes to a temp folder
  *   npm run bench -- --out <dir>         # where to write (default bench/results)
@@ -98,7 +98,10 @@ async function main(): Promise<number> {
       let status = "";
       while (attempts < 3) {
         attempts++;
-        const r = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", "bench/throughput.ts", kind, engine, ...(quick ? ["--quick"] : [])], {
+        // the floor is timed in batches of the generated validators' size: a median of single
+        // checks and a median of 3-check means are different statistics on a skewed set
+        const gen = engine === "hand" ? rows.find((x) => x.kind === kind && x.engine === "generated") : undefined;
+        const r = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", "bench/throughput.ts", kind, engine, ...(quick ? ["--quick"] : []), ...(gen ? ["--batch", String(gen.batch)] : [])], {
           cwd: ROOT,
           encoding: "utf8",
           stdio: ["ignore", "pipe", "inherit"],
@@ -123,7 +126,14 @@ async function main(): Promise<number> {
   }
 
   let scaling: ScalingResult | undefined;
-  if (!args["skip-scaling"]) {
+  let scalingDate: string | undefined;
+  const previous = path.join(outDir, "results.json");
+  if (args["skip-scaling"] && !quick && fs.existsSync(previous)) {
+    // a throughput-only run keeps the scaling results of the run before it, with that run's date
+    const before = JSON.parse(fs.readFileSync(previous, "utf8")) as Results;
+    scaling = before.scaling;
+    if (scaling) scalingDate = before.scalingDate ?? before.date;
+  } else if (!args["skip-scaling"]) {
     scaling = runScaling({
       buildFactors: quick ? [1, 3] : [1, 10, 30, 100],
       proveFactors: quick ? [1, 3] : [1, 10, 30, 100],
@@ -162,6 +172,7 @@ async function main(): Promise<number> {
     throughput: rows,
     failures,
     scaling,
+    ...(scalingDate ? { scalingDate } : {}),
     targets: targets(rows, scaling),
   };
   fs.mkdirSync(outDir, { recursive: true });
@@ -221,7 +232,9 @@ function targets(rows: Row[], s: ScalingResult | undefined): Target[] {
   for (const k of kinds) {
     const g = row(k, "generated");
     const h = row(k, "hand");
-    if (g && h) out.push({ target: `generated within 1.5× of the hand-written floor (${k}, median)`, goal: 1.5, measured: g.medianNs / h.medianNs, unit: "× floor", met: g.medianNs / h.medianNs <= 1.5, lowerIsBetter: true });
+    // issue 17: pass and spring_deploy within 1.5× of the floor, every other action within 2×
+    const goal = k === "pass" || k === "spring_deploy" ? 1.5 : 2;
+    if (g && h) out.push({ target: `generated within ${goal}× of the hand-written floor (${k}, median)`, goal, measured: g.medianNs / h.medianNs, unit: "× floor", met: g.medianNs / h.medianNs <= goal, lowerIsBetter: true });
   }
   for (const k of ["declare_war", "pass"] as const) {
     const g = row(k, "generated");

@@ -1,6 +1,6 @@
 /**
  * Times one engine on one action's sample set, in its own process:
- *   node --expose-gc --import tsx bench/throughput.ts <action> <engine id> [--quick]
+ *   node --expose-gc --import tsx bench/throughput.ts <action> <engine id> [--quick] [--batch n]
  * and prints one JSON line (a results.json throughput row). bench/run.ts starts one process per
  * (action, engine), so no engine runs in a process whose JIT another engine has already shaped
  * (and a crash of one engine's runtime cannot take the others with it).
@@ -26,11 +26,11 @@ export function plan(): { kind: ActionKind; engine: string }[] {
 }
 
 /**
- * Builds the set and the engine, calibrates the batch size (≈20 µs per batch) and the allocation
- * run (≈200 ms of checks), and measures. `engine` is an id of createEngines() or `cedar-prebuilt`
+ * Builds the set and the engine, calibrates the batch size (≈20 µs per batch; `batch` given: that
+ * one) and the allocation run (≈200 ms of checks), and measures. `engine` is an id of createEngines() or `cedar-prebuilt`
  * / `cedar-floor`.
  */
-export async function timeOne(kind: ActionKind, engine: string, quick: boolean): Promise<Row> {
+export async function timeOne(kind: ActionKind, engine: string, quick: boolean, batch?: number): Promise<Row> {
   const set = makeSet(kind, sizes(quick)[kind], SEED);
   const { engines } = createEngines();
   let items: readonly unknown[] = set;
@@ -63,7 +63,7 @@ export async function timeOne(kind: ActionKind, engine: string, quick: boolean):
   for (let i = 0; i < 200; i++) await run(items[i % items.length]);
   const est = ((performance.now() - t) * 1e6) / 200;
   const o: TimingOptions = {
-    batch: Math.max(1, Math.min(256, Math.round(20_000 / est))),
+    batch: batch ?? Math.max(1, Math.min(256, Math.round(20_000 / est))),
     timeMs: quick ? 300 : 1500,
     warmupMs: quick ? 100 : 300,
     allocChecks: Math.max(200, Math.min(50_000, Math.round(2e8 / est))),
@@ -74,7 +74,8 @@ export async function timeOne(kind: ActionKind, engine: string, quick: boolean):
 
 if (process.argv[1] && /throughput\.ts$/.test(process.argv[1])) {
   const [kind, engine] = process.argv.slice(2);
-  timeOne(kind as ActionKind, engine!, process.argv.includes("--quick")).then(
+  const b = process.argv.indexOf("--batch");
+  timeOne(kind as ActionKind, engine!, process.argv.includes("--quick"), b > 0 ? Number(process.argv[b + 1]) : undefined).then(
     (row) => {
       process.stdout.write(JSON.stringify(row) + "\n");
       process.exit(0);

@@ -4,6 +4,8 @@
  * Quantifiers, aggregates and non-trivial `in` tests are lifted into small top-level helper
  * functions (a loop with early exit) whose parameters are the expression's free variables, so
  * nothing is interpreted and no closure is allocated at run time. Identical helpers are shared.
+ * Map lookups a body repeats (or makes in a loop without depending on the loop variable) are
+ * read once into locals first (`hoist`).
  *
  * Equality tests widen their left operand (`(x as string) === "a"`): TypeScript narrows a
  * compared reference, and a later test of the same reference against another literal (`x = a
@@ -13,6 +15,7 @@
 import { jsString } from "./escape.js";
 import type { Domain, Expr, IREdition, Type } from "../ir/types.js";
 import { Names, propAccess, propKey, varName } from "./names.js";
+import { children, domainExprs } from "../ir/walk.js";
 
 /** A compiled expression and its precedence (higher binds tighter). */
 export interface Code {
@@ -21,6 +24,8 @@ export interface Code {
 }
 
 const P = { cond: 0, or: 1, and: 2, eq: 3, rel: 4, add: 5, mul: 6, unary: 7, primary: 8 } as const;
+/** The precedence of `&&`: an operand with a lower one needs parentheses. */
+export const AND_PREC: number = P.and;
 
 /** IR variable name → the TypeScript expression that holds it in the current function. */
 export type Ctx = ReadonlyMap<string, string>;
@@ -169,6 +174,37 @@ function paren(c: Code, min: number): string {
   return c.prec < min ? `(${c.code})` : c.code;
 }
 
+/** A key of an expression's meaning (source positions left out). */
+export function exprKey(e: Expr): string {
+  return JSON.stringify(e, (k, v: unknown) => (k === "pos" ? undefined : v));
+}
+
+/**
+ * Whether a quantifier's or aggregate's domain is passed to its helper as a value: a list read
+ * through a map lookup (`state.hands[p]`), which the caller can share with its other reads.
+ */
+function passedDomain(e: Extract<Expr, { k: "quant" | "agg" }>): e is Extract<Expr, { k: "quant" | "agg" }> & { domain: { k: "list" } } {
+  if (e.k === "agg" && ((e.op === "count" && !e.where) || (e.op === "sum_highest" && (e.n ?? 0) <= 0))) return false; // no helper
+  return e.domain.k === "list" && isSimple(e.domain.expr) && someIndex(e.domain.expr);
+}
+
+function someIndex(e: Expr): boolean {
+  return e.k === "index" || (e.k === "field" && someIndex(e.obj));
+}
+
+/** The free variables of a quantifier's or aggregate's body and filter (its domain left out). */
+function bodyFreeVars(e: Extract<Expr, { k: "quant" | "agg" }>): Map<string, Type> {
+  const out = new Map<string, Type>();
+  const parts = e.k === "quant" ? [e.body] : [...(e.where ? [e.where] : []), ...(e.body ? [e.body] : [])];
+  for (const p of parts) for (const [n, t] of freeVars(p)) if (n !== e.var) out.set(n, t);
+  return new Map([...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The number of field and index steps of an access path. */
+function pathDepth(e: Expr): number {
+  return e.k === "field" ? 1 + pathDepth(e.obj) : e.k === "index" ? 1 + pathDepth(e.obj) : 0;
+}
+
 /** Whether evaluating the expression twice is cheap and has no lifted call (for `in` chains). */
 function isSimple(e: Expr): boolean {
   switch (e.k) {
@@ -196,6 +232,10 @@ export class ExprCompiler {
   /** lookup functions of tables.ts the compiled expressions call */
   readonly tablesUsed = new Set<string>();
   private readonly byKey = new Map<string, string>();
+  /** map lookups already held in a local of the function being compiled: expression key → local */
+  private hoisted = new Map<string, string>();
+  /** the names of those locals, taken from `names` so that no top-level name is shadowed */
+  private readonly localNames = new Map<string, string[]>();
 
   constructor(
     private readonly ir: IREdition,
@@ -243,8 +283,79 @@ export class ExprCompiler {
     return f;
   }
 
+  /**
+   * Within `inFunction`: the map lookups (`m[k]`, the costly reads of the state) that the
+   * expressions `once` (evaluated once in the body) make twice, or `loop` (the body of a loop over
+   * `loopVar`) make with keys that do not depend on it, are read into locals here; the returned
+   * declarations go first in the body, and the expressions compiled afterwards in that body read
+   * the locals. Reading a lookup early is safe: on a state and arguments of the declared types
+   * every key is present (the schema requires every key of a map, and the checker lets a map be
+   * indexed only by its key type), and a read has no effect.
+   */
+  hoist(once: readonly Expr[], loop: readonly Expr[], loopVar: string | undefined, ctx: Ctx, base: string): string[] {
+    const counts = new Map<string, { e: Expr; n: number; depth: number }>();
+    const visit = (x: Expr, weight: number): void => {
+      // compiled in helpers of their own (a lookup there is not this body's), but for the list
+      // a helper is passed, or the list whose length a `count` is
+      if (x.k === "quant" || x.k === "agg") {
+        if (passedDomain(x) || (x.k === "agg" && x.op === "count" && !x.where)) for (const d of domainExprs(x.domain)) visit(d, weight);
+        return;
+      }
+      if (x.k === "in" && x.set.k === "setlit" && x.set.items.length > 0 && !isSimple(x.elem)) return;
+      if (x.k === "index" && isSimple(x) && (loopVar === undefined || !freeVars(x).has(loopVar))) {
+        const key = exprKey(x);
+        const c = counts.get(key) ?? { e: x, n: 0, depth: pathDepth(x) };
+        c.n += weight;
+        counts.set(key, c);
+      }
+      for (const c of children(x)) visit(c, weight);
+    };
+    for (const e of once) visit(e, 1);
+    for (const e of loop) visit(e, 2);
+    const decls: string[] = [];
+    // inner lookups first, so that an outer one reads the inner's local
+    const chosen = [...counts.entries()].filter(([k, c]) => c.n >= 2 && !this.hoisted.has(k)).sort(([, a], [, b]) => a.depth - b.depth);
+    for (const [key, c] of chosen) {
+      const code = this.expr(c.e, ctx, base).code;
+      const local = this.localName(this.hoisted.size);
+      decls.push(`const ${local} = ${code};`);
+      this.hoisted.set(key, local);
+    }
+    return decls;
+  }
+
+  /** Runs `f`, the compilation of another function's body: the locals `hoist` made for the current one are out of scope there. */
+  inFunction<T>(f: () => T): T {
+    const saved = this.hoisted;
+    this.hoisted = new Map();
+    try {
+      return f();
+    } finally {
+      this.hoisted = saved;
+    }
+  }
+
+  private localName(i: number): string {
+    return this.local("at", i);
+  }
+
+  /**
+   * The i-th local name with this prefix (`at`, `at_2`, …): taken from the module's names, so
+   * that a local never shadows a top-level function or constant.
+   */
+  local(prefix: string, i: number): string {
+    let list = this.localNames.get(prefix);
+    if (!list) this.localNames.set(prefix, (list = []));
+    while (list.length <= i) list.push(this.names.take(prefix));
+    return list[i]!;
+  }
+
   /** Compiles `e` in a function where the IR variables of `ctx` are in scope; `base` names helpers. */
   expr(e: Expr, ctx: Ctx, base: string): Code {
+    if (e.k === "index" && this.hoisted.size) {
+      const local = this.hoisted.get(exprKey(e));
+      if (local !== undefined) return { code: local, prec: P.primary };
+    }
     switch (e.k) {
       case "lit":
         if (typeof e.value === "number") return e.value < 0 ? { code: String(e.value), prec: P.unary } : { code: String(e.value), prec: P.primary };
@@ -390,7 +501,8 @@ export class ExprCompiler {
     for (let i = 2; params.some((p) => p.name === local); i++) local = `${varName(bound)}_${i}`;
     params.push({ name: local, type: boundType });
     inner.set(bound, local);
-    const name = this.addHelper(base, params, "boolean", `return ${this.expr(e, inner, base).code};`);
+    const body = this.inFunction(() => [...this.hoist([e], [], undefined, inner, base), `return ${this.expr(e, inner, base).code};`].join("\n"));
+    const name = this.addHelper(base, params, "boolean", body);
     return { name, args };
   }
 
@@ -399,8 +511,19 @@ export class ExprCompiler {
    * variables and returns the call.
    */
   private lift(e: Expr & { k: "quant" | "agg" | "in" }, ctx: Ctx, base: string): Code {
-    const fv = freeVars(e);
+    // a list looked up in a map is read by the caller (where `hoist` can share the lookup) and
+    // passed as the helper's last argument `d`
+    const list = e.k !== "in" && passedDomain(e) ? this.expr(e.domain.expr, ctx, base).code : undefined;
+    return this.inFunction(() => this.liftIn(e, ctx, base, list));
+  }
+
+  private liftIn(e: Expr & { k: "quant" | "agg" | "in" }, ctx: Ctx, base: string, list: string | undefined): Code {
+    const fv = e.k !== "in" && list !== undefined ? bodyFreeVars(e) : freeVars(e);
     const { params, inner, args } = bindFreeVars(fv, ctx, this.stateless);
+    if (e.k !== "in" && list !== undefined) {
+      params.push({ name: "d", type: tsType(e.domain.k === "list" ? e.domain.expr.type : e.varType) });
+      args.push(list);
+    }
     const taken = new Set(params.map((p) => p.name));
     const lines: string[] = [];
     let returnType: string;
@@ -412,11 +535,19 @@ export class ExprCompiler {
       lines.push(`const x = ${paren(this.expr(e.elem, inner, base), P.primary)} as ${wideType(e.elem.type)};`);
       lines.push(`return ${set.items.map((it) => `x === ${paren(this.expr(it, inner, base), P.rel)}`).join(" || ")};`);
     } else {
-      const dom = this.domainCode(e.domain, inner, base);
       let loopVar = varName(e.var);
       for (let i = 2; taken.has(loopVar); i++) loopVar = `${varName(e.var)}_${i}`;
+      const inLoop = e.k === "quant" ? [e.body] : [...(e.where ? [e.where] : []), ...(e.body ? [e.body] : [])];
+      const dom = list === undefined ? [`const d = ${this.domainCode(e.domain, inner, base)};`] : [];
+      const decls = this.hoist([], inLoop, e.var, inner, base);
+      let head = [...dom, `for (let i = 0; i < d.length; i++) {`, `  const ${loopVar} = d[i]!;`];
+      if (decls.length) {
+        // the reads taken out of the loop are made only when it has something to do (every
+        // aggregate of an empty domain is 0)
+        lines.push(...dom, `if (d.length === 0) return ${e.k === "quant" ? String(e.q === "every") : "0"};`, ...decls);
+        head = head.slice(dom.length);
+      }
       const body = new Map(inner).set(e.var, loopVar);
-      const head = [`const d = ${dom};`, `for (let i = 0; i < d.length; i++) {`, `  const ${loopVar} = d[i]!;`];
       if (e.k === "quant") {
         returnType = "boolean";
         suffix = e.q;

@@ -5,9 +5,10 @@
  */
 import { docText, jsString, lineComment } from "./escape.js";
 import { StructureKind, type FunctionDeclarationStructure, type InterfaceDeclarationStructure } from "ts-morph";
-import type { Expr, IRAction, IREdition, IRParam, IRRoute, IRRule, Type } from "../ir/types.js";
-import { children } from "../ir/walk.js";
-import { CodegenError, ExprCompiler, type Ctx, type Helper, tsType } from "./expr.js";
+import type { Expr, IRAction, IREdition, IRExemption, IRParam, IRRoute, IRRule, Type } from "../ir/types.js";
+import { children, routesIn, someExpr, tablesIn } from "../ir/walk.js";
+import { AND_PREC, CodegenError, ExprCompiler, exprKey, freeVars, type Code, type Ctx, type Helper, tsType } from "./expr.js";
+import { routeDirections } from "./monotone.js";
 import { header } from "./header.js";
 import { Names, identPart, pascal, propAccess, propKey, varName } from "./names.js";
 import { enumMembers, enumTypeNames } from "./state.js";
@@ -106,8 +107,12 @@ export function validatorStatements(ir: IREdition): Statement[] {
     const action = actionByName.get(rule.action);
     if (!action) throw new CodegenError(`rule \`${rule.id}\` names an unknown action \`${rule.action}\``);
     const name = names.take(`fires_${identPart(rule.id)}`);
-    firesFn.set(rule.id, name);
-    ruleStructs.push(ruleFunction(ir, rule, action, name, ec));
+    // a rule's own checker tests it inline; `fires_<rule>` serves legalMoves (forbid rules of an
+    // enumerated action) and the obligations (oblige rules of an action of the actor alone)
+    if (rule.kind === "forbid" ? legalMovesSkip(action) === undefined : actorOnly(action)) {
+      firesFn.set(rule.id, name);
+      ruleStructs.push(ruleFunction(ir, rule, action, name, ec));
+    }
     const vname = names.take(`${rule.kind === "forbid" ? "V" : "O"}_${identPart(rule.id)}`);
     violationConst.set(rule.id, vname);
     const v = objectLiteral({
@@ -144,25 +149,9 @@ export function validatorStatements(ir: IREdition): Statement[] {
       docs: [docText(`\`${a.name}(${a.params.map((p) => `${p.actor ? "actor " : ""}${p.name}: ${dslType(p.type)}`).join(", ")})\` (${a.pos.file}:${a.pos.line})`)],
       properties: [{ name: "action", type: jsString(a.name) }, ...a.params.map((p) => ({ name: propKey(p.name), type: tsType(p.type) }))],
     } satisfies InterfaceDeclarationStructure);
-    const lines: string[] = [];
     const own = rules.filter((r) => r.action === a.name);
-    const args = (act: IRAction, src: string): string => ["state", ...act.params.map((p) => propAccess(src, p.name))].join(", ");
-    for (const r of own.filter((r) => r.kind === "forbid")) {
-      lines.push(`if (${firesFn.get(r.id)}(${args(a, "action")})) (violations ??= []).push(${violationConst.get(r.id)});`);
-    }
     const me = actor(a);
-    if (me) {
-      for (const r of rules.filter((r) => r.kind === "oblige" && r.action !== a.name)) {
-        const other = actionByName.get(r.action)!;
-        if (!actorOnly(other)) continue;
-        const call = actorCall(ec, firesFn.get(r.id)!, propAccess("action", me.name), me.type, actor(other)!.type);
-        lines.push(`// ${lineComment(`${r.id}: \`${r.action}\` is the only legal move`)}`);
-        lines.push(`if (${call}) (violations ??= []).push(${violationConst.get(r.id)});`);
-      }
-    }
-    for (const r of own.filter((r) => r.kind === "oblige")) {
-      lines.push(`if (${firesFn.get(r.id)}(${args(a, "action")})) (obliged ??= []).push(${jsString(r.id)});`);
-    }
+    const lines = checkerLines(ir, a, own, rules, actionByName, firesFn, violationConst, ec, me);
     let body: string;
     if (lines.length === 0) body = "return ALLOWED;";
     else {
@@ -171,7 +160,8 @@ export function validatorStatements(ir: IREdition): Statement[] {
       if (lines.some((l) => l.includes("obliged ??="))) decl.push("let obliged: string[] | undefined;");
       const v = decl.some((d) => d.includes("violations")) ? "violations" : "undefined";
       const o = decl.some((d) => d.includes("obliged")) ? "obliged" : "undefined";
-      body = [...decl, ...lines, `return verdict(${v}, ${o});`].join("\n");
+      const ret = `return verdict(${v}, ${o});`;
+      body = [...decl, ...lines.map((l) => l.replace(RETURN_VERDICT, ret)), ret].join("\n");
     }
     checkers.push(
       fn(checkerName(a), [{ name: "state", type: "State" }, { name: "action", type: actionTypeName(a) }], "Verdict", body, {
@@ -416,14 +406,21 @@ function ruleFunction(ir: IREdition, rule: IRRule, action: IRAction, name: strin
     if (rule.scope.segment !== undefined) lines.push(`if ((state.segment as string) !== ${jsString(rule.scope.segment)}) return false;`);
   }
   const when = rule.when;
-  if (!(when.k === "lit" && when.value === true)) {
-    lines.push(`if (${ec.negated(when, ctx, base).code}) return false;`);
-  }
-  for (const ex of byId(ir.exemptions)) {
-    if (!(ex.rules.includes(rule.id) || ex.groups.some((g) => rule.groups.includes(g)))) continue;
-    lines.push(`// ${lineComment(`lifted by exempt ${ex.id} (${ex.citation.text})`)}`);
-    lines.push(`if (${ec.expr(ex.when, ctx, `ex_${identPart(ex.id)}`).code}) return false;`);
-  }
+  const exemptions = exemptionsOf(ir, rule);
+  ec.inFunction(() => {
+    // the map lookups the condition and the exemptions repeat are read once, after the scope test
+    lines.push(...ec.hoist([when, ...exemptions.map((ex) => ex.when)], [], undefined, ctx, base));
+    const cond: string[] = [];
+    if (!(when.k === "lit" && when.value === true)) {
+      cond.push(`if (${ec.negated(when, ctx, base).code}) return false;`);
+    }
+    const lifts: string[] = [];
+    for (const ex of exemptions) {
+      lifts.push(`// ${lineComment(`lifted by exempt ${ex.id} (${ex.citation.text})`)}`);
+      lifts.push(`if (${ec.expr(ex.when, ctx, `ex_${identPart(ex.id)}`).code}) return false;`);
+    }
+    lines.push(...(exemptionsFirst(ir, rule) ? [...lifts, ...cond] : [...cond, ...lifts]));
+  });
   lines.push(`return true;`);
   const groups = rule.groups.length ? ` (${rule.groups.join(", ")})` : "";
   return fn(name, params, "boolean", lines.join("\n"), {
@@ -432,14 +429,219 @@ function ruleFunction(ir: IREdition, rule: IRRule, action: IRAction, name: strin
 }
 
 /**
+ * Whether a rule's exemptions are tested before its condition: a condition that searches the
+ * board goes after exemptions that do not (the answer is the same: neither can throw, nor has an
+ * effect).
+ */
+function exemptionsFirst(ir: IREdition, rule: IRRule): boolean {
+  const exemptions = exemptionsOf(ir, rule);
+  const searches = (e: Expr): boolean => someExpr(e, (x) => x.k === "reach");
+  return searches(rule.when) && exemptions.every((ex) => !searches(ex.when)) && !mayThrow(ir, rule.when) && exemptions.every((ex) => !mayThrow(ir, ex.when));
+}
+
+/**
+ * The body of `check<Action>` (without the declarations of `violations` and `obliged`): the
+ * action's parameters and each scope test read once into locals, the map lookups the rules repeat
+ * read once (`hoist`), then every rule of the action tested inline in rule order — scope, then
+ * condition and exemptions as in `fires_<rule>` — except the route rules whose searches answer
+ * the others' (`earlySearches`), tested first into locals; then the obligations of the actor's
+ * other actions (their `fires_<rule>`) and the action's own oblige rules.
+ */
+function checkerLines(
+  ir: IREdition,
+  a: IRAction,
+  own: readonly IRRule[],
+  rules: readonly IRRule[],
+  actionByName: ReadonlyMap<string, IRAction>,
+  firesFn: ReadonlyMap<string, string>,
+  violationConst: ReadonlyMap<string, string>,
+  ec: ExprCompiler,
+  me: IRParam | undefined,
+): string[] {
+  const ctx: Ctx = new Map(a.params.map((p) => [p.name, varName(p.name)]));
+  const forbids = own.filter((r) => r.kind === "forbid");
+  const obliges = own.filter((r) => r.kind === "oblige");
+  const others = me ? rules.filter((r) => r.kind === "oblige" && r.action !== a.name && actorOnly(actionByName.get(r.action)!)) : [];
+  return ec.inFunction(() => {
+    const head: string[] = [];
+    const body: string[] = [];
+    // one local per scope the rules test
+    const scopes = new Map<string, string>();
+    const scopeKey = (sc: NonNullable<IRRule["scope"]>): string => JSON.stringify([sc.phase, sc.segment ?? null]);
+    for (const r of own) {
+      if (!r.scope || scopes.has(scopeKey(r.scope))) continue;
+      const local = ec.local("scope", scopes.size);
+      scopes.set(scopeKey(r.scope), local);
+      const seg = r.scope.segment !== undefined ? ` && (state.segment as string) === ${jsString(r.scope.segment)}` : "";
+      head.push(`const ${local} = (state.phase as string) === ${jsString(r.scope.phase)}${seg};`);
+    }
+    // exemption id → the local holding its value (filled below)
+    const shared = new Map<string, string>();
+    // with one scope for every scoped rule, a state out of it is answered by the other rules
+    // alone, first; after that the scope holds and is not tested again
+    const only = scopes.size === 1 ? [...scopes.values()][0]! : undefined;
+    if (only !== undefined) {
+      const unscoped = own.filter((r) => !r.scope);
+      const outside = ec.inFunction(() => [
+        ...unscoped.filter((r) => r.kind === "forbid").map((r) => `  if (${test(r, false)}) (violations ??= []).push(${violationConst.get(r.id)});`),
+        ...others.map((r) => `  if (${otherCall(r)}) (violations ??= []).push(${violationConst.get(r.id)});`),
+        ...unscoped.filter((r) => r.kind === "oblige").map((r) => `  if (${test(r, false)}) (obliged ??= []).push(${jsString(r.id)});`),
+      ]);
+      head.push(`if (!${only}) {`, ...outside, `  ${RETURN_VERDICT}`, `}`);
+    }
+    const hoisted = ec.hoist(own.flatMap((r) => [r.when, ...exemptionsOf(ir, r).map((ex) => ex.when)]), [], undefined, ctx, "check");
+    // an exemption that lifts several of the rules, one of which tests it before its condition
+    // (so it is evaluated whenever that rule's scope holds), is evaluated once
+    for (const ex of byId(ir.exemptions)) {
+      const users = own.filter((r) => exemptionsOf(ir, r).includes(ex));
+      if (users.length < 2 || !users.some((r) => exemptionsFirst(ir, r)) || someExpr(ex.when, (x) => x.k === "reach") || mayThrow(ir, ex.when)) continue;
+      const local = ec.local("lifted", shared.size);
+      const scoped = only === undefined && users.every((r) => r.scope && users[0]!.scope && scopeKey(r.scope) === scopeKey(users[0]!.scope)) ? `${scopes.get(scopeKey(users[0]!.scope!))} && ` : "";
+      hoisted.push(`const ${local} = ${scoped}${andOperand(ec.expr(ex.when, ctx, `ex_${identPart(ex.id)}`))};`);
+      shared.set(ex.id, local);
+    }
+    function otherCall(r: IRRule): string {
+      return actorCall(ec, firesFn.get(r.id)!, varName(me!.name), me!.type, actor(actionByName.get(r.action)!)!.type);
+    }
+    function test(r: IRRule, inside = true): string {
+      const base = identPart(r.id);
+      const parts: Code[] = r.scope && only === undefined ? [{ code: scopes.get(scopeKey(r.scope))!, prec: AND_PREC + 1 }] : [];
+      const cond = r.when.k === "lit" && r.when.value === true ? [] : [ec.expr(r.when, ctx, base)];
+      const lifts = exemptionsOf(ir, r).map((ex) => (inside && shared.has(ex.id) ? { code: `!${shared.get(ex.id)!}`, prec: AND_PREC + 1 } : ec.negated(ex.when, ctx, `ex_${identPart(ex.id)}`)));
+      parts.push(...(exemptionsFirst(ir, r) ? [...lifts, ...cond] : [...cond, ...lifts]));
+      return parts.length === 0 ? "true" : parts.length === 1 ? parts[0]!.code : parts.map(andOperand).join(" && ");
+    }
+    const about = (r: IRRule): string =>
+      [
+        `// ${lineComment(`${r.id} ${r.citation.text}${r.groups.length ? ` (${r.groups.join(", ")})` : ""}: ${r.title}`)}`,
+        ...exemptionsOf(ir, r).map((ex) => `//   ${lineComment(`lifted by exempt ${ex.id} (${ex.citation.text})`)}`),
+      ].join("\n");
+    // route rules whose searches answer the others' (the tightest, then the loosest) are tested
+    // first; the violations keep the rule order
+    const early = new Map<string, string>();
+    const first = earlySearches(ir, forbids);
+    if (first.length) body.push(`// ${lineComment(`the searches that can answer the other route rules' first: ${first.map((r) => r.id).join(", ")}`)}`);
+    for (const r of first) {
+      const local = ec.local("first", early.size);
+      early.set(r.id, local);
+      body.push(`const ${local} = ${test(r)};`);
+    }
+    for (const r of forbids) {
+      body.push(about(r));
+      body.push(`if (${early.get(r.id) ?? test(r)}) (violations ??= []).push(${violationConst.get(r.id)});`);
+    }
+    for (const r of others) {
+      body.push(`// ${lineComment(`${r.id}: \`${r.action}\` is the only legal move`)}`);
+      body.push(`if (${otherCall(r)}) (violations ??= []).push(${violationConst.get(r.id)});`);
+    }
+    for (const r of obliges) {
+      body.push(about(r));
+      body.push(`if (${test(r)}) (obliged ??= []).push(${jsString(r.id)});`);
+    }
+    // the parameters the tests read, as locals
+    const read = new Set<string>();
+    for (const r of own) for (const e of [r.when, ...exemptionsOf(ir, r).map((ex) => ex.when)]) for (const n of freeVars(e).keys()) read.add(n);
+    if (others.length) read.add(me!.name);
+    const params = a.params.filter((p) => read.has(p.name)).map((p) => `const ${varName(p.name)} = ${propAccess("action", p.name)};`);
+    return [...params, ...head, ...hoisted, ...body];
+  });
+}
+
+/** Where `checkerLines` returns the verdict early (the checker puts its `return verdict(…)` there). */
+const RETURN_VERDICT = "return /* verdict */;";
+
+/** A compiled operand of `&&`, parenthesized when it binds more loosely. */
+function andOperand(c: Code): string {
+  return c.prec < AND_PREC ? `(${c.code})` : c.code;
+}
+
+/** A route: its search (`search_<route>`) and its entry point `name` with the per-call memo of answers. */
+function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names, epoch: string): Statement[] {
+  const search = names.take(`search_${identPart(r.name)}`);
+  return [...searchFunction(r, search, ec, names, epoch), ...routeMemo(r, name, search, names, epoch)];
+}
+
+/** Searches remembered per route and call (the oldest is replaced when a call makes more). */
+const ROUTE_MEMO = 8;
+
+/**
+ * The route's entry point: the answers of the searches made earlier in the same call of an
+ * exported function are kept (arguments, endpoints, answer), and a search is made only when none
+ * of them decides it. An earlier search decides one with the same endpoints and the same value of
+ * every parameter the analysis cannot order (monotone.ts) when it found a path under arguments at
+ * least as tight, or found none under arguments at least as loose.
+ */
+function routeMemo(r: IRRoute, name: string, search: string, names: Names, epoch: string): Statement[] {
+  const memo = names.take(`memo_${identPart(r.name)}`);
+  const dirs = routeDirections(r);
+  const arr = (field: string, type: string): string => `${field}: [] as ${/^[\w$]+$/.test(type) ? type : `(${type})`}[]`;
+  const fields = [`call: -1`, `n: 0`, `next: 0`, ...r.params.map((p, i) => arr(`a${i}`, tsType(p.type))), arr("from", "Space"), arr("to", "Space"), arr("found", "boolean")];
+  const same = [`m.from[i] !== from`, `m.to[i] !== to`];
+  const looser: string[] = []; // the query is at least as loose as the entry (a found path carries over)
+  const tighter: string[] = []; // the query is at least as tight as the entry (no path carries over)
+  r.params.forEach((p, k) => {
+    const q = varName(p.name);
+    const e = `m.a${k}[i]!`;
+    const d = dirs[k]!;
+    if (d === "eq") same.push(`m.a${k}[i] !== ${q}`);
+    else if (d === "up" || d === "down") {
+      // `up`: a larger value never loses a path, so a larger value is looser
+      const ge = p.type.k === "bool" ? `(${q} || !${e})` : `${q} >= ${e}`;
+      const le = p.type.k === "bool" ? `(!${q} || ${e})` : `${q} <= ${e}`;
+      looser.push(d === "up" ? ge : le);
+      tighter.push(d === "up" ? le : ge);
+    }
+  });
+  const decide = looser.length
+    ? [`  if (m.found[i]) {`, `    if (${looser.join(" && ")}) return true;`, `  } else if (${tighter.join(" && ")}) return false;`]
+    : [`  return m.found[i]!;`];
+  const args = ["state", ...r.params.map((p) => varName(p.name)), "from", "to"];
+  const body = [
+    `const m = ${memo};`,
+    `if (m.call !== ${epoch}) {`,
+    `  m.call = ${epoch};`,
+    `  m.n = 0;`,
+    `}`,
+    `for (let i = 0; i < m.n; i++) {`,
+    `  if (${same.join(" || ")}) continue;`,
+    ...decide,
+    `}`,
+    `const found = ${search}(${args.join(", ")});`,
+    `let i = m.n;`,
+    `if (i < ${ROUTE_MEMO}) m.n++;`,
+    `else {`,
+    `  i = m.next;`,
+    `  m.next = (i + 1) % ${ROUTE_MEMO};`,
+    `}`,
+    ...r.params.map((p, k) => `m.a${k}[i] = ${varName(p.name)};`),
+    `m.from[i] = from;`,
+    `m.to[i] = to;`,
+    `m.found[i] = found;`,
+    `return found;`,
+  ];
+  const params = [{ name: "state", type: "State" }, ...r.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) })), { name: "from", type: "Space" }, { name: "to", type: "Space" }];
+  const how = r.params.map((p, k) => `${p.name} ${dirs[k] === "up" ? "(larger is looser)" : dirs[k] === "down" ? "(larger is tighter)" : dirs[k] === "none" ? "(no effect)" : "(same value)"}`).join(", ");
+  return [
+    `/** route ${docText(r.name)}: the searches of the current call, for ${name}. */\nconst ${memo} = { ${fields.join(", ")} };`,
+    fn(name, params, "boolean", body.join("\n"), {
+      docs: [
+        docText(
+          `route ${r.name}(${r.params.map((p) => `${p.name}: ${dslType(p.type)}`).join(", ")}): is there a path from \`from\` to \`to\`? (${r.pos.file}:${r.pos.line}) An earlier search of the same call answers when it decides this one${r.params.length ? `: ${how}` : ""}.`,
+        ),
+      ],
+    }),
+  ];
+}
+
+/**
  * The breadth-first search of one route over (space, sea zones used). A space is queued again only
  * when reached with fewer sea zones (clauses depend on the space alone, so fewer is never worse);
  * the sea count is capped at SEA_COUNT (a shortest path never repeats a sea zone).
  */
-function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names, epoch: string): Statement[] {
+function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names, epoch: string): Statement[] {
   const ctx: Ctx = new Map(r.params.map((p) => [p.name, varName(p.name)]));
   const params = [{ name: "state", type: "State" }, ...r.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) })), { name: "from", type: "Space" }, { name: "to", type: "Space" }];
-  for (const b of ["SPACE_INDEX", "SPACES", "FLAGS", "F_SEA", "SEA_COUNT", "LAND_ADJ", "PASS_ADJ", "PORT_ADJ", "SEA_ADJ", "newRouteScratch", "RouteScratch"]) ec.boardUsed.add(b);
+  for (const b of ["spaceNo", "SPACES", "FLAGS", "F_SEA", "SEA_COUNT", "LAND_ADJ", "PASS_ADJ", "PORT_ADJ", "SEA_ADJ", "newRouteScratch", "newStamp", "RouteScratch"]) ec.boardUsed.add(b);
   const base = identPart(r.name);
   const scratch = names.take(`scratch_${base}`);
   const extra: Statement[] = [`let ${scratch}: RouteScratch | null = null;`];
@@ -455,12 +657,23 @@ function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names,
     const shareable = scalarArgs.every((p) => { const t = r.params.find((q) => varName(q.name) === p.name)?.type; return t !== undefined && (t.k === "enum" || t.k === "bool" || t.k === "int"); });
     if (shareable) {
       const same = [`sc.${kind}Call === ${epoch}`, ...scalarArgs.map((p, i) => `sc.${kind}Args[${i}] === ${p.name}`)].join(" && ");
-      resets.push(`if (!(${same})) {`, `  sc.${kind}.fill(0);`, `  sc.${kind}Call = ${epoch};`, ...scalarArgs.map((p, i) => `  sc.${kind}Args[${i}] = ${p.name};`), `}`);
-    } else resets.push(`sc.${kind}.fill(0);`, `sc.${kind}Call = -1;`);
+      resets.push(`if (!(${same})) {`, `  sc.${kind}Stamp = newStamp(sc.${kind}Stamp, sc.${kind});`, `  sc.${kind}Call = ${epoch};`, ...scalarArgs.map((p, i) => `  sc.${kind}Args[${i}] = ${p.name};`), `}`);
+    } else resets.push(`sc.${kind}Stamp = newStamp(sc.${kind}Stamp, sc.${kind});`, `sc.${kind}Call = -1;`);
     const okName = names.take(`${base}_${kind}Ok`);
     const okParams = [{ name: "sc", type: "RouteScratch" }, { name: "i", type: "number" }, ...params.filter((p) => pred.args.includes(p.name))];
     extra.push(
-      fn(okName, okParams, "boolean", [`let m = sc.${kind}[i]!;`, `if (m === 0) sc.${kind}[i] = m = ${pred.name}(${[...pred.args, "SPACES[i]!"].join(", ")}) ? 1 : 2;`, `return m === 1;`].join("\n"), {
+      fn(
+        okName,
+        okParams,
+        "boolean",
+        [
+          `const m = sc.${kind}[i]!;`,
+          `if ((m & -4) === sc.${kind}Stamp) return (m & 3) === 1;`,
+          `const ok = ${pred.name}(${[...pred.args, "SPACES[i]!"].join(", ")});`,
+          `sc.${kind}[i] = sc.${kind}Stamp | (ok ? 1 : 2);`,
+          `return ok;`,
+        ].join("\n"),
+        {
         docs: [docText(`route ${r.name}: the \`${kind} ${v}\` clause for space number i (memoized in sc).`)],
       }),
     );
@@ -480,8 +693,8 @@ function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names,
     `${ind}}`,
   ];
   const body = [
-    `const src = SPACE_INDEX[from];`,
-    `const dst = SPACE_INDEX[to];`,
+    `const src = spaceNo(from);`,
+    `const dst = spaceNo(to);`,
     `let maxSeas: number = ${maxSeas};`,
     `if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;`,
     `const passes: boolean = ${passes};`,
@@ -489,11 +702,12 @@ function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names,
     `if (sc === null) sc = ${scratch} = newRouteScratch();`,
     `else if (sc.busy) sc = newRouteScratch();`,
     `sc.busy = true;`,
+    `const best = sc.best;`,
+    `const qs = sc.queueSpace;`,
+    `const qk = sc.queueSeas;`,
+    `// every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)`,
+    `let tail = 0;`,
     `try {`,
-    `  const best = sc.best;`,
-    `  const qs = sc.queueSpace;`,
-    `  const qk = sc.queueSeas;`,
-    `  best.fill(0x7fffffff);`,
     ...resets.map((l) => `  ${l}`),
     `  let k0 = 0;`,
     `  if ((FLAGS[src]! & F_SEA) !== 0) {`,
@@ -501,11 +715,11 @@ function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names,
     `    k0 = 1;`,
     `  } else if (!${landOk("src")}) return false;`,
     `  if (src === dst) return true;`,
-    `  best[src] = k0;`,
     `  qs[0] = src;`,
     `  qk[0] = k0;`,
+    `  tail = 1;`,
+    `  best[src] = k0;`,
     `  let head = 0;`,
-    `  let tail = 1;`,
     `  while (head < tail) {`,
     `    const u = qs[head]!;`,
     `    const k = qk[head]!;`,
@@ -532,11 +746,98 @@ function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names,
     `  }`,
     `  return false;`,
     `} finally {`,
+    `  for (let j = 0; j < tail; j++) best[qs[j]!] = 0x7fffffff;`,
     `  sc.busy = false;`,
     `}`,
   ];
-  const doc = docText(`route ${r.name}(${r.params.map((p) => `${p.name}: ${dslType(p.type)}`).join(", ")}): is there a path from \`from\` to \`to\`? (${r.pos.file}:${r.pos.line})`);
+  const doc = docText(`route ${r.name}: the search itself (breadth-first over space and sea zones used).`);
   return [...extra, fn(name, params, "boolean", body.join("\n"), { docs: [doc] })];
+}
+
+/**
+ * Whether evaluating `e` can throw on a valid state: a table lookup (a `RangeError` outside its
+ * domain), also inside the clauses of a route it searches. Everything else reads the state.
+ */
+function mayThrow(ir: IREdition, e: Expr): boolean {
+  const tables = new Set<string>();
+  const routes = new Set<string>();
+  tablesIn(e, tables);
+  routesIn(e, routes);
+  // the routes searched, and those their clauses search in turn
+  const todo = [...routes];
+  for (let name = todo.pop(); name !== undefined && tables.size === 0; name = todo.pop()) {
+    const r = ir.routes.find((x) => x.name === name);
+    if (!r) continue;
+    const inner = new Set<string>();
+    for (const c of [r.land, r.sea, r.port, r.passes, ...(r.maxSeas ? [r.maxSeas] : [])]) {
+      tablesIn(c, tables);
+      routesIn(c, inner);
+    }
+    for (const n of inner) if (!routes.has(n)) routes.add(n), todo.push(n);
+  }
+  return tables.size > 0;
+}
+
+/** The exemptions that can lift a rule (its id named, or one of its groups), by id. */
+function exemptionsOf(ir: IREdition, rule: IRRule): IRExemption[] {
+  return byId(ir.exemptions).filter((ex) => ex.rules.includes(rule.id) || ex.groups.some((g) => rule.groups.includes(g)));
+}
+
+/**
+ * The forbid rules of one action whose route search to make first, in that order: among rules
+ * whose condition makes one search, of the same route between the same ends with the same
+ * unordered arguments, the tightest calls (no other call of the group is surely tighter), then the
+ * loosest. With the route memo a path found under the tightest arguments answers every call of
+ * the group, and no path under the loosest answers them too. Only rules that cannot throw move
+ * (their order is then invisible); a group of one is left alone.
+ */
+function earlySearches(ir: IREdition, forbids: readonly IRRule[]): IRRule[] {
+  type Call = { rule: IRRule; reach: Extract<Expr, { k: "reach" }>; dirs: ReturnType<typeof routeDirections> };
+  const groups = new Map<string, Call[]>();
+  for (const rule of forbids) {
+    const calls: Extract<Expr, { k: "reach" }>[] = [];
+    someExpr(rule.when, (x) => (x.k === "reach" && calls.push(x), false));
+    if (calls.length !== 1 || mayThrow(ir, rule.when) || exemptionsOf(ir, rule).some((ex) => mayThrow(ir, ex.when))) continue;
+    const reach = calls[0]!;
+    const route = ir.routes.find((r) => r.name === reach.route);
+    if (!route) continue;
+    const dirs = routeDirections(route);
+    const key = JSON.stringify([reach.route, exprKey(reach.from), exprKey(reach.to), ...reach.args.map((x, i) => (dirs[i] === "eq" ? exprKey(x) : dirs[i] === "none" ? "" : "*"))]);
+    groups.set(key, [...(groups.get(key) ?? []), { rule, reach, dirs }]);
+  }
+  // the least and greatest value of an argument expression (false < true), when known: a
+  // literal, or an if-then-else between known ones; a surely ≤ b for two of them
+  const bounds = (e: Expr): [number, number] | undefined => {
+    if (e.k === "lit") return typeof e.value === "boolean" ? [Number(e.value), Number(e.value)] : typeof e.value === "number" ? [e.value, e.value] : undefined;
+    if (e.k !== "ite") return e.type.k === "bool" ? [0, 1] : undefined;
+    const t = bounds(e.then);
+    const f = bounds(e.else);
+    return t && f ? [Math.min(t[0], f[0]), Math.max(t[1], f[1])] : undefined;
+  };
+  const le = (a: Expr, b: Expr): boolean => {
+    if (exprKey(a) === exprKey(b)) return true;
+    const x = bounds(a);
+    const y = bounds(b);
+    return x !== undefined && y !== undefined && x[1] <= y[0];
+  };
+  // every path of call a is a path of call b
+  const tighter = (a: Call, b: Call): boolean =>
+    a.reach.args.every((x, i) => {
+      const y = b.reach.args[i]!;
+      const d = a.dirs[i];
+      return d === "up" ? le(x, y) : d === "down" ? le(y, x) : true;
+    });
+  const out: IRRule[] = [];
+  for (const calls of groups.values()) {
+    if (calls.length < 2) continue;
+    const strictly = (a: Call, b: Call): boolean => tighter(a, b) && !tighter(b, a);
+    const tightest = calls.filter((c) => !calls.some((o) => strictly(o, c)));
+    const loosest = calls.filter((c) => !tightest.includes(c) && !calls.some((o) => strictly(c, o)));
+    // nothing to gain when no call is surely tighter than another
+    if (!calls.some((a) => calls.some((b) => strictly(a, b)))) continue;
+    out.push(...tightest.map((c) => c.rule), ...loosest.map((c) => c.rule));
+  }
+  return out;
 }
 
 /** `{ a: 1, b: "x" }` for a flat object of JSON scalars (keys in insertion order). */

@@ -4,7 +4,7 @@
 // inputs sha256: 19f9cefdf7f9d527a03b3015e5a69b6a893a72d7f68c3f8dc97447f848676ce2
 import type { ActionType, CardUse, DeepExplorationOption, LeaderRole, MajorPower, Power, Space, State, UnitKind, UnrestCause } from "./state.js";
 import type { Verdict, Violation } from "./index.js";
-import { FLAGS, F_SEA, LAND_ADJ, PASS_ADJ, PORT_ADJ, type RouteScratch, SEA_ADJ, SEA_COUNT, SPACES, SPACE_INDEX, adjacent, isCapital, isElectorate, isFortified, isHome, isLand, neighbors, newRouteScratch, passBetween, portsOf } from "./board.js";
+import { FLAGS, F_SEA, LAND_ADJ, PASS_ADJ, PORT_ADJ, type RouteScratch, SEA_ADJ, SEA_COUNT, SPACES, adjacent, isCapital, isElectorate, isFortified, isHome, isLand, neighbors, newRouteScratch, newStamp, passBetween, portsOf, spaceNo } from "./board.js";
 import { lookupActionCost } from "./tables.js";
 
 /** `assault(actor power: MajorPower, space: Space)` (dsl/his/control.rules:34) */
@@ -253,9 +253,12 @@ const MEMBERS_UnrestCause: readonly UnrestCause[] = ["book_of_common_prayer", "c
 export function checkAssault(state: State, action: AssaultAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_assault_loc(state, action.power, action.space)) (violations ??= []).push(V_assault_loc);
+  const v_power = action.power;
+  const v_space = action.space;
+  // assault.loc his §12: an assault needs a line of communication to the besieged space
+  if (!assault_loc_some(state, v_power, v_space)) (violations ??= []).push(V_assault_loc);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -263,9 +266,12 @@ export function checkAssault(state: State, action: AssaultAction): Verdict {
 export function checkAvoidBattle(state: State, action: AvoidBattleAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_unrest_no_avoid_battle(state, action.power, action.destination)) (violations ??= []).push(V_unrest_no_avoid_battle);
+  const v_power = action.power;
+  const v_destination = action.destination;
+  // unrest.no_avoid_battle his §12.4: a formation may not avoid battle into a space in unrest
+  if (state.spaces[v_destination]!.unrest) (violations ??= []).push(V_unrest_no_avoid_battle);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -273,9 +279,12 @@ export function checkAvoidBattle(state: State, action: AvoidBattleAction): Verdi
 export function checkBuildUnit(state: State, action: BuildUnitAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_unrest_no_build(state, action.power, action.space, action.unit)) (violations ??= []).push(V_unrest_no_build);
+  const v_power = action.power;
+  const v_space = action.space;
+  // unrest.no_build his §12.4: no unit may be raised or built in a space in unrest
+  if (state.spaces[v_space]!.unrest) (violations ??= []).push(V_unrest_no_build);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -283,10 +292,20 @@ export function checkBuildUnit(state: State, action: BuildUnitAction): Verdict {
 export function checkChooseDeepExploration(state: State, action: ChooseDeepExplorationAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_explore_circumnavigated(state, action.power, action.option)) (violations ??= []).push(V_explore_circumnavigated);
-  if (fires_explore_option_phase(state, action.power, action.option)) (violations ??= []).push(V_explore_option_phase);
+  const v_power = action.power;
+  const v_option = action.option;
+  const scope = (state.phase as string) === "new_world";
+  if (!scope) {
+    if ((state.phase as string) !== "new_world") (violations ??= []).push(V_explore_option_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, undefined);
+  }
+  // explore.circumnavigated his §"Voyages of Exploration": once an explorer has circumnavigated the globe, no other explorer may attempt a circumnavigation for the rest of the game
+  if ((v_option as string) === "circumnavigate" && state.new_world.circumnavigated) (violations ??= []).push(V_explore_circumnavigated);
+  // explore.option_phase his §"Voyages of Exploration": expeditions are resolved in the New World phase: the choice after a 10 or more is made only then
+  if ((state.phase as string) !== "new_world") (violations ??= []).push(V_explore_option_phase);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -294,15 +313,24 @@ export function checkChooseDeepExploration(state: State, action: ChooseDeepExplo
 export function checkControlUnfortifiedSpace(state: State, action: ControlUnfortifiedSpaceAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_control_foreign_units(state, action.power, action.space)) (violations ??= []).push(V_control_foreign_units);
-  if (fires_control_fortified(state, action.power, action.space)) (violations ??= []).push(V_control_fortified);
-  if (fires_control_impulse(state, action.power, action.space)) (violations ??= []).push(V_control_impulse);
-  if (fires_control_land(state, action.power, action.space)) (violations ??= []).push(V_control_land);
-  if (fires_control_loc(state, action.power, action.space)) (violations ??= []).push(V_control_loc);
-  if (fires_control_owner(state, action.power, action.space)) (violations ??= []).push(V_control_owner);
-  if (fires_control_units(state, action.power, action.space)) (violations ??= []).push(V_control_units);
+  const v_power = action.power;
+  const v_space = action.space;
+  // control.foreign_units his §12: the space may hold no land units of a power that is not the active power's ally
+  if (control_foreign_units_some_2(state, v_power, v_space)) (violations ??= []).push(V_control_foreign_units);
+  // control.fortified his §12: a fortified space changes hands by negotiation, suing for peace, siege or event, never by this action
+  if (isFortified(v_space)) (violations ??= []).push(V_control_fortified);
+  // control.impulse his §11: Control Unfortified Space is a CP action: only the active power takes it, in its Action Phase impulse
+  if ((state.phase as string) !== "action_phase" || (state.active_power as string) !== v_power) (violations ??= []).push(V_control_impulse);
+  // control.land his §12: only a land space can be taken under control, not a sea zone
+  if (!isLand(v_space)) (violations ??= []).push(V_control_land);
+  // control.loc his §12: the active power needs a line of communication to the space
+  if (!assault_loc_some(state, v_power, v_space)) (violations ??= []).push(V_control_loc);
+  // control.owner his §12: the space must be independent or controlled by an enemy of the active power
+  if (control_owner_some_5(state, v_power, v_space)) (violations ??= []).push(V_control_owner);
+  // control.units his §12: the active power's land units must stand in the space, or in an adjacent space (not across a mountain pass) with no enemy land units adjacent to it
+  if (!(control_units_some(state, v_power, v_space) || (control_units_some_3(state, v_power, v_space) && !control_units_some_6(state, v_power, v_space)))) (violations ??= []).push(V_control_units);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -310,23 +338,56 @@ export function checkControlUnfortifiedSpace(state: State, action: ControlUnfort
 export function checkDeclareWar(state: State, action: DeclareWarAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_dow_alliance_this_phase(state, action.by, action.target)) (violations ??= []).push(V_dow_alliance_this_phase);
-  if (fires_dow_already_at_war(state, action.by, action.target)) (violations ??= []).push(V_dow_already_at_war);
-  if (fires_dow_hungary_bohemia(state, action.by, action.target)) (violations ??= []).push(V_dow_hungary_bohemia);
-  if (fires_dow_independent(state, action.by, action.target)) (violations ??= []).push(V_dow_independent);
-  if (fires_dow_minor_ally(state, action.by, action.target)) (violations ??= []).push(V_dow_minor_ally);
-  if (fires_dow_own_ally(state, action.by, action.target)) (violations ??= []).push(V_dow_own_ally);
-  if (fires_dow_peace_this_phase(state, action.by, action.target)) (violations ??= []).push(V_dow_peace_this_phase);
-  if (fires_dow_protestant_before_league(state, action.by, action.target)) (violations ??= []).push(V_dow_protestant_before_league);
-  if (fires_dow_protestant_declarer_before_league(state, action.by, action.target)) (violations ??= []).push(V_dow_protestant_declarer_before_league);
-  if (fires_dow_scotland(state, action.by, action.target)) (violations ??= []).push(V_dow_scotland);
-  if (fires_dow_scotland_french_peace(state, action.by, action.target)) (violations ??= []).push(V_dow_scotland_french_peace);
-  if (fires_dow_segment(state, action.by, action.target)) (violations ??= []).push(V_dow_segment);
-  if (fires_dow_self(state, action.by, action.target)) (violations ??= []).push(V_dow_self);
-  if (fires_dow_venice_england(state, action.by, action.target)) (violations ??= []).push(V_dow_venice_england);
-  if (fires_dow_venice_papal(state, action.by, action.target)) (violations ??= []).push(V_dow_venice_papal);
+  const v_by = action.by;
+  const v_target = action.target;
+  const scope = (state.phase as string) === "diplomacy" && (state.segment as string) === "declarations_of_war";
+  if (!scope) {
+    if (dow_already_at_war_some(state, v_by, v_target)) (violations ??= []).push(V_dow_already_at_war);
+    if ((v_target as string) === "hungary_bohemia") (violations ??= []).push(V_dow_hungary_bohemia);
+    if ((v_target as string) === "independent") (violations ??= []).push(V_dow_independent);
+    if (((v_target as string) === "genoa" || (v_target as string) === "hungary_bohemia" || (v_target as string) === "scotland" || (v_target as string) === "venice") && dow_minor_ally_some_2(state, v_target)) (violations ??= []).push(V_dow_minor_ally);
+    if (dow_own_ally_some(state, v_by, v_target)) (violations ??= []).push(V_dow_own_ally);
+    if ((v_target as string) === "protestant" && !state.schmalkaldic_league_played) (violations ??= []).push(V_dow_protestant_before_league);
+    if ((v_by as string) === "protestant" && !state.schmalkaldic_league_played) (violations ??= []).push(V_dow_protestant_declarer_before_league);
+    if ((v_target as string) === "scotland" && (((v_by as string) === "ottoman" || (v_by as string) === "papacy" || (v_by as string) === "protestant") || dow_scotland_some(state, v_by))) (violations ??= []).push(V_dow_scotland);
+    if (!((state.phase as string) === "diplomacy" && (state.segment as string) === "declarations_of_war") && !((state.phase as string) === "action_phase" && (dow_segment_some(state, v_by) || dow_segment_some_2(state, v_by) || dow_segment_some_3(state, v_by)))) (violations ??= []).push(V_dow_segment);
+    if ((v_target as string) === v_by) (violations ??= []).push(V_dow_self);
+    if ((v_target as string) === "venice" && (v_by as string) === "england") (violations ??= []).push(V_dow_venice_england);
+    if (fires_pass_empty_hand(state, v_by)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, undefined);
+  }
+  // dow.alliance_this_phase his §9.6: no war on a power you formed an alliance with in this Diplomacy Phase
+  if (dow_alliance_this_phase_some(state, v_by, v_target)) (violations ??= []).push(V_dow_alliance_this_phase);
+  // dow.already_at_war his §9.6: a power may not declare war on a power it is already at war with
+  if (dow_already_at_war_some(state, v_by, v_target)) (violations ??= []).push(V_dow_already_at_war);
+  // dow.hungary_bohemia his §9.6: no power may declare war on Hungary-Bohemia (only the Ottoman, at war with it from the start, fights it)
+  if ((v_target as string) === "hungary_bohemia") (violations ??= []).push(V_dow_hungary_bohemia);
+  // dow.independent his §9.6: the independent key cities are besieged without a declaration of war, so war may not be declared on them
+  if ((v_target as string) === "independent") (violations ??= []).push(V_dow_independent);
+  // dow.minor_ally his §9.6: a minor power allied with a major power is not a target: declare war on that major power instead
+  if (((v_target as string) === "genoa" || (v_target as string) === "hungary_bohemia" || (v_target as string) === "scotland" || (v_target as string) === "venice") && dow_minor_ally_some_2(state, v_target)) (violations ??= []).push(V_dow_minor_ally);
+  // dow.own_ally his §9.6: a power may not declare war on its own ally, major or minor
+  if (dow_own_ally_some(state, v_by, v_target)) (violations ??= []).push(V_dow_own_ally);
+  // dow.peace_this_phase his §9.6: no war on a power you made peace with in this Diplomacy Phase, even when it was that power that sued for peace
+  if (dow_peace_this_phase_some(state, v_by, v_target)) (violations ??= []).push(V_dow_peace_this_phase);
+  // dow.protestant_before_league his §9.6: no one may declare war on the Protestant until the Schmalkaldic League has been played
+  if ((v_target as string) === "protestant" && !state.schmalkaldic_league_played) (violations ??= []).push(V_dow_protestant_before_league);
+  // dow.protestant_declarer_before_league his §9.6: the Protestant may declare war on no one until the Schmalkaldic League has been played
+  if ((v_by as string) === "protestant" && !state.schmalkaldic_league_played) (violations ??= []).push(V_dow_protestant_declarer_before_league);
+  // dow.scotland his §9.6: the Ottoman, the Papacy, the Protestant and any ally of France may not declare war on Scotland
+  if ((v_target as string) === "scotland" && (((v_by as string) === "ottoman" || (v_by as string) === "papacy" || (v_by as string) === "protestant") || dow_scotland_some(state, v_by))) (violations ??= []).push(V_dow_scotland);
+  // dow.scotland_french_peace his §9.6: a power that made peace with France this phase may not declare war on Scotland
+  if ((v_target as string) === "scotland" && dow_scotland_french_peace_some(state, v_by)) (violations ??= []).push(V_dow_scotland_french_peace);
+  // dow.segment his §9.6: war is declared in the declarations of war segment of the Diplomacy Phase; in the Action Phase only by the power that played Schmalkaldic League, Machiavelli: The Prince or Six Wives of Henry VIII this phase
+  if (!((state.phase as string) === "diplomacy" && (state.segment as string) === "declarations_of_war") && !((state.phase as string) === "action_phase" && (dow_segment_some(state, v_by) || dow_segment_some_2(state, v_by) || dow_segment_some_3(state, v_by)))) (violations ??= []).push(V_dow_segment);
+  // dow.self his §9.6: a power may not declare war on itself
+  if ((v_target as string) === v_by) (violations ??= []).push(V_dow_self);
+  // dow.venice_england his §9.6: England may not declare war on Venice
+  if ((v_target as string) === "venice" && (v_by as string) === "england") (violations ??= []).push(V_dow_venice_england);
+  // dow.venice_papal his §9.6: an ally of the Papacy, or a power that made peace with the Papacy this phase, may not declare war on Venice
+  if ((v_target as string) === "venice" && (dow_venice_papal_some(state, v_by) || dow_venice_papal_some_2(state, v_by))) (violations ??= []).push(V_dow_venice_papal);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.by)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_by)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -334,8 +395,9 @@ export function checkDeclareWar(state: State, action: DeclareWarAction): Verdict
 export function checkEndDiplomacy(state: State, action: EndDiplomacyAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
+  const v_power = action.power;
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -343,11 +405,21 @@ export function checkEndDiplomacy(state: State, action: EndDiplomacyAction): Ver
 export function checkEndImpulse(state: State, action: EndImpulseAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_impulse_end_before_option(state, action.power)) (violations ??= []).push(V_impulse_end_before_option);
-  if (fires_impulse_end_not_active(state, action.power)) (violations ??= []).push(V_impulse_end_not_active);
-  if (fires_impulse_end_phase(state, action.power)) (violations ??= []).push(V_impulse_end_phase);
+  const v_power = action.power;
+  const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_impulse_end_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, undefined);
+  }
+  // impulse.end_before_option his §11: an impulse is ended only after its option is taken: a power that has not played a card passes instead
+  if (!state.impulse.card_played) (violations ??= []).push(V_impulse_end_before_option);
+  // impulse.end_not_active his §11: only the power taking the current impulse ends it
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_impulse_end_not_active);
+  // impulse.end_phase his §11: an impulse is ended only in the Action Phase
+  if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_impulse_end_phase);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -355,8 +427,9 @@ export function checkEndImpulse(state: State, action: EndImpulseAction): Verdict
 export function checkEndNewWorld(state: State, action: EndNewWorldAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
+  const v_power = action.power;
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -364,8 +437,9 @@ export function checkEndNewWorld(state: State, action: EndNewWorldAction): Verdi
 export function checkEndSpringDeployment(state: State, action: EndSpringDeploymentAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
+  const v_power = action.power;
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -373,15 +447,34 @@ export function checkEndSpringDeployment(state: State, action: EndSpringDeployme
 export function checkMoveFormation(state: State, action: MoveFormationAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_move_connection(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_move_connection);
-  if (fires_move_cost(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_move_cost);
-  if (fires_move_formation_size(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_move_formation_size);
-  if (fires_move_impulse(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_move_impulse);
-  if (fires_move_leaders_in_origin(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_move_leaders_in_origin);
-  if (fires_move_something_moves(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_move_something_moves);
-  if (fires_move_units_in_origin(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_move_units_in_origin);
+  const v_power = action.power;
+  const v_origin = action.origin;
+  const v_destination = action.destination;
+  const v_land_units = action.land_units;
+  const v_leaders = action.leaders;
+  const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase" || (state.active_power as string) !== v_power) (violations ??= []).push(V_move_impulse);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, undefined);
+  }
+  const at = state.spaces[v_origin]!;
+  // move.connection his §13: a formation moves from a land space to a land space next to it, across clear terrain or a mountain pass
+  if (!(isLand(v_origin) && isLand(v_destination) && adjacent(v_origin, v_destination))) (violations ??= []).push(V_move_connection);
+  // move.cost his §13: a move costs 1 CP in clear terrain and 2 CP over a mountain pass (§11.1): the CP left in the impulse must cover it
+  if ((passBetween(v_origin, v_destination) ? lookupActionCost("move_over_pass", v_power).cp : lookupActionCost("move_formation", v_power).cp) > state.impulse.cp_left) (violations ??= []).push(V_move_cost);
+  // move.formation_size his §13: every land move keeps to the formation limit of §5.1: 4 units without a leader, else the command rating of its leader, or of its two best leaders together
+  if (v_land_units > ((move_formation_size_count(state, v_leaders, v_power, at.leaders) as number) === 0 ? 4 : move_formation_size_sum_highest(state, v_leaders, v_power, at.leaders))) (violations ??= []).push(V_move_formation_size);
+  // move.impulse his §13: moving a formation is a CP action: only the active power moves, in its Action Phase impulse
+  if ((state.phase as string) !== "action_phase" || (state.active_power as string) !== v_power) (violations ??= []).push(V_move_impulse);
+  // move.leaders_in_origin his §13: a formation (§5.1) takes only the power's own leaders standing in the space it leaves
+  if (move_leaders_in_origin_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_move_leaders_in_origin);
+  // move.something_moves his §13: a move moves a formation (§5.1): a non-negative number of land units and at least one unit or leader
+  if (v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0)) (violations ??= []).push(V_move_something_moves);
+  // move.units_in_origin his §13: a formation (§5.1) moves only land units of the power standing in the space it leaves
+  if (v_land_units > at.land_units[v_power]!) (violations ??= []).push(V_move_units_in_origin);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -390,13 +483,29 @@ export function checkPass(state: State, action: PassAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
   let obliged: string[] | undefined;
-  if (fires_pass_admin_rating(state, action.power)) (violations ??= []).push(V_pass_admin_rating);
-  if (fires_pass_after_card(state, action.power)) (violations ??= []).push(V_pass_after_card);
-  if (fires_pass_home_card(state, action.power)) (violations ??= []).push(V_pass_home_card);
-  if (fires_pass_mandatory_event(state, action.power)) (violations ??= []).push(V_pass_mandatory_event);
-  if (fires_pass_not_active(state, action.power)) (violations ??= []).push(V_pass_not_active);
-  if (fires_pass_phase(state, action.power)) (violations ??= []).push(V_pass_phase);
-  if (fires_pass_empty_hand(state, action.power)) (obliged ??= []).push("pass.empty_hand");
+  const v_power = action.power;
+  const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_pass_phase);
+    return verdict(violations, obliged);
+  }
+  const at = state.hands[v_power]!;
+  // pass.admin_rating his §11: a power may not pass while it holds more cards than its ruler's administrative rating
+  if (at.length > state.rulers[v_power]!.admin_rating) (violations ??= []).push(V_pass_admin_rating);
+  // pass.after_card his §11: a power that played a card this impulse has taken its impulse option and may not pass in it
+  if (state.impulse.card_played) (violations ??= []).push(V_pass_after_card);
+  // pass.home_card his §11: a power may not pass while one of its home cards is still in its hand
+  if (pass_home_card_some(state, at)) (violations ??= []).push(V_pass_home_card);
+  // pass.mandatory_event his §11: a power may not pass while it holds an unplayed Mandatory Event
+  //   lifted by exempt pass.mandatory_event_played (his §11)
+  if (pass_mandatory_event_some(state, at) && !ex_pass_mandatory_event_played_every(state, at)) (violations ??= []).push(V_pass_mandatory_event);
+  // pass.not_active his §11: only the power taking the current impulse may pass
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_pass_not_active);
+  // pass.phase his §11: passing is an impulse option of the Action Phase only
+  if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_pass_phase);
+  // pass.empty_hand his §11: a power with no cards left in its hand must pass
+  //   lifted by exempt cp.impulse_in_progress (his §11)
+  if ((state.active_power as string) === v_power && (at.length as number) === 0 && !state.impulse.card_played) (obliged ??= []).push("pass.empty_hand");
   return verdict(violations, obliged);
 }
 
@@ -404,10 +513,16 @@ export function checkPass(state: State, action: PassAction): Verdict {
 export function checkPlaceUnrest(state: State, action: PlaceUnrestAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_unrest_place_land(state, action.power, action.space, action.cause)) (violations ??= []).push(V_unrest_place_land);
-  if (fires_unrest_place_unoccupied(state, action.power, action.space, action.cause)) (violations ??= []).push(V_unrest_place_unoccupied);
+  const v_power = action.power;
+  const v_space = action.space;
+  const v_cause = action.cause;
+  // unrest.place_land his §12.4: unrest is placed in land spaces only
+  if (!isLand(v_space)) (violations ??= []).push(V_unrest_place_land);
+  // unrest.place_unoccupied his §12.4: unrest is placed only in a space with no land or naval units of any power
+  //   lifted by exempt unrest.book_of_common_prayer (his §12.4)
+  if (unrest_place_unoccupied_some(state, v_space) && !((v_cause as string) === "book_of_common_prayer" && isHome(v_space, "england") && (state.spaces[v_space]!.religion as string) === "catholic")) (violations ??= []).push(V_unrest_place_unoccupied);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -415,15 +530,32 @@ export function checkPlaceUnrest(state: State, action: PlaceUnrestAction): Verdi
 export function checkPlayCard(state: State, action: PlayCardAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_card_combat_as_event(state, action.power, action.card, action.as)) (violations ??= []).push(V_card_combat_as_event);
-  if (fires_card_event_once_per_turn(state, action.power, action.card, action.as)) (violations ??= []).push(V_card_event_once_per_turn);
-  if (fires_card_mandatory_for_cp(state, action.power, action.card, action.as)) (violations ??= []).push(V_card_mandatory_for_cp);
-  if (fires_card_not_active(state, action.power, action.card, action.as)) (violations ??= []).push(V_card_not_active);
-  if (fires_card_not_in_hand(state, action.power, action.card, action.as)) (violations ??= []).push(V_card_not_in_hand);
-  if (fires_card_one_per_impulse(state, action.power, action.card, action.as)) (violations ??= []).push(V_card_one_per_impulse);
-  if (fires_card_phase(state, action.power, action.card, action.as)) (violations ??= []).push(V_card_phase);
+  const v_power = action.power;
+  const v_card = action.card;
+  const v_as = action.as;
+  const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_card_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, undefined);
+  }
+  const at = state.hands[v_power]!;
+  // card.combat_as_event his §11: a combat card is never played as an event in an impulse
+  if ((v_as as string) === "event" && card_combat_as_event_some(state, v_card, at)) (violations ??= []).push(V_card_combat_as_event);
+  // card.event_once_per_turn his §11: a card is played as an event at most once a turn, even when Here I Stand or the Papal Inquisition takes it back from the discard pile
+  if ((v_as as string) === "event" && (state.cards_played_as_event_this_turn as readonly string[]).includes(v_card)) (violations ??= []).push(V_card_event_once_per_turn);
+  // card.mandatory_for_cp his §11: a Mandatory Event is never played for its CP
+  if ((v_as as string) === "cp" && card_mandatory_for_cp_some(state, v_card, at)) (violations ??= []).push(V_card_mandatory_for_cp);
+  // card.not_active his §11: only the power taking the current impulse plays a card in it
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_card_not_active);
+  // card.not_in_hand his §11: a power plays a card from its own hand
+  if (!card_not_in_hand_some(state, v_card, at)) (violations ??= []).push(V_card_not_in_hand);
+  // card.one_per_impulse his §11: an impulse is one option: a power that already played a card this impulse plays no other
+  if (state.impulse.card_played) (violations ??= []).push(V_card_one_per_impulse);
+  // card.phase his §11: playing a card for CP or as an event is an impulse option of the Action Phase
+  if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_card_phase);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -431,9 +563,12 @@ export function checkPlayCard(state: State, action: PlayCardAction): Verdict {
 export function checkReformationAttempt(state: State, action: ReformationAttemptAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_unrest_reformation_adjacent(state, action.power, action.space)) (violations ??= []).push(V_unrest_reformation_adjacent);
+  const v_power = action.power;
+  const v_space = action.space;
+  // unrest.reformation_adjacent his §12.4: a space whose only adjacent Protestant space (Catholic, for the Papacy) is in unrest may not be the target of a Reformation (Counter-Reformation) attempt
+  if (((v_power as string) === "protestant" && unrest_reformation_adjacent_some(state, v_space) && unrest_reformation_adjacent_every(state, v_space)) || ((v_power as string) === "papacy" && unrest_reformation_adjacent_some_2(state, v_space) && unrest_reformation_adjacent_every_2(state, v_space))) (violations ??= []).push(V_unrest_reformation_adjacent);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -441,11 +576,17 @@ export function checkReformationAttempt(state: State, action: ReformationAttempt
 export function checkRemoveUnrest(state: State, action: RemoveUnrestAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_unrest_remove_impulse(state, action.power, action.space)) (violations ??= []).push(V_unrest_remove_impulse);
-  if (fires_unrest_remove_none(state, action.power, action.space)) (violations ??= []).push(V_unrest_remove_none);
-  if (fires_unrest_remove_units(state, action.power, action.space)) (violations ??= []).push(V_unrest_remove_units);
+  const v_power = action.power;
+  const v_space = action.space;
+  // unrest.remove_impulse his §11: removing unrest is a CP action: only the active power takes it, in its Action Phase impulse
+  if ((state.phase as string) !== "action_phase" || (state.active_power as string) !== v_power) (violations ??= []).push(V_unrest_remove_impulse);
+  // unrest.remove_none his §12.4: there is no unrest to remove in this space
+  if (!state.spaces[v_space]!.unrest) (violations ??= []).push(V_unrest_remove_none);
+  // unrest.remove_units his §12.4: the active power's land units must stand in the space, or in an adjacent space (not across a mountain pass) with no enemy land units adjacent to it
+  //   lifted by exempt unrest.protestant_home (his §12.4)
+  if (!(control_units_some(state, v_power, v_space) || (control_units_some_3(state, v_power, v_space) && !control_units_some_6(state, v_power, v_space))) && !((v_power as string) === "protestant" && isHome(v_space, "protestant") && !state.schmalkaldic_league_played)) (violations ??= []).push(V_unrest_remove_units);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -453,9 +594,12 @@ export function checkRemoveUnrest(state: State, action: RemoveUnrestAction): Ver
 export function checkRetreat(state: State, action: RetreatAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_unrest_no_retreat(state, action.power, action.destination)) (violations ??= []).push(V_unrest_no_retreat);
+  const v_power = action.power;
+  const v_destination = action.destination;
+  // unrest.no_retreat his §12.4: a formation may not retreat into a space in unrest
+  if (state.spaces[v_destination]!.unrest) (violations ??= []).push(V_unrest_no_retreat);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -463,17 +607,34 @@ export function checkRetreat(state: State, action: RetreatAction): Verdict {
 export function checkSpendCp(state: State, action: SpendCpAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_cp_colonize_once(state, action.power, action.on)) (violations ??= []).push(V_cp_colonize_once);
-  if (fires_cp_conquer_once(state, action.power, action.on)) (violations ??= []).push(V_cp_conquer_once);
-  if (fires_cp_explore_once(state, action.power, action.on)) (violations ??= []).push(V_cp_explore_once);
-  if (fires_cp_no_conquistador(state, action.power, action.on)) (violations ??= []).push(V_cp_no_conquistador);
-  if (fires_cp_no_explorer(state, action.power, action.on)) (violations ??= []).push(V_cp_no_explorer);
-  if (fires_cp_not_active(state, action.power, action.on)) (violations ??= []).push(V_cp_not_active);
-  if (fires_cp_not_available(state, action.power, action.on)) (violations ??= []).push(V_cp_not_available);
-  if (fires_cp_phase(state, action.power, action.on)) (violations ??= []).push(V_cp_phase);
-  if (fires_cp_too_expensive(state, action.power, action.on)) (violations ??= []).push(V_cp_too_expensive);
+  const v_power = action.power;
+  const v_on = action.on;
+  const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_cp_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, undefined);
+  }
+  // cp.colonize_once his §11.1: a power colonizes at most once a turn
+  if ((v_on as string) === "colonize" && cp_colonize_once_some(state, v_power)) (violations ??= []).push(V_cp_colonize_once);
+  // cp.conquer_once his §"Voyages of Conquest": a power conquers at most once a turn; Smallpox and a conquistador that started the scenario crossing the Atlantic count
+  if ((v_on as string) === "conquer" && cp_conquer_once_some(state, v_power)) (violations ??= []).push(V_cp_conquer_once);
+  // cp.explore_once his §"Voyages of Exploration": a power explores at most once a turn; Mercator's Map and an explorer that started the scenario crossing the Atlantic count, Sebastian Cabot does not
+  if ((v_on as string) === "explore" && cp_explore_once_some(state, v_power)) (violations ??= []).push(V_cp_explore_once);
+  // cp.no_conquistador his §"Voyages of Conquest": a power with no conquistador left (England and France: no conquerors) may not conquer
+  if ((v_on as string) === "conquer" && (state.new_world.conquistadors_left[v_power]! as number) === 0) (violations ??= []).push(V_cp_no_conquistador);
+  // cp.no_explorer his §"Voyages of Exploration": a power with no explorer left may not explore
+  if ((v_on as string) === "explore" && (state.new_world.explorers_left[v_power]! as number) === 0) (violations ??= []).push(V_cp_no_explorer);
+  // cp.not_active his §11: only the power taking the current impulse spends CP
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_cp_not_active);
+  // cp.not_available his §11.1: this power may never take this action (a dash in the action table)
+  if (!lookupActionCost(v_on, v_power).available) (violations ??= []).push(V_cp_not_available);
+  // cp.phase his §11: CP are spent on actions only in the Action Phase
+  if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_cp_phase);
+  // cp.too_expensive his §11.1: the action costs more CP than are left in this impulse
+  if (lookupActionCost(v_on, v_power).available && lookupActionCost(v_on, v_power).cp > state.impulse.cp_left) (violations ??= []).push(V_cp_too_expensive);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -481,26 +642,65 @@ export function checkSpendCp(state: State, action: SpendCpAction): Verdict {
 export function checkSpringDeploy(state: State, action: SpringDeployAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_deploy_army_leaders_only(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_army_leaders_only);
-  if (fires_deploy_blocked_sea(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_blocked_sea);
-  if (fires_deploy_capital_only(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_capital_only);
-  if (fires_deploy_formation_size(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_formation_size);
-  if (fires_deploy_leaders_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_leaders_in_capital);
-  if (fires_deploy_leaders_started_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_leaders_started_in_capital);
-  if (fires_deploy_no_pass(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_no_pass);
-  if (fires_deploy_not_active(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_not_active);
-  if (fires_deploy_once_per_phase(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_once_per_phase);
-  if (fires_deploy_path(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_path);
-  if (fires_deploy_phase(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_phase);
-  if (fires_deploy_protestant(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_protestant);
-  if (fires_deploy_sea_cap(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_sea_cap);
-  if (fires_deploy_something_moves(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_something_moves);
-  if (fires_deploy_star_all(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_star_all);
-  if (fires_deploy_to_land(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_to_land);
-  if (fires_deploy_units_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_units_in_capital);
-  if (fires_deploy_units_started_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_units_started_in_capital);
+  const v_power = action.power;
+  const v_origin = action.origin;
+  const v_destination = action.destination;
+  const v_land_units = action.land_units;
+  const v_leaders = action.leaders;
+  const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_deploy_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, undefined);
+  }
+  const at = state.spaces[v_origin]!;
+  const at_2 = at.land_units[v_power]!;
+  const lifted = ex_deploy_spring_preparations_some(state, v_power);
+  // the searches that can answer the other route rules' first: deploy.star_all, deploy.path
+  const first = !lifted && !route_deploy_path(state, v_power, true, true, v_land_units > 5, v_origin, v_destination);
+  const first_2 = !route_deploy_path(state, v_power, false, false, false, v_origin, v_destination);
+  // deploy.army_leaders_only his §10: only army leaders spring deploy with the land units, never naval leaders
+  if (deploy_army_leaders_only_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_army_leaders_only);
+  // deploy.blocked_sea his §10 (*): the path may not cross a sea zone with another major power's naval units in one of its ports, even an ally's, unless they are loaned to the deploying power
+  //   lifted by exempt deploy.spring_preparations (his §10)
+  if (!lifted && !route_deploy_path(state, v_power, false, true, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_blocked_sea);
+  // deploy.capital_only his §10: a spring deployment starts in one of the deploying power's capitals (either one, for a power with two)
+  if (!isCapital(v_origin, v_power)) (violations ??= []).push(V_deploy_capital_only);
+  // deploy.formation_size his §5.1: the formation may not exceed its size limit: 4 units without a leader, else the command rating of its leader, or of its two best leaders together
+  if (v_land_units > ((move_formation_size_count(state, v_leaders, v_power, at.leaders) as number) === 0 ? 4 : move_formation_size_sum_highest(state, v_leaders, v_power, at.leaders))) (violations ??= []).push(V_deploy_formation_size);
+  // deploy.leaders_in_capital his §10: only the power's own leaders standing in the capital may deploy
+  if (move_leaders_in_origin_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_leaders_in_capital);
+  // deploy.leaders_started_in_capital his §10: only leaders in the capital at the start of the phase deploy: a leader that arrived there this phase stays
+  if (deploy_leaders_started_in_capital_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_leaders_started_in_capital);
+  // deploy.no_pass his §10 (*): the deployment path may not cross a mountain pass
+  //   lifted by exempt deploy.spring_preparations (his §10)
+  if (!lifted && !route_deploy_path(state, v_power, true, false, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_no_pass);
+  // deploy.not_active his §10: powers deploy one at a time in impulse order: only the power whose turn it is may deploy
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_deploy_not_active);
+  // deploy.once_per_phase his §10: a power makes one spring deployment per phase (a power with two capitals deploys from one of them, not both)
+  if ((state.spring_deployments_done as readonly string[]).includes(v_power)) (violations ??= []).push(V_deploy_once_per_phase);
+  // deploy.path his §10: no path from the capital to the destination through friendly, unrest-free spaces, crossing at most one sea zone between friendly ports
+  if (first_2) (violations ??= []).push(V_deploy_path);
+  // deploy.phase his §10: spring deployment happens only in the Spring Deployment phase
+  if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_deploy_phase);
+  // deploy.protestant his §10: the Protestant has no capital and never spring deploys
+  if ((v_power as string) === "protestant") (violations ??= []).push(V_deploy_protestant);
+  // deploy.sea_cap his §10 (*): at most 5 land units (leaders do not count) may cross a sea zone
+  //   lifted by exempt deploy.spring_preparations (his §10)
+  if (!lifted && !route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination)) (violations ??= []).push(V_deploy_sea_cap);
+  // deploy.something_moves his §10: a deployment moves a formation: a non-negative number of land units and at least one unit or leader
+  if (v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0)) (violations ??= []).push(V_deploy_something_moves);
+  // deploy.star_all his §10 (*): no single path meets all three path restrictions together: no mountain pass, no blocked sea zone, and no sea crossing with more than 5 land units
+  //   lifted by exempt deploy.spring_preparations (his §10)
+  if (first) (violations ??= []).push(V_deploy_star_all);
+  // deploy.to_land his §10: the deployment ends in a land space
+  if (!isLand(v_destination)) (violations ??= []).push(V_deploy_to_land);
+  // deploy.units_in_capital his §10: only land units of the power standing in the capital may deploy
+  if (v_land_units > at_2) (violations ??= []).push(V_deploy_units_in_capital);
+  // deploy.units_started_in_capital his §10: only land units in the capital at the start of the phase deploy: units that arrived there this phase stay
+  if (v_land_units <= at_2 && v_land_units > at_2 - deploy_units_started_in_capital_sum(state, v_origin, v_power)) (violations ??= []).push(V_deploy_units_started_in_capital);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   return verdict(violations, undefined);
 }
 
@@ -796,82 +996,6 @@ function fires_assault_loc(state: State, v_power: MajorPower, v_space: Space): b
 }
 
 /**
- * forbid play_card: card.combat_as_event his §11
- * a combat card is never played as an event in an impulse
- * dsl/his/cards.rules:36:6
- */
-function fires_card_combat_as_event(state: State, v_power: MajorPower, v_card: string, v_as: CardUse): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_as as string) === "event" && card_combat_as_event_some(state, v_card, v_power))) return false;
-  return true;
-}
-
-/**
- * forbid play_card: card.event_once_per_turn his §11
- * a card is played as an event at most once a turn, even when Here I Stand or the Papal Inquisition takes it back from the discard pile
- * dsl/his/cards.rules:40:6
- */
-function fires_card_event_once_per_turn(state: State, _v_power: MajorPower, v_card: string, v_as: CardUse): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_as as string) === "event" && (state.cards_played_as_event_this_turn as readonly string[]).includes(v_card))) return false;
-  return true;
-}
-
-/**
- * forbid play_card: card.mandatory_for_cp his §11
- * a Mandatory Event is never played for its CP
- * dsl/his/cards.rules:32:6
- */
-function fires_card_mandatory_for_cp(state: State, v_power: MajorPower, v_card: string, v_as: CardUse): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_as as string) === "cp" && card_mandatory_for_cp_some(state, v_card, v_power))) return false;
-  return true;
-}
-
-/**
- * forbid play_card: card.not_active his §11
- * only the power taking the current impulse plays a card in it
- * dsl/his/cards.rules:20:6
- */
-function fires_card_not_active(state: State, v_power: MajorPower, _v_card: string, _v_as: CardUse): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if ((state.active_power as string) === v_power) return false;
-  return true;
-}
-
-/**
- * forbid play_card: card.not_in_hand his §11
- * a power plays a card from its own hand
- * dsl/his/cards.rules:24:6
- */
-function fires_card_not_in_hand(state: State, v_power: MajorPower, v_card: string, _v_as: CardUse): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (card_not_in_hand_some(state, v_card, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid play_card: card.one_per_impulse his §11
- * an impulse is one option: a power that already played a card this impulse plays no other
- * dsl/his/cards.rules:28:6
- */
-function fires_card_one_per_impulse(state: State, _v_power: MajorPower, _v_card: string, _v_as: CardUse): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!state.impulse.card_played) return false;
-  return true;
-}
-
-/**
- * forbid play_card: card.phase his §11
- * playing a card for CP or as an event is an impulse option of the Action Phase
- * dsl/his/cards.rules:17:6
- */
-function fires_card_phase(state: State, _v_power: MajorPower, _v_card: string, _v_as: CardUse): boolean {
-  if ((state.phase as string) === "action_phase") return false;
-  return true;
-}
-
-/**
  * forbid control_unfortified_space: control.foreign_units his §12
  * the space may hold no land units of a power that is not the active power's ally
  * dsl/his/control.rules:154:6
@@ -1036,211 +1160,6 @@ function fires_cp_phase(state: State, _v_power: MajorPower, _v_on: ActionType): 
 function fires_cp_too_expensive(state: State, v_power: MajorPower, v_on: ActionType): boolean {
   if ((state.phase as string) !== "action_phase") return false;
   if (!(lookupActionCost(v_on, v_power).available && lookupActionCost(v_on, v_power).cp > state.impulse.cp_left)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.army_leaders_only his §10
- * only army leaders spring deploy with the land units, never naval leaders
- * dsl/his/deploy.rules:25:6
- */
-function fires_deploy_army_leaders_only(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!deploy_army_leaders_only_some_2(state, v_leaders, v_origin, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.blocked_sea his §10 (*)
- * the path may not cross a sea zone with another major power's naval units in one of its ports, even an ally's, unless they are loaned to the deploying power
- * dsl/modules/spring_deployment/deploy.rules:101:6
- */
-function fires_deploy_blocked_sea(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (route_deploy_path(state, v_power, false, true, false, v_origin, v_destination)) return false;
-  // lifted by exempt deploy.spring_preparations (his §10)
-  if (ex_deploy_spring_preparations_some(state, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.capital_only his §10
- * a spring deployment starts in one of the deploying power's capitals (either one, for a power with two)
- * dsl/modules/spring_deployment/deploy.rules:62:6
- */
-function fires_deploy_capital_only(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (isCapital(v_origin, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.formation_size his §5.1
- * the formation may not exceed its size limit: 4 units without a leader, else the command rating of its leader, or of its two best leaders together
- * dsl/modules/spring_deployment/deploy.rules:79:6
- */
-function fires_deploy_formation_size(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (v_land_units <= ((deploy_formation_size_count(state, v_leaders, v_origin, v_power) as number) === 0 ? 4 : deploy_formation_size_sum_highest(state, v_leaders, v_origin, v_power))) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.leaders_in_capital his §10
- * only the power's own leaders standing in the capital may deploy
- * dsl/modules/spring_deployment/deploy.rules:74:6
- */
-function fires_deploy_leaders_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!deploy_leaders_in_capital_some_2(state, v_leaders, v_origin, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.leaders_started_in_capital his §10
- * only leaders in the capital at the start of the phase deploy: a leader that arrived there this phase stays
- * dsl/his/deploy.rules:30:6
- */
-function fires_deploy_leaders_started_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!deploy_leaders_started_in_capital_some_2(state, v_leaders, v_origin, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.no_pass his §10 (*)
- * the deployment path may not cross a mountain pass
- * dsl/modules/spring_deployment/deploy.rules:97:6
- */
-function fires_deploy_no_pass(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (route_deploy_path(state, v_power, true, false, false, v_origin, v_destination)) return false;
-  // lifted by exempt deploy.spring_preparations (his §10)
-  if (ex_deploy_spring_preparations_some(state, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.not_active his §10
- * powers deploy one at a time in impulse order: only the power whose turn it is may deploy
- * dsl/his/deploy.rules:10:6
- */
-function fires_deploy_not_active(state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if ((state.active_power as string) === v_power) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.once_per_phase his §10
- * a power makes one spring deployment per phase (a power with two capitals deploys from one of them, not both)
- * dsl/modules/spring_deployment/deploy.rules:56:6
- */
-function fires_deploy_once_per_phase(state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!(state.spring_deployments_done as readonly string[]).includes(v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.path his §10
- * no path from the capital to the destination through friendly, unrest-free spaces, crossing at most one sea zone between friendly ports
- * dsl/modules/spring_deployment/deploy.rules:89:6
- */
-function fires_deploy_path(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (route_deploy_path(state, v_power, false, false, false, v_origin, v_destination)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.phase his §10
- * spring deployment happens only in the Spring Deployment phase
- * dsl/modules/spring_deployment/deploy.rules:53:6
- */
-function fires_deploy_phase(state: State, _v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) === "spring_deployment") return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.protestant his §10
- * the Protestant has no capital and never spring deploys
- * dsl/his/deploy.rules:14:6
- */
-function fires_deploy_protestant(state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if ((v_power as string) !== "protestant") return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.sea_cap his §10 (*)
- * at most 5 land units (leaders do not count) may cross a sea zone
- * dsl/modules/spring_deployment/deploy.rules:105:6
- */
-function fires_deploy_sea_cap(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination)) return false;
-  // lifted by exempt deploy.spring_preparations (his §10)
-  if (ex_deploy_spring_preparations_some(state, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.something_moves his §10
- * a deployment moves a formation: a non-negative number of land units and at least one unit or leader
- * dsl/modules/spring_deployment/deploy.rules:66:6
- */
-function fires_deploy_something_moves(state: State, _v_power: MajorPower, _v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!(v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0))) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.star_all his §10 (*)
- * no single path meets all three path restrictions together: no mountain pass, no blocked sea zone, and no sea crossing with more than 5 land units
- * dsl/modules/spring_deployment/deploy.rules:109:6
- */
-function fires_deploy_star_all(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (route_deploy_path(state, v_power, true, true, v_land_units > 5, v_origin, v_destination)) return false;
-  // lifted by exempt deploy.spring_preparations (his §10)
-  if (ex_deploy_spring_preparations_some(state, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.to_land his §10
- * the deployment ends in a land space
- * dsl/modules/spring_deployment/deploy.rules:83:6
- */
-function fires_deploy_to_land(state: State, _v_power: MajorPower, _v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (isLand(v_destination)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.units_in_capital his §10
- * only land units of the power standing in the capital may deploy
- * dsl/modules/spring_deployment/deploy.rules:70:6
- */
-function fires_deploy_units_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (v_land_units <= state.spaces[v_origin]!.land_units[v_power]!) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.units_started_in_capital his §10
- * only land units in the capital at the start of the phase deploy: units that arrived there this phase stay
- * dsl/his/deploy.rules:35:6
- */
-function fires_deploy_units_started_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!(v_land_units <= state.spaces[v_origin]!.land_units[v_power]! && v_land_units > state.spaces[v_origin]!.land_units[v_power]! - deploy_units_started_in_capital_sum(state, v_origin, v_power))) return false;
   return true;
 }
 
@@ -1456,82 +1375,6 @@ function fires_impulse_end_phase(state: State, _v_power: MajorPower): boolean {
 }
 
 /**
- * forbid move_formation: move.connection his §13
- * a formation moves from a land space to a land space next to it, across clear terrain or a mountain pass
- * dsl/his/movement.rules:30:6
- */
-function fires_move_connection(state: State, _v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (isLand(v_origin) && isLand(v_destination) && adjacent(v_origin, v_destination)) return false;
-  return true;
-}
-
-/**
- * forbid move_formation: move.cost his §13
- * a move costs 1 CP in clear terrain and 2 CP over a mountain pass (§11.1): the CP left in the impulse must cover it
- * dsl/his/movement.rules:34:6
- */
-function fires_move_cost(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if ((passBetween(v_origin, v_destination) ? lookupActionCost("move_over_pass", v_power).cp : lookupActionCost("move_formation", v_power).cp) <= state.impulse.cp_left) return false;
-  return true;
-}
-
-/**
- * forbid move_formation: move.formation_size his §13
- * every land move keeps to the formation limit of §5.1: 4 units without a leader, else the command rating of its leader, or of its two best leaders together
- * dsl/his/movement.rules:51:6
- */
-function fires_move_formation_size(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (v_land_units <= ((deploy_formation_size_count(state, v_leaders, v_origin, v_power) as number) === 0 ? 4 : deploy_formation_size_sum_highest(state, v_leaders, v_origin, v_power))) return false;
-  return true;
-}
-
-/**
- * forbid move_formation: move.impulse his §13
- * moving a formation is a CP action: only the active power moves, in its Action Phase impulse
- * dsl/his/movement.rules:25:6
- */
-function fires_move_impulse(state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if (!((state.phase as string) !== "action_phase" || (state.active_power as string) !== v_power)) return false;
-  return true;
-}
-
-/**
- * forbid move_formation: move.leaders_in_origin his §13
- * a formation (§5.1) takes only the power's own leaders standing in the space it leaves
- * dsl/his/movement.rules:46:6
- */
-function fires_move_leaders_in_origin(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!deploy_leaders_in_capital_some_2(state, v_leaders, v_origin, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid move_formation: move.something_moves his §13
- * a move moves a formation (§5.1): a non-negative number of land units and at least one unit or leader
- * dsl/his/movement.rules:38:6
- */
-function fires_move_something_moves(state: State, _v_power: MajorPower, _v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!(v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0))) return false;
-  return true;
-}
-
-/**
- * forbid move_formation: move.units_in_origin his §13
- * a formation (§5.1) moves only land units of the power standing in the space it leaves
- * dsl/his/movement.rules:42:6
- */
-function fires_move_units_in_origin(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (v_land_units <= state.spaces[v_origin]!.land_units[v_power]!) return false;
-  return true;
-}
-
-/**
  * forbid pass: pass.admin_rating his §11
  * a power may not pass while it holds more cards than its ruler's administrative rating
  * dsl/modules/pass/pass.rules:34:6
@@ -1573,7 +1416,7 @@ function fires_pass_empty_hand(state: State, v_power: MajorPower): boolean {
  */
 function fires_pass_home_card(state: State, v_power: MajorPower): boolean {
   if ((state.phase as string) !== "action_phase") return false;
-  if (!pass_home_card_some(state, v_power)) return false;
+  if (!pass_home_card_some(state, state.hands[v_power]!)) return false;
   return true;
 }
 
@@ -1584,9 +1427,10 @@ function fires_pass_home_card(state: State, v_power: MajorPower): boolean {
  */
 function fires_pass_mandatory_event(state: State, v_power: MajorPower): boolean {
   if ((state.phase as string) !== "action_phase") return false;
-  if (!pass_mandatory_event_some(state, v_power)) return false;
+  const at = state.hands[v_power]!;
+  if (!pass_mandatory_event_some(state, at)) return false;
   // lifted by exempt pass.mandatory_event_played (his §11)
-  if (ex_pass_mandatory_event_played_every(state, v_power)) return false;
+  if (ex_pass_mandatory_event_played_every(state, at)) return false;
   return true;
 }
 
@@ -1789,29 +1633,35 @@ let scratch_deploy_path: RouteScratch | null = null;
 
 /** route deploy_path: the `land s` clause for space number i (memoized in sc). */
 function deploy_path_landOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  let m = sc.land[i]!;
-  if (m === 0) sc.land[i] = m = deploy_path_land(state, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.land[i]!;
+  if ((m & -4) === sc.landStamp) return (m & 3) === 1;
+  const ok = deploy_path_land(state, v_p, SPACES[i]!);
+  sc.land[i] = sc.landStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route deploy_path: the `sea z` clause for space number i (memoized in sc). */
 function deploy_path_seaOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_no_blocked_seas: boolean): boolean {
-  let m = sc.sea[i]!;
-  if (m === 0) sc.sea[i] = m = deploy_path_sea(state, v_no_blocked_seas, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.sea[i]!;
+  if ((m & -4) === sc.seaStamp) return (m & 3) === 1;
+  const ok = deploy_path_sea(state, v_no_blocked_seas, v_p, SPACES[i]!);
+  sc.sea[i] = sc.seaStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route deploy_path: the `port q` clause for space number i (memoized in sc). */
 function deploy_path_portOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  let m = sc.port[i]!;
-  if (m === 0) sc.port[i] = m = deploy_path_port(state, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.port[i]!;
+  if ((m & -4) === sc.portStamp) return (m & 3) === 1;
+  const ok = deploy_path_port(state, v_p, SPACES[i]!);
+  sc.port[i] = sc.portStamp | (ok ? 1 : 2);
+  return ok;
 }
 
-/** route deploy_path(p: MajorPower, no_passes: bool, no_blocked_seas: bool, no_seas: bool): is there a path from `from` to `to`? (dsl/modules/spring_deployment/deploy.rules:33) */
-function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
-  const src = SPACE_INDEX[from];
-  const dst = SPACE_INDEX[to];
+/** route deploy_path: the search itself (breadth-first over space and sea zones used). */
+function search_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
+  const src = spaceNo(from);
+  const dst = spaceNo(to);
   let maxSeas: number = v_no_seas ? 0 : 1;
   if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;
   const passes: boolean = !v_no_passes;
@@ -1819,24 +1669,25 @@ function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, 
   if (sc === null) sc = scratch_deploy_path = newRouteScratch();
   else if (sc.busy) sc = newRouteScratch();
   sc.busy = true;
+  const best = sc.best;
+  const qs = sc.queueSpace;
+  const qk = sc.queueSeas;
+  // every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)
+  let tail = 0;
   try {
-    const best = sc.best;
-    const qs = sc.queueSpace;
-    const qk = sc.queueSeas;
-    best.fill(0x7fffffff);
     if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p)) {
-      sc.land.fill(0);
+      sc.landStamp = newStamp(sc.landStamp, sc.land);
       sc.landCall = call_epoch;
       sc.landArgs[0] = v_p;
     }
     if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p && sc.seaArgs[1] === v_no_blocked_seas)) {
-      sc.sea.fill(0);
+      sc.seaStamp = newStamp(sc.seaStamp, sc.sea);
       sc.seaCall = call_epoch;
       sc.seaArgs[0] = v_p;
       sc.seaArgs[1] = v_no_blocked_seas;
     }
     if (!(sc.portCall === call_epoch && sc.portArgs[0] === v_p)) {
-      sc.port.fill(0);
+      sc.portStamp = newStamp(sc.portStamp, sc.port);
       sc.portCall = call_epoch;
       sc.portArgs[0] = v_p;
     }
@@ -1846,11 +1697,11 @@ function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, 
       k0 = 1;
     } else if (!deploy_path_landOk(sc, src, state, v_p)) return false;
     if (src === dst) return true;
-    best[src] = k0;
     qs[0] = src;
     qk[0] = k0;
+    tail = 1;
+    best[src] = k0;
     let head = 0;
-    let tail = 1;
     while (head < tail) {
       const u = qs[head]!;
       const k = qk[head]!;
@@ -1912,30 +1763,68 @@ function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, 
     }
     return false;
   } finally {
+    for (let j = 0; j < tail; j++) best[qs[j]!] = 0x7fffffff;
     sc.busy = false;
   }
+}
+
+/** route deploy_path: the searches of the current call, for route_deploy_path. */
+const memo_deploy_path = { call: -1, n: 0, next: 0, a0: [] as MajorPower[], a1: [] as boolean[], a2: [] as boolean[], a3: [] as boolean[], from: [] as Space[], to: [] as Space[], found: [] as boolean[] };
+
+/** route deploy_path(p: MajorPower, no_passes: bool, no_blocked_seas: bool, no_seas: bool): is there a path from `from` to `to`? (dsl/modules/spring_deployment/deploy.rules:33) An earlier search of the same call answers when it decides this one: p (same value), no_passes (larger is tighter), no_blocked_seas (larger is tighter), no_seas (larger is tighter). */
+function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
+  const m = memo_deploy_path;
+  if (m.call !== call_epoch) {
+    m.call = call_epoch;
+    m.n = 0;
+  }
+  for (let i = 0; i < m.n; i++) {
+    if (m.from[i] !== from || m.to[i] !== to || m.a0[i] !== v_p) continue;
+    if (m.found[i]) {
+      if ((!v_no_passes || m.a1[i]!) && (!v_no_blocked_seas || m.a2[i]!) && (!v_no_seas || m.a3[i]!)) return true;
+    } else if ((v_no_passes || !m.a1[i]!) && (v_no_blocked_seas || !m.a2[i]!) && (v_no_seas || !m.a3[i]!)) return false;
+  }
+  const found = search_deploy_path(state, v_p, v_no_passes, v_no_blocked_seas, v_no_seas, from, to);
+  let i = m.n;
+  if (i < 8) m.n++;
+  else {
+    i = m.next;
+    m.next = (i + 1) % 8;
+  }
+  m.a0[i] = v_p;
+  m.a1[i] = v_no_passes;
+  m.a2[i] = v_no_blocked_seas;
+  m.a3[i] = v_no_seas;
+  m.from[i] = from;
+  m.to[i] = to;
+  m.found[i] = found;
+  return found;
 }
 
 let scratch_loc: RouteScratch | null = null;
 
 /** route loc: the `land s` clause for space number i (memoized in sc). */
 function loc_landOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_target: Space, v_start: Space): boolean {
-  let m = sc.land[i]!;
-  if (m === 0) sc.land[i] = m = loc_land(state, v_p, v_start, v_target, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.land[i]!;
+  if ((m & -4) === sc.landStamp) return (m & 3) === 1;
+  const ok = loc_land(state, v_p, v_start, v_target, SPACES[i]!);
+  sc.land[i] = sc.landStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route loc: the `sea z` clause for space number i (memoized in sc). */
 function loc_seaOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  let m = sc.sea[i]!;
-  if (m === 0) sc.sea[i] = m = loc_sea(state, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.sea[i]!;
+  if ((m & -4) === sc.seaStamp) return (m & 3) === 1;
+  const ok = loc_sea(state, v_p, SPACES[i]!);
+  sc.sea[i] = sc.seaStamp | (ok ? 1 : 2);
+  return ok;
 }
 
-/** route loc(p: MajorPower, target: Space, start: Space): is there a path from `from` to `to`? (dsl/his/control.rules:119) */
-function route_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Space, from: Space, to: Space): boolean {
-  const src = SPACE_INDEX[from];
-  const dst = SPACE_INDEX[to];
+/** route loc: the search itself (breadth-first over space and sea zones used). */
+function search_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Space, from: Space, to: Space): boolean {
+  const src = spaceNo(from);
+  const dst = spaceNo(to);
   let maxSeas: number = SEA_COUNT;
   if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;
   const passes: boolean = true;
@@ -1943,20 +1832,21 @@ function route_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spac
   if (sc === null) sc = scratch_loc = newRouteScratch();
   else if (sc.busy) sc = newRouteScratch();
   sc.busy = true;
+  const best = sc.best;
+  const qs = sc.queueSpace;
+  const qk = sc.queueSeas;
+  // every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)
+  let tail = 0;
   try {
-    const best = sc.best;
-    const qs = sc.queueSpace;
-    const qk = sc.queueSeas;
-    best.fill(0x7fffffff);
     if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p && sc.landArgs[1] === v_target && sc.landArgs[2] === v_start)) {
-      sc.land.fill(0);
+      sc.landStamp = newStamp(sc.landStamp, sc.land);
       sc.landCall = call_epoch;
       sc.landArgs[0] = v_p;
       sc.landArgs[1] = v_target;
       sc.landArgs[2] = v_start;
     }
     if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p)) {
-      sc.sea.fill(0);
+      sc.seaStamp = newStamp(sc.seaStamp, sc.sea);
       sc.seaCall = call_epoch;
       sc.seaArgs[0] = v_p;
     }
@@ -1966,11 +1856,11 @@ function route_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spac
       k0 = 1;
     } else if (!loc_landOk(sc, src, state, v_p, v_target, v_start)) return false;
     if (src === dst) return true;
-    best[src] = k0;
     qs[0] = src;
     qk[0] = k0;
+    tail = 1;
+    best[src] = k0;
     let head = 0;
-    let tail = 1;
     while (head < tail) {
       const u = qs[head]!;
       const k = qk[head]!;
@@ -2032,21 +1922,55 @@ function route_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spac
     }
     return false;
   } finally {
+    for (let j = 0; j < tail; j++) best[qs[j]!] = 0x7fffffff;
     sc.busy = false;
   }
 }
 
+/** route loc: the searches of the current call, for route_loc. */
+const memo_loc = { call: -1, n: 0, next: 0, a0: [] as MajorPower[], a1: [] as Space[], a2: [] as Space[], from: [] as Space[], to: [] as Space[], found: [] as boolean[] };
+
+/** route loc(p: MajorPower, target: Space, start: Space): is there a path from `from` to `to`? (dsl/his/control.rules:119) An earlier search of the same call answers when it decides this one: p (same value), target (same value), start (same value). */
+function route_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Space, from: Space, to: Space): boolean {
+  const m = memo_loc;
+  if (m.call !== call_epoch) {
+    m.call = call_epoch;
+    m.n = 0;
+  }
+  for (let i = 0; i < m.n; i++) {
+    if (m.from[i] !== from || m.to[i] !== to || m.a0[i] !== v_p || m.a1[i] !== v_target || m.a2[i] !== v_start) continue;
+    return m.found[i]!;
+  }
+  const found = search_loc(state, v_p, v_target, v_start, from, to);
+  let i = m.n;
+  if (i < 8) m.n++;
+  else {
+    i = m.next;
+    m.next = (i + 1) % 8;
+  }
+  m.a0[i] = v_p;
+  m.a1[i] = v_target;
+  m.a2[i] = v_start;
+  m.from[i] = from;
+  m.to[i] = to;
+  m.found[i] = found;
+  return found;
+}
+
 function deploy_path_land_some(state: State, v_p: MajorPower, v_s: Space): boolean {
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_p && (v_x.b as string) === state.spaces[v_s]!.controller) || ((v_x.a as string) === state.spaces[v_s]!.controller && (v_x.b as string) === v_p)) return true;
+    if (((v_x.a as string) === v_p && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_p)) return true;
   }
   return false;
 }
 
 function deploy_path_land(state: State, v_p: MajorPower, v_s: Space): boolean {
-  return ((state.spaces[v_s]!.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !state.spaces[v_s]!.unrest;
+  const at = state.spaces[v_s]!;
+  return ((at.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !at.unrest;
 }
 
 function deploy_path_sea_some(state: State, v_m: MajorPower, v_p: MajorPower): boolean {
@@ -2060,9 +1984,11 @@ function deploy_path_sea_some(state: State, v_m: MajorPower, v_p: MajorPower): b
 
 function deploy_path_sea_some_2(state: State, v_p: MajorPower, v_q: Space): boolean {
   const d = MEMBERS_MajorPower;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_q]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if ((v_m as string) !== v_p && state.spaces[v_q]!.naval_units[v_m]! > 0 && !deploy_path_sea_some(state, v_m, v_p)) return true;
+    if ((v_m as string) !== v_p && at.naval_units[v_m]! > 0 && !deploy_path_sea_some(state, v_m, v_p)) return true;
   }
   return false;
 }
@@ -2082,9 +2008,11 @@ function deploy_path_sea(state: State, v_no_blocked_seas: boolean, v_p: MajorPow
 
 function deploy_path_port_some(state: State, v_p: MajorPower, v_q: Space): boolean {
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_q]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_p && (v_x.b as string) === state.spaces[v_q]!.controller) || ((v_x.a as string) === state.spaces[v_q]!.controller && (v_x.b as string) === v_p)) return true;
+    if (((v_x.a as string) === v_p && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_p)) return true;
   }
   return false;
 }
@@ -2131,9 +2059,11 @@ function loc_land_some_4(state: State, v_m: Power, v_p: MajorPower): boolean {
 
 function loc_land_some_5(state: State, v_p: MajorPower, v_s: Space): boolean {
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if ((loc_land_some(state, v_m, v_p) || (((v_m as string) === "genoa" || (v_m as string) === "hungary_bohemia" || (v_m as string) === "scotland" || (v_m as string) === "venice") && loc_land_some_4(state, v_m, v_p))) && (state.spaces[v_s]!.land_units[v_m]! > 0 || state.spaces[v_s]!.naval_units[v_m]! > 0)) return true;
+    if ((loc_land_some(state, v_m, v_p) || (((v_m as string) === "genoa" || (v_m as string) === "hungary_bohemia" || (v_m as string) === "scotland" || (v_m as string) === "venice") && loc_land_some_4(state, v_m, v_p))) && (at.land_units[v_m]! > 0 || at.naval_units[v_m]! > 0)) return true;
   }
   return false;
 }
@@ -2165,8 +2095,7 @@ function loc_land_some_8(state: State, v_l: { readonly name: string; readonly po
   return false;
 }
 
-function loc_land_some_9(state: State, v_p: MajorPower, v_s: Space): boolean {
-  const d = state.spaces[v_s]!.leaders;
+function loc_land_some_9(state: State, v_p: MajorPower, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly arrived_this_phase: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_l = d[i]!;
     if (loc_land_some_6(state, v_l, v_p) || (((v_l.power as string) === "genoa" || (v_l.power as string) === "hungary_bohemia" || (v_l.power as string) === "scotland" || (v_l.power as string) === "venice") && loc_land_some_8(state, v_l, v_p))) return true;
@@ -2193,7 +2122,8 @@ function loc_land_some_11(state: State, v_p: MajorPower, v_s: Space): boolean {
 }
 
 function loc_land(state: State, v_p: MajorPower, v_start: Space, v_target: Space, v_s: Space): boolean {
-  return (v_s as string) === v_target || (((state.spaces[v_s]!.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !(loc_land_some_5(state, v_p, v_s) || loc_land_some_9(state, v_p, v_s)) && !state.spaces[v_s]!.unrest && !(isElectorate(v_s) && !state.schmalkaldic_league_played) && ((v_s as string) !== v_start || isHome(v_s, v_p) || loc_land_some_11(state, v_p, v_s)));
+  const at = state.spaces[v_s]!;
+  return (v_s as string) === v_target || (((at.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !(loc_land_some_5(state, v_p, v_s) || loc_land_some_9(state, v_p, at.leaders)) && !at.unrest && !(isElectorate(v_s) && !state.schmalkaldic_league_played) && ((v_s as string) !== v_start || isHome(v_s, v_p) || loc_land_some_11(state, v_p, v_s)));
 }
 
 function loc_sea_some(state: State, v_m: Power, v_p: MajorPower): boolean {
@@ -2216,9 +2146,11 @@ function loc_sea_some_2(state: State, v_m: Power, v_p: MajorPower): boolean {
 
 function loc_sea_some_3(state: State, v_p: MajorPower, v_z: Space): boolean {
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_z]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if (state.spaces[v_z]!.naval_units[v_m]! > 0 && ((v_m as string) === v_p || loc_sea_some(state, v_m, v_p) || loc_sea_some_2(state, v_m, v_p))) return true;
+    if (at.naval_units[v_m]! > 0 && ((v_m as string) === v_p || loc_sea_some(state, v_m, v_p) || loc_sea_some_2(state, v_m, v_p))) return true;
   }
   return false;
 }
@@ -2236,33 +2168,6 @@ function assault_loc_some(state: State, v_power: MajorPower, v_space: Space): bo
   return false;
 }
 
-function card_combat_as_event_some(state: State, v_card: string, v_power: MajorPower): boolean {
-  const d = state.hands[v_power]!;
-  for (let i = 0; i < d.length; i++) {
-    const v_c = d[i]!;
-    if ((v_c.id as string) === v_card && v_c.combat) return true;
-  }
-  return false;
-}
-
-function card_mandatory_for_cp_some(state: State, v_card: string, v_power: MajorPower): boolean {
-  const d = state.hands[v_power]!;
-  for (let i = 0; i < d.length; i++) {
-    const v_c = d[i]!;
-    if ((v_c.id as string) === v_card && v_c.mandatory) return true;
-  }
-  return false;
-}
-
-function card_not_in_hand_some(state: State, v_card: string, v_power: MajorPower): boolean {
-  const d = state.hands[v_power]!;
-  for (let i = 0; i < d.length; i++) {
-    const v_c = d[i]!;
-    if ((v_c.id as string) === v_card) return true;
-  }
-  return false;
-}
-
 function control_foreign_units_some(state: State, v_m: Power, v_power: MajorPower): boolean {
   const d = state.alliances;
   for (let i = 0; i < d.length; i++) {
@@ -2274,9 +2179,11 @@ function control_foreign_units_some(state: State, v_m: Power, v_power: MajorPowe
 
 function control_foreign_units_some_2(state: State, v_power: MajorPower, v_space: Space): boolean {
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if ((v_m as string) !== v_power && !control_foreign_units_some(state, v_m, v_power) && state.spaces[v_space]!.land_units[v_m]! > 0) return true;
+    if ((v_m as string) !== v_power && !control_foreign_units_some(state, v_m, v_power) && at.land_units[v_m]! > 0) return true;
   }
   return false;
 }
@@ -2319,18 +2226,22 @@ function control_owner_some_4(state: State, v_c: Power, v_power: MajorPower): bo
 
 function control_owner_some_5(state: State, v_power: MajorPower, v_space: Space): boolean {
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
-    if ((state.spaces[v_space]!.controller as string) === v_c && (v_c as string) !== "independent" && !(control_owner_some(state, v_c, v_power) || (((v_c as string) === "genoa" || (v_c as string) === "hungary_bohemia" || (v_c as string) === "scotland" || (v_c as string) === "venice") && control_owner_some_4(state, v_c, v_power)))) return true;
+    if ((at.controller as string) === v_c && (v_c as string) !== "independent" && !(control_owner_some(state, v_c, v_power) || (((v_c as string) === "genoa" || (v_c as string) === "hungary_bohemia" || (v_c as string) === "scotland" || (v_c as string) === "venice") && control_owner_some_4(state, v_c, v_power)))) return true;
   }
   return false;
 }
 
 function control_units_some(state: State, v_power: MajorPower, v_space: Space): boolean {
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if (((v_m as string) === v_power || (((v_m as string) === "genoa" || (v_m as string) === "hungary_bohemia" || (v_m as string) === "scotland" || (v_m as string) === "venice") && control_foreign_units_some(state, v_m, v_power))) && state.spaces[v_space]!.land_units[v_m]! > 0) return true;
+    if (((v_m as string) === v_power || (((v_m as string) === "genoa" || (v_m as string) === "hungary_bohemia" || (v_m as string) === "scotland" || (v_m as string) === "venice") && control_foreign_units_some(state, v_m, v_power))) && at.land_units[v_m]! > 0) return true;
   }
   return false;
 }
@@ -2405,111 +2316,6 @@ function cp_explore_once_some(state: State, v_power: MajorPower): boolean {
     if ((v_x.power as string) === v_power && (v_x.kind as string) === "explore" && (v_x.source as string) !== "sebastian_cabot") return true;
   }
   return false;
-}
-
-function deploy_army_leaders_only_some(state: State, v_n: string, v_origin: Space, v_power: MajorPower): boolean {
-  const d = state.spaces[v_origin]!.leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if ((v_l.name as string) === v_n && (v_l.power as string) === v_power && (v_l.role as string) === "naval") return true;
-  }
-  return false;
-}
-
-function deploy_army_leaders_only_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const d = v_leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_n = d[i]!;
-    if (deploy_army_leaders_only_some(state, v_n, v_origin, v_power)) return true;
-  }
-  return false;
-}
-
-function ex_deploy_spring_preparations_some(state: State, v_power: MajorPower): boolean {
-  const d = state.events_played_this_phase;
-  for (let i = 0; i < d.length; i++) {
-    const v_x = d[i]!;
-    if ((v_x.power as string) === v_power && (v_x.event as string) === "spring_preparations") return true;
-  }
-  return false;
-}
-
-function deploy_formation_size_count(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): number {
-  let n = 0;
-  const d = state.spaces[v_origin]!.leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if (!((v_l.power as string) === v_power && (v_leaders as readonly string[]).includes(v_l.name))) continue;
-    n++;
-  }
-  return n;
-}
-
-function deploy_formation_size_sum_highest(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): number {
-  let t0 = -Infinity, t1 = -Infinity;
-  const d = state.spaces[v_origin]!.leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if (!((v_l.power as string) === v_power && (v_leaders as readonly string[]).includes(v_l.name))) continue;
-    const b = v_l.command;
-    if (b > t1) {
-      if (b > t0) {
-        t1 = t0;
-        t0 = b;
-      } else {
-        t1 = b;
-      }
-    }
-  }
-  // sum of the 2 largest (fewer when the domain is smaller)
-  return (t0 === -Infinity ? 0 : t0) + (t1 === -Infinity ? 0 : t1);
-}
-
-function deploy_leaders_in_capital_some(state: State, v_n: string, v_origin: Space, v_power: MajorPower): boolean {
-  const d = state.spaces[v_origin]!.leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if ((v_l.name as string) === v_n && (v_l.power as string) === v_power) return true;
-  }
-  return false;
-}
-
-function deploy_leaders_in_capital_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const d = v_leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_n = d[i]!;
-    if (!deploy_leaders_in_capital_some(state, v_n, v_origin, v_power)) return true;
-  }
-  return false;
-}
-
-function deploy_leaders_started_in_capital_some(state: State, v_n: string, v_origin: Space, v_power: MajorPower): boolean {
-  const d = state.spaces[v_origin]!.leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if ((v_l.name as string) === v_n && (v_l.power as string) === v_power && v_l.arrived_this_phase) return true;
-  }
-  return false;
-}
-
-function deploy_leaders_started_in_capital_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const d = v_leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_n = d[i]!;
-    if (deploy_leaders_started_in_capital_some(state, v_n, v_origin, v_power)) return true;
-  }
-  return false;
-}
-
-function deploy_units_started_in_capital_sum(state: State, v_origin: Space, v_power: MajorPower): number {
-  let n = 0;
-  const d = state.land_units_arrived_this_phase;
-  for (let i = 0; i < d.length; i++) {
-    const v_a = d[i]!;
-    if (!((v_a.space as string) === v_origin && (v_a.power as string) === v_power)) continue;
-    n += v_a.land_units;
-  }
-  return n;
 }
 
 function dow_alliance_this_phase_some(state: State, v_by: MajorPower, v_target: Power): boolean {
@@ -2629,8 +2435,7 @@ function dow_venice_papal_some_2(state: State, v_by: MajorPower): boolean {
   return false;
 }
 
-function pass_home_card_some(state: State, v_power: MajorPower): boolean {
-  const d = state.hands[v_power]!;
+function pass_home_card_some(_state: State, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
     if (v_c.home) return true;
@@ -2638,8 +2443,7 @@ function pass_home_card_some(state: State, v_power: MajorPower): boolean {
   return false;
 }
 
-function pass_mandatory_event_some(state: State, v_power: MajorPower): boolean {
-  const d = state.hands[v_power]!;
+function pass_mandatory_event_some(_state: State, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
     if (v_c.mandatory) return true;
@@ -2647,8 +2451,7 @@ function pass_mandatory_event_some(state: State, v_power: MajorPower): boolean {
   return false;
 }
 
-function ex_pass_mandatory_event_played_every(state: State, v_power: MajorPower): boolean {
-  const d = state.hands[v_power]!;
+function ex_pass_mandatory_event_played_every(state: State, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
     if (!(!v_c.mandatory || (state.cards_played_as_event_this_turn as readonly string[]).includes(v_c.id))) return false;
@@ -2658,9 +2461,11 @@ function ex_pass_mandatory_event_played_every(state: State, v_power: MajorPower)
 
 function unrest_place_unoccupied_some(state: State, v_space: Space): boolean {
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if (state.spaces[v_space]!.land_units[v_m]! > 0 || state.spaces[v_space]!.naval_units[v_m]! > 0) return true;
+    if (at.land_units[v_m]! > 0 || at.naval_units[v_m]! > 0) return true;
   }
   return false;
 }
@@ -2719,8 +2524,7 @@ function inv_state_allies_not_at_war_every(state: State): boolean {
   return true;
 }
 
-function inv_state_combat_cards_are_plain_every(state: State, v_p: MajorPower): boolean {
-  const d = state.hands[v_p]!;
+function inv_state_combat_cards_are_plain_every(_state: State, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
     if (!(!v_c.combat || (!v_c.mandatory && !v_c.home))) return false;
@@ -2732,7 +2536,7 @@ function inv_state_combat_cards_are_plain_every_2(state: State): boolean {
   const d = MEMBERS_MajorPower;
   for (let i = 0; i < d.length; i++) {
     const v_p = d[i]!;
-    if (!inv_state_combat_cards_are_plain_every(state, v_p)) return false;
+    if (!inv_state_combat_cards_are_plain_every(state, state.hands[v_p]!)) return false;
   }
   return true;
 }
@@ -2764,9 +2568,8 @@ function inv_state_formed_alliances_hold_every(state: State): boolean {
   return true;
 }
 
-function inv_state_hand_cards_distinct_count(state: State, v_c: { readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean }, v_p: MajorPower): number {
+function inv_state_hand_cards_distinct_count(_state: State, v_c: { readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean }, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): number {
   let n = 0;
-  const d = state.hands[v_p]!;
   for (let i = 0; i < d.length; i++) {
     const v_d = d[i]!;
     if ((v_d.id as string) !== v_c.id) continue;
@@ -2775,11 +2578,12 @@ function inv_state_hand_cards_distinct_count(state: State, v_c: { readonly id: s
   return n;
 }
 
-function inv_state_hand_cards_distinct_every(state: State, v_p: MajorPower): boolean {
-  const d = state.hands[v_p]!;
+function inv_state_hand_cards_distinct_every(state: State, v_p: MajorPower, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
+  if (d.length === 0) return true;
+  const at = state.hands[v_p]!;
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
-    if ((inv_state_hand_cards_distinct_count(state, v_c, v_p) as number) !== 1) return false;
+    if ((inv_state_hand_cards_distinct_count(state, v_c, at) as number) !== 1) return false;
   }
   return true;
 }
@@ -2788,13 +2592,12 @@ function inv_state_hand_cards_distinct_every_2(state: State): boolean {
   const d = MEMBERS_MajorPower;
   for (let i = 0; i < d.length; i++) {
     const v_p = d[i]!;
-    if (!inv_state_hand_cards_distinct_every(state, v_p)) return false;
+    if (!inv_state_hand_cards_distinct_every(state, v_p, state.hands[v_p]!)) return false;
   }
   return true;
 }
 
-function inv_state_home_cards_not_mandatory_every(state: State, v_p: MajorPower): boolean {
-  const d = state.hands[v_p]!;
+function inv_state_home_cards_not_mandatory_every(_state: State, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
     if (!(!v_c.home || !v_c.mandatory)) return false;
@@ -2806,7 +2609,7 @@ function inv_state_home_cards_not_mandatory_every_2(state: State): boolean {
   const d = MEMBERS_MajorPower;
   for (let i = 0; i < d.length; i++) {
     const v_p = d[i]!;
-    if (!inv_state_home_cards_not_mandatory_every(state, v_p)) return false;
+    if (!inv_state_home_cards_not_mandatory_every(state, state.hands[v_p]!)) return false;
   }
   return true;
 }
@@ -2910,4 +2713,134 @@ function inv_state_no_self_war_every(state: State): boolean {
     if ((v_x.a as string) === v_x.b) return false;
   }
   return true;
+}
+
+function move_formation_size_count(_state: State, v_leaders: readonly string[], v_power: MajorPower, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly arrived_this_phase: boolean })[]): number {
+  let n = 0;
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if (!((v_l.power as string) === v_power && (v_leaders as readonly string[]).includes(v_l.name))) continue;
+    n++;
+  }
+  return n;
+}
+
+function move_formation_size_sum_highest(_state: State, v_leaders: readonly string[], v_power: MajorPower, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly arrived_this_phase: boolean })[]): number {
+  let t0 = -Infinity, t1 = -Infinity;
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if (!((v_l.power as string) === v_power && (v_leaders as readonly string[]).includes(v_l.name))) continue;
+    const b = v_l.command;
+    if (b > t1) {
+      if (b > t0) {
+        t1 = t0;
+        t0 = b;
+      } else {
+        t1 = b;
+      }
+    }
+  }
+  // sum of the 2 largest (fewer when the domain is smaller)
+  return (t0 === -Infinity ? 0 : t0) + (t1 === -Infinity ? 0 : t1);
+}
+
+function move_leaders_in_origin_some(_state: State, v_n: string, v_power: MajorPower, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly arrived_this_phase: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if ((v_l.name as string) === v_n && (v_l.power as string) === v_power) return true;
+  }
+  return false;
+}
+
+function move_leaders_in_origin_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
+  const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
+  for (let i = 0; i < d.length; i++) {
+    const v_n = d[i]!;
+    if (!move_leaders_in_origin_some(state, v_n, v_power, at.leaders)) return true;
+  }
+  return false;
+}
+
+function card_combat_as_event_some(_state: State, v_card: string, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_c = d[i]!;
+    if ((v_c.id as string) === v_card && v_c.combat) return true;
+  }
+  return false;
+}
+
+function card_mandatory_for_cp_some(_state: State, v_card: string, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_c = d[i]!;
+    if ((v_c.id as string) === v_card && v_c.mandatory) return true;
+  }
+  return false;
+}
+
+function card_not_in_hand_some(_state: State, v_card: string, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_c = d[i]!;
+    if ((v_c.id as string) === v_card) return true;
+  }
+  return false;
+}
+
+function ex_deploy_spring_preparations_some(state: State, v_power: MajorPower): boolean {
+  const d = state.events_played_this_phase;
+  for (let i = 0; i < d.length; i++) {
+    const v_x = d[i]!;
+    if ((v_x.power as string) === v_power && (v_x.event as string) === "spring_preparations") return true;
+  }
+  return false;
+}
+
+function deploy_army_leaders_only_some(_state: State, v_n: string, v_power: MajorPower, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly arrived_this_phase: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if ((v_l.name as string) === v_n && (v_l.power as string) === v_power && (v_l.role as string) === "naval") return true;
+  }
+  return false;
+}
+
+function deploy_army_leaders_only_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
+  const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
+  for (let i = 0; i < d.length; i++) {
+    const v_n = d[i]!;
+    if (deploy_army_leaders_only_some(state, v_n, v_power, at.leaders)) return true;
+  }
+  return false;
+}
+
+function deploy_leaders_started_in_capital_some(_state: State, v_n: string, v_power: MajorPower, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly arrived_this_phase: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if ((v_l.name as string) === v_n && (v_l.power as string) === v_power && v_l.arrived_this_phase) return true;
+  }
+  return false;
+}
+
+function deploy_leaders_started_in_capital_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
+  const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
+  for (let i = 0; i < d.length; i++) {
+    const v_n = d[i]!;
+    if (deploy_leaders_started_in_capital_some(state, v_n, v_power, at.leaders)) return true;
+  }
+  return false;
+}
+
+function deploy_units_started_in_capital_sum(state: State, v_origin: Space, v_power: MajorPower): number {
+  let n = 0;
+  const d = state.land_units_arrived_this_phase;
+  for (let i = 0; i < d.length; i++) {
+    const v_a = d[i]!;
+    if (!((v_a.space as string) === v_origin && (v_a.power as string) === v_power)) continue;
+    n += v_a.land_units;
+  }
+  return n;
 }

@@ -56,6 +56,14 @@ export const SPACE_INDEX: { readonly [S in Space]: number } = {
   sea_zone_north: 16,
   sea_zone_south: 17,
 };
+/** Space number by id, as a Map (what the board builtins and the route searches read). */
+const SPACE_NO: ReadonlyMap<string, number> = new Map(SPACES.map((s, i) => [s, i]));
+
+/** The number of space `s`. */
+export function spaceNo(s: Space): number {
+  return SPACE_NO.get(s)!;
+}
+
 /** F_* bits by space number. */
 export const FLAGS: readonly number[] = [
   /* 0 ottoman_capital */ 46,
@@ -267,61 +275,61 @@ export const SEA_ZONES_OF: readonly (readonly Space[])[] = [
   /* 17 sea_zone_south */ [],
 ];
 export function isLand(s: Space): boolean {
-  return (FLAGS[SPACE_INDEX[s]]! & F_SEA) === 0;
+  return (FLAGS[spaceNo(s)]! & F_SEA) === 0;
 }
 
 export function isSea(s: Space): boolean {
-  return (FLAGS[SPACE_INDEX[s]]! & F_SEA) !== 0;
+  return (FLAGS[spaceNo(s)]! & F_SEA) !== 0;
 }
 
 export function isPort(s: Space): boolean {
-  return (FLAGS[SPACE_INDEX[s]]! & F_PORT) !== 0;
+  return (FLAGS[spaceNo(s)]! & F_PORT) !== 0;
 }
 
 export function isFortified(s: Space): boolean {
-  return (FLAGS[SPACE_INDEX[s]]! & F_FORTIFIED) !== 0;
+  return (FLAGS[spaceNo(s)]! & F_FORTIFIED) !== 0;
 }
 
 export function isKey(s: Space): boolean {
-  return (FLAGS[SPACE_INDEX[s]]! & F_KEY) !== 0;
+  return (FLAGS[spaceNo(s)]! & F_KEY) !== 0;
 }
 
 export function isElectorate(s: Space): boolean {
-  return (FLAGS[SPACE_INDEX[s]]! & F_ELECTORATE) !== 0;
+  return (FLAGS[spaceNo(s)]! & F_ELECTORATE) !== 0;
 }
 
 export function isCapital(s: Space, p: string): boolean {
-  const i = SPACE_INDEX[s];
+  const i = spaceNo(s);
   return (FLAGS[i]! & F_CAPITAL) !== 0 && HOME[i]!.includes(p);
 }
 
 export function isHome(s: Space, p: string): boolean {
-  return HOME[SPACE_INDEX[s]]!.includes(p);
+  return HOME[spaceNo(s)]!.includes(p);
 }
 
 export function adjacent(a: Space, b: Space): boolean {
-  return ADJ[SPACE_INDEX[a]]!.includes(SPACE_INDEX[b]);
+  return ADJ[spaceNo(a)]!.includes(spaceNo(b));
 }
 
 export function passBetween(a: Space, b: Space): boolean {
-  return PASS_ADJ[SPACE_INDEX[a]]!.includes(SPACE_INDEX[b]);
+  return PASS_ADJ[spaceNo(a)]!.includes(spaceNo(b));
 }
 
 export function portOn(q: Space, z: Space): boolean {
-  const i = SPACE_INDEX[q];
-  return (FLAGS[i]! & F_SEA) === 0 && (FLAGS[SPACE_INDEX[z]]! & F_SEA) !== 0 && PORT_ADJ[i]!.includes(SPACE_INDEX[z]);
+  const i = spaceNo(q);
+  return (FLAGS[i]! & F_SEA) === 0 && (FLAGS[spaceNo(z)]! & F_SEA) !== 0 && PORT_ADJ[i]!.includes(spaceNo(z));
 }
 
 export function portsOf(z: Space): readonly Space[] {
-  return PORTS_OF[SPACE_INDEX[z]]!;
+  return PORTS_OF[spaceNo(z)]!;
 }
 
 export function seaZonesOf(q: Space): readonly Space[] {
-  return SEA_ZONES_OF[SPACE_INDEX[q]]!;
+  return SEA_ZONES_OF[spaceNo(q)]!;
 }
 
 export function neighbors(s: Space): readonly Space[] {
-  return NEIGHBORS[SPACE_INDEX[s]]!;
+  return NEIGHBORS[spaceNo(s)]!;
 }
 
 /** `distance(a, b)`: connections on a shortest path from space a to space b, any connection type (a sea zone counts as a space); 18 (SPACE_COUNT) when no path joins them. */
@@ -346,25 +354,31 @@ export const DISTANCE: readonly (readonly number[])[] = [
   /* 17 sea_zone_south */ [1, 2, 2, 4, 3, 2, 2, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 0],
 ];
 export function distance(a: Space, b: Space): number {
-  return DISTANCE[SPACE_INDEX[a]]![SPACE_INDEX[b]]!;
+  return DISTANCE[spaceNo(a)]![spaceNo(b)]!;
 }
 
 /**
- * Working memory of one route search: the fewest sea zones used to reach each space, a FIFO
- * queue of (space, sea zones used) and per-space memos of the route's clauses
- * (0 unknown, 1 holds, 2 fails). Allocated once per route and reused; a nested search of the
- * same route (a clause that searches it again) gets a fresh one. A clause's memo is kept from
- * one search to the next while the call of the validators (`<clause>Call`, -1 never matches)
- * and the clause's arguments (`<clause>Args`) are the same.
+ * Working memory of one route search: the fewest sea zones used to reach each space
+ * (0x7fffffff, unreached, everywhere between searches: a search resets the spaces it queued),
+ * a FIFO queue of (space, sea zones used) and per-space memos of the route's clauses. A memo
+ * entry is the memo's stamp (a multiple of 4) plus 1 (the clause holds) or 2 (it fails); an
+ * entry with another stamp is unknown, so a new stamp (`newStamp`) forgets them all at once.
+ * Allocated once per route and reused; a nested search of the same route (a clause that
+ * searches it again) gets a fresh one. A clause's memo is kept from one search to the next
+ * while the call of the validators (`<clause>Call`, -1 never matches) and the clause's
+ * arguments (`<clause>Args`) are the same.
  */
 export interface RouteScratch {
   busy: boolean;
   best: Int32Array;
   queueSpace: Int32Array;
   queueSeas: Int32Array;
-  land: Int8Array;
-  sea: Int8Array;
-  port: Int8Array;
+  land: Int32Array;
+  sea: Int32Array;
+  port: Int32Array;
+  landStamp: number;
+  seaStamp: number;
+  portStamp: number;
   landCall: number;
   seaCall: number;
   portCall: number;
@@ -378,12 +392,15 @@ export function newRouteScratch(): RouteScratch {
   const cap = SPACE_COUNT * (SEA_COUNT + 1) + 1;
   return {
     busy: false,
-    best: new Int32Array(SPACE_COUNT),
+    best: new Int32Array(SPACE_COUNT).fill(0x7fffffff),
     queueSpace: new Int32Array(cap),
     queueSeas: new Int32Array(cap),
-    land: new Int8Array(SPACE_COUNT),
-    sea: new Int8Array(SPACE_COUNT),
-    port: new Int8Array(SPACE_COUNT),
+    land: new Int32Array(SPACE_COUNT),
+    sea: new Int32Array(SPACE_COUNT),
+    port: new Int32Array(SPACE_COUNT),
+    landStamp: 4,
+    seaStamp: 4,
+    portStamp: 4,
     landCall: -1,
     seaCall: -1,
     portCall: -1,
@@ -391,4 +408,11 @@ export function newRouteScratch(): RouteScratch {
     seaArgs: [],
     portArgs: [],
   };
+}
+
+/** The stamp after `stamp` for a clause memo: every entry unknown again (the memo is cleared when the stamps run out). */
+export function newStamp(stamp: number, memo: Int32Array): number {
+  if (stamp < 0x3ffffff8) return stamp + 4;
+  memo.fill(0);
+  return 4;
 }

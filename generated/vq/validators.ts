@@ -4,7 +4,7 @@
 // inputs sha256: 333867ab251a5a42368a7a815c38427637dfa5fced64577eb74ca567ce0624d5
 import type { ActionKind, ActionType, ActivatablePower, CardUse, CpSource, DisplacedForce, EscortDirection, Event, LeaderRole, MajorPower, Power, Religion, Space, State } from "./state.js";
 import type { Verdict, Violation } from "./index.js";
-import { FLAGS, F_SEA, LAND_ADJ, PASS_ADJ, PORT_ADJ, type RouteScratch, SEA_ADJ, SEA_COUNT, SPACES, SPACE_INDEX, adjacent, distance, isCapital, isFortified, isHome, isLand, isPort, neighbors, newRouteScratch, passBetween, portsOf } from "./board.js";
+import { FLAGS, F_SEA, LAND_ADJ, PASS_ADJ, PORT_ADJ, type RouteScratch, SEA_ADJ, SEA_COUNT, SPACES, adjacent, distance, isCapital, isFortified, isHome, isLand, isPort, neighbors, newRouteScratch, newStamp, passBetween, portsOf, spaceNo } from "./board.js";
 
 /** `activation_war(power: MajorPower, enemy: MajorPower)` (dsl/vq/edition.rules:128) */
 export interface ActivationWarAction {
@@ -402,11 +402,18 @@ const MEMBERS_Religion: readonly Religion[] = ["catholic", "protestant"];
 export function checkActivationWar(state: State, action: ActivationWarAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_activation_war_before_cards(state, action.power, action.enemy)) (violations ??= []).push(V_activation_war_before_cards);
-  if (fires_activation_war_not_activated(state, action.power, action.enemy)) (violations ??= []).push(V_activation_war_not_activated);
-  if (fires_activation_war_not_ally(state, action.power, action.enemy)) (violations ??= []).push(V_activation_war_not_ally);
-  if (fires_activation_war_once(state, action.power, action.enemy)) (violations ??= []).push(V_activation_war_once);
-  if (fires_activation_war_self(state, action.power, action.enemy)) (violations ??= []).push(V_activation_war_self);
+  const v_power = action.power;
+  const v_enemy = action.enemy;
+  // activation.war_before_cards vq §"Activated Major Powers: Activation, step 4": the war of step 4 comes before its hand is dealt in step 6
+  if (activation_war_before_cards_some(state, v_power)) (violations ??= []).push(V_activation_war_before_cards);
+  // activation.war_not_activated vq §"Activated Major Powers: Activation, step 4": only a power being activated declares the war of step 4
+  if (!activation_war_not_activated_some(state, v_power)) (violations ??= []).push(V_activation_war_not_activated);
+  // activation.war_not_ally vq §"Activated Major Powers: Activation, step 4": the war of step 4 is declared on a major power that is not its ally
+  if (activation_war_not_ally_some(state, v_enemy, v_power)) (violations ??= []).push(V_activation_war_not_ally);
+  // activation.war_once vq §"Activated Major Powers: Activation, step 4": the freshly activated power declares war on one major power at most
+  if (activation_war_once_some(state, v_power)) (violations ??= []).push(V_activation_war_once);
+  // activation.war_self vq §"Activated Major Powers: Activation, step 4": a power does not declare war on itself
+  if ((v_enemy as string) === v_power) (violations ??= []).push(V_activation_war_self);
   return verdict(violations, undefined);
 }
 
@@ -414,13 +421,17 @@ export function checkActivationWar(state: State, action: ActivationWarAction): V
 export function checkAnnounceHreMarriage(state: State, action: AnnounceHreMarriageAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_marriage_activator_only(state, action.power)) (violations ??= []).push(V_marriage_activator_only);
-  if (fires_marriage_announcements(state, action.power)) (violations ??= []).push(V_marriage_announcements);
-  if (fires_marriage_influence(state, action.power)) (violations ??= []).push(V_marriage_influence);
+  const v_power = action.power;
+  // marriage.activator_only vq §"Activated Major Powers: Marriages": while the Empire is activated, only the player who activated it arranges its royals' marriages
+  if (marriage_activator_only_some(state) && (v_power as string) !== "hre" && !marriage_activator_only_some_2(state, v_power)) (violations ??= []).push(V_marriage_activator_only);
+  // marriage.announcements vq §"Activated Major Powers: Marriages": marriages of the Empire's royals are announced with the diplomatic announcements
+  if (!((state.phase as string) === "diplomacy" && (state.segment as string) === "announcements")) (violations ??= []).push(V_marriage_announcements);
+  // marriage.influence vq §"Activated Major Powers: Marriages": while the Empire is inactive, a marriage costs 1 point of the announcing power's diplomatic influence on it
+  if ((state.activatable as readonly string[]).includes("hre") && !marriage_activator_only_some(state) && state.influence["hre"]![v_power]! < 1) (violations ??= []).push(V_marriage_influence);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -428,11 +439,20 @@ export function checkAnnounceHreMarriage(state: State, action: AnnounceHreMarria
 export function checkAssault(state: State, action: AssaultAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_assault_loc(state, action.power, action.space)) (violations ??= []).push(V_assault_loc);
+  const v_power = action.power;
+  const v_space = action.space;
+  const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
+  // assault.loc vq §"Control and Unrest: Line of Communication": an assault needs a line of communication to the space assaulted
+  if (!assault_loc_some_7(state, v_power, v_space)) (violations ??= []).push(V_assault_loc);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -440,11 +460,14 @@ export function checkAssault(state: State, action: AssaultAction): Verdict {
 export function checkAvoidBattle(state: State, action: AvoidBattleAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_unrest_no_avoid_battle(state, action.power, action.destination)) (violations ??= []).push(V_unrest_no_avoid_battle);
+  const v_power = action.power;
+  const v_destination = action.destination;
+  // unrest.no_avoid_battle vq §"Control and Unrest: Unrest": a formation may not avoid battle into a space in unrest
+  if (state.spaces[v_destination]!.unrest) (violations ??= []).push(V_unrest_no_avoid_battle);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -452,9 +475,16 @@ export function checkAvoidBattle(state: State, action: AvoidBattleAction): Verdi
 export function checkAwardActivationVp(state: State, action: AwardActivationVpAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_vp_not_activated(state, action.power, action.ally, action.markers)) (violations ??= []).push(V_vp_not_activated);
-  if (fires_vp_steps_of_two(state, action.power, action.ally, action.markers)) (violations ??= []).push(V_vp_steps_of_two);
-  if (fires_vp_to_ally(state, action.power, action.ally, action.markers)) (violations ??= []).push(V_vp_to_ally);
+  const v_power = action.power;
+  const v_ally = action.ally;
+  const v_markers = action.markers;
+  const at = state.vp[v_power]!;
+  // vp.not_activated vq §"Activated Major Powers: Victory Points": VP baseline markers are awarded only for an activated major power
+  if (!activation_war_not_activated_some(state, v_power)) (violations ??= []).push(V_vp_not_activated);
+  // vp.steps_of_two vq §"Activated Major Powers: Victory Points": one marker for each full 2 spaces the activated power's VP stand above (+1 VP) or below (-1 VP) its baseline
+  if (!((at - vp_steps_of_two_sum(state, v_power) >= 0 && v_markers >= 0 && 2 * v_markers <= at - vp_steps_of_two_sum(state, v_power) && at - vp_steps_of_two_sum(state, v_power) < 2 * v_markers + 2) || (at - vp_steps_of_two_sum(state, v_power) < 0 && v_markers <= 0 && 2 * v_markers >= at - vp_steps_of_two_sum(state, v_power) && at - vp_steps_of_two_sum(state, v_power) > 2 * v_markers - 2))) (violations ??= []).push(V_vp_steps_of_two);
+  // vp.to_ally vq §"Activated Major Powers: Victory Points": the markers go to the major power allied with the activated power
+  if (!vp_to_ally_some(state, v_ally, v_power)) (violations ??= []).push(V_vp_to_ally);
   return verdict(violations, undefined);
 }
 
@@ -462,14 +492,22 @@ export function checkAwardActivationVp(state: State, action: AwardActivationVpAc
 export function checkChangeLeaderRole(state: State, action: ChangeLeaderRoleAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_leader_switch_either_role(state, action.power, action.leader, action.space)) (violations ??= []).push(V_leader_switch_either_role);
-  if (fires_leader_switch_in_port(state, action.power, action.leader, action.space)) (violations ??= []).push(V_leader_switch_in_port);
-  if (fires_leader_switch_not_there(state, action.power, action.leader, action.space)) (violations ??= []).push(V_leader_switch_not_there);
-  if (fires_leader_switch_spanish_impulse(state, action.power, action.leader, action.space)) (violations ??= []).push(V_leader_switch_spanish_impulse);
+  const v_power = action.power;
+  const v_leader = action.leader;
+  const v_space = action.space;
+  const at = state.spaces[v_space]!;
+  // leader.switch_either_role vq §"Spring Deployment Procedure, step 4": only a leader that may serve in either role (Don John) changes between army and naval leader
+  if (!(state.either_role_leaders as readonly string[]).includes(v_leader)) (violations ??= []).push(V_leader_switch_either_role);
+  // leader.switch_in_port vq §"Spring Deployment Procedure, step 4": Don John changes role only in a port under friendly control
+  if (!(isPort(v_space) && ((at.controller as string) === v_power || leader_switch_in_port_some(state, v_power, v_space)))) (violations ??= []).push(V_leader_switch_in_port);
+  // leader.switch_not_there vq §"Spring Deployment Procedure, step 4": the leader changing role stands in the space named
+  if (!leader_switch_not_there_some(state, v_leader, v_power, at.leaders)) (violations ??= []).push(V_leader_switch_not_there);
+  // leader.switch_spanish_impulse vq §"Spring Deployment Procedure, step 4": Don John changes role only during a Spanish impulse of the Action Phase
+  if (!((state.phase as string) === "action_phase" && (state.active_power as string) === "spain" && (v_power as string) === "spain")) (violations ??= []).push(V_leader_switch_spanish_impulse);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -477,7 +515,9 @@ export function checkChangeLeaderRole(state: State, action: ChangeLeaderRoleActi
 export function checkClaimMilitaryVictory(state: State, action: ClaimMilitaryVictoryAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_victory_no_activated_military(state, action.power)) (violations ??= []).push(V_victory_no_activated_military);
+  const v_power = action.power;
+  // victory.no_activated_military vq §"Activated Major Powers: Additional Considerations": the Ottoman or the Empire wins no military victory while it is an activated major power
+  if (activation_war_not_activated_some(state, v_power)) (violations ??= []).push(V_victory_no_activated_military);
   return verdict(violations, undefined);
 }
 
@@ -485,17 +525,34 @@ export function checkClaimMilitaryVictory(state: State, action: ClaimMilitaryVic
 export function checkControlUnfortifiedSpace(state: State, action: ControlUnfortifiedSpaceAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_control_land_units(state, action.power, action.space)) (violations ??= []).push(V_control_land_units);
-  if (fires_control_loc(state, action.power, action.space)) (violations ??= []).push(V_control_loc);
-  if (fires_control_not_active(state, action.power, action.space)) (violations ??= []).push(V_control_not_active);
-  if (fires_control_occupied(state, action.power, action.space)) (violations ??= []).push(V_control_occupied);
-  if (fires_control_phase(state, action.power, action.space)) (violations ??= []).push(V_control_phase);
-  if (fires_control_target(state, action.power, action.space)) (violations ??= []).push(V_control_target);
-  if (fires_control_unfortified(state, action.power, action.space)) (violations ??= []).push(V_control_unfortified);
+  const v_power = action.power;
+  const v_space = action.space;
+  const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_control_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
+  const at = state.spaces[v_space]!;
+  // control.land_units vq §"Control and Unrest: Unfortified Space": the power's land units occupy the space, or are next to it (not across a mountain pass) with no enemy land units next to it
+  if (!(at.land_units[v_power]! > 0 || (control_land_units_some(state, v_power, v_space) && !control_land_units_some_4(state, v_power, v_space)))) (violations ??= []).push(V_control_land_units);
+  // control.loc vq §"Control and Unrest: Unfortified Space": the active power has a line of communication to the space
+  if (!assault_loc_some_7(state, v_power, v_space)) (violations ??= []).push(V_control_loc);
+  // control.not_active vq §"Control and Unrest: Unfortified Space": only the active power takes the action
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_control_not_active);
+  // control.occupied vq §"Control and Unrest: Unfortified Space": no land units of another power not allied with the active power occupy the space
+  if (control_occupied_some_2(state, v_power, v_space)) (violations ??= []).push(V_control_occupied);
+  // control.phase vq §"Control and Unrest: Unfortified Space": control of an unfortified space is an action of the Action Phase
+  if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_control_phase);
+  // control.target vq §"Control and Unrest: Unfortified Space": the space is independent or controlled by an enemy power
+  if (!((at.controller as string) === "independent" || control_target_some(state, v_power, v_space))) (violations ??= []).push(V_control_target);
+  // control.unfortified vq §"Control and Unrest: Unfortified Space": the space is an unfortified land space
+  if (isFortified(v_space) || !isLand(v_space)) (violations ??= []).push(V_control_unfortified);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -503,11 +560,15 @@ export function checkControlUnfortifiedSpace(state: State, action: ControlUnfort
 export function checkConversionAttempt(state: State, action: ConversionAttemptAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_unrest_conversion_source(state, action.power, action.space, action.faith)) (violations ??= []).push(V_unrest_conversion_source);
+  const v_power = action.power;
+  const v_space = action.space;
+  const v_faith = action.faith;
+  // unrest.conversion_source vq §"Control and Unrest: Unrest": a conversion attempt may not target a space whose only adjacent space of the attempting faith is in unrest
+  if ((unrest_conversion_source_count(state, v_faith, v_space) as number) === 1 && unrest_conversion_source_some(state, v_faith, v_space)) (violations ??= []).push(V_unrest_conversion_source);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -515,11 +576,19 @@ export function checkConversionAttempt(state: State, action: ConversionAttemptAc
 export function checkCoordinatedDefence(state: State, action: CoordinatedDefenceAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_defence_activator_only(state, action.power, action.joiner, action.enemy)) (violations ??= []).push(V_defence_activator_only);
-  if (fires_defence_against_declarer(state, action.power, action.joiner, action.enemy)) (violations ??= []).push(V_defence_against_declarer);
-  if (fires_defence_answered_war(state, action.power, action.joiner, action.enemy)) (violations ??= []).push(V_defence_answered_war);
-  if (fires_defence_not_activated(state, action.power, action.joiner, action.enemy)) (violations ??= []).push(V_defence_not_activated);
-  if (fires_defence_step_order(state, action.power, action.joiner, action.enemy)) (violations ??= []).push(V_defence_step_order);
+  const v_power = action.power;
+  const v_joiner = action.joiner;
+  const v_enemy = action.enemy;
+  // defence.activator_only vq §"Activated Major Powers: Activation, step 3": only the major power of the player gaining control of the activated power joins the war
+  if (!defence_activator_only_some(state, v_joiner, v_power)) (violations ??= []).push(V_defence_activator_only);
+  // defence.against_declarer vq §"Activated Major Powers: Activation, step 3": the joining power goes to war with the power that made the declaration of war, and no other
+  if (defence_against_declarer_some(state, v_enemy, v_power)) (violations ??= []).push(V_defence_against_declarer);
+  // defence.answered_war vq §"Activated Major Powers: Activation, step 3": coordinated defence is open only when the activation answered a declaration of war
+  if (defence_answered_war_some(state, v_power)) (violations ??= []).push(V_defence_answered_war);
+  // defence.not_activated vq §"Activated Major Powers: Activation, step 3": coordinated defence happens only for a power being activated
+  if (!activation_war_not_activated_some(state, v_power)) (violations ??= []).push(V_defence_not_activated);
+  // defence.step_order vq §"Activated Major Powers: Activation, step 3": step 3 comes before the new war of step 4 and the hand of step 6
+  if (defence_step_order_some(state, v_power)) (violations ??= []).push(V_defence_step_order);
   return verdict(violations, undefined);
 }
 
@@ -527,9 +596,16 @@ export function checkCoordinatedDefence(state: State, action: CoordinatedDefence
 export function checkDealActivationCards(state: State, action: DealActivationCardsAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_activation_card_count(state, action.power, action.cards)) (violations ??= []).push(V_activation_card_count);
-  if (fires_activation_cards_not_activated(state, action.power, action.cards)) (violations ??= []).push(V_activation_cards_not_activated);
-  if (fires_activation_cards_once(state, action.power, action.cards)) (violations ??= []).push(V_activation_cards_once);
+  const v_power = action.power;
+  const v_cards = action.cards;
+  const at = state.cards_from_keys[v_power]!;
+  const at_2 = state.rulers[v_power]!;
+  // activation.card_count vq §"Activated Major Powers: Activation, step 6": the hand dealt is the least of: the cards its key spaces and its ruler's bonus would give at the start of a turn, the hand of the power it declared war on in step 4 (if any), and the largest hand of any power
+  if ((v_cards as number) !== ((at + at_2.card_bonus < activation_card_count_max(state) ? at + at_2.card_bonus : activation_card_count_max(state)) < (activation_war_once_some(state, v_power) ? activation_card_count_sum_2(state, v_power) : activation_card_count_max(state)) ? (at + at_2.card_bonus < activation_card_count_max(state) ? at + at_2.card_bonus : activation_card_count_max(state)) : activation_war_once_some(state, v_power) ? activation_card_count_sum_2(state, v_power) : activation_card_count_max(state))) (violations ??= []).push(V_activation_card_count);
+  // activation.cards_not_activated vq §"Activated Major Powers: Activation, step 6": a hand is dealt only to a power being activated
+  if (!activation_war_not_activated_some(state, v_power)) (violations ??= []).push(V_activation_cards_not_activated);
+  // activation.cards_once vq §"Activated Major Powers: Activation, step 6": an activated power's hand is dealt once, when it is activated
+  if (activation_war_before_cards_some(state, v_power)) (violations ??= []).push(V_activation_cards_once);
   return verdict(violations, undefined);
 }
 
@@ -537,13 +613,26 @@ export function checkDealActivationCards(state: State, action: DealActivationCar
 export function checkDiscardHomeCard(state: State, action: DiscardHomeCardAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_home_keep_one(state, action.power, action.card)) (violations ??= []).push(V_home_keep_one);
-  if (fires_home_not_home_card(state, action.power, action.card)) (violations ??= []).push(V_home_not_home_card);
-  if (fires_home_phase(state, action.power, action.card)) (violations ??= []).push(V_home_phase);
+  const v_power = action.power;
+  const v_card = action.card;
+  const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_home_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
+  const at = state.hands[v_power]!;
+  // home.keep_one vq §"Spring Deployment Procedure, step 5": a power keeps one home card for the Action Phase: it discards one only while it holds two
+  if (home_keep_one_count(state, at) < 2) (violations ??= []).push(V_home_keep_one);
+  // home.not_home_card vq §"Spring Deployment Procedure, step 5": the discarded card is one of the power's home cards, in its hand
+  if (!home_not_home_card_some(state, v_card, at)) (violations ??= []).push(V_home_not_home_card);
+  // home.phase vq §"Spring Deployment Procedure, step 5": home cards are discarded only during spring deployment
+  if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_home_phase);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -551,12 +640,24 @@ export function checkDiscardHomeCard(state: State, action: DiscardHomeCardAction
 export function checkDisplace(state: State, action: DisplaceAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_displace_land_destination(state, action.units_of, action.space, action.destination, action.force)) (violations ??= []).push(V_displace_land_destination);
-  if (fires_displace_land_nearest(state, action.units_of, action.space, action.destination, action.force)) (violations ??= []).push(V_displace_land_nearest);
-  if (fires_displace_leaves_space(state, action.units_of, action.space, action.destination, action.force)) (violations ??= []).push(V_displace_leaves_space);
-  if (fires_displace_naval_destination(state, action.units_of, action.space, action.destination, action.force)) (violations ??= []).push(V_displace_naval_destination);
-  if (fires_displace_naval_nearest(state, action.units_of, action.space, action.destination, action.force)) (violations ??= []).push(V_displace_naval_nearest);
-  if (fires_displace_units_present(state, action.units_of, action.space, action.destination, action.force)) (violations ??= []).push(V_displace_units_present);
+  const v_units_of = action.units_of;
+  const v_space = action.space;
+  const v_destination = action.destination;
+  const v_force = action.force;
+  const at = state.spaces[v_destination]!;
+  const at_2 = state.spaces[v_space]!;
+  // displace.land_destination vq §"Control and Unrest: Displacement": a displaced land force goes to a fortified space its power controls, or to its power's capital under friendly control
+  if ((v_force as string) === "land_force" && !((v_destination as string) !== v_space && (at.controller as string) === v_units_of && ((v_force as string) === "land_force" ? isFortified(v_destination) : isPort(v_destination))) && !(isCapital(v_destination, v_units_of) && ((at.controller as string) === v_units_of || displace_land_destination_some(state, v_destination, v_units_of)))) (violations ??= []).push(V_displace_land_destination);
+  // displace.land_nearest vq §"Control and Unrest: Displacement": a displaced land force goes to the nearest fortified space its power controls (sea zones count as spaces; the owner picks among equally near ones), unless it goes to its capital
+  if ((v_force as string) === "land_force" && !(isCapital(v_destination, v_units_of) && ((at.controller as string) === v_units_of || displace_land_destination_some(state, v_destination, v_units_of))) && displace_land_nearest_some(state, v_destination, v_force, v_space, v_units_of)) (violations ??= []).push(V_displace_land_nearest);
+  // displace.leaves_space vq §"Control and Unrest: Displacement": displaced units leave the space: their destination is another space
+  if ((v_destination as string) === v_space) (violations ??= []).push(V_displace_leaves_space);
+  // displace.naval_destination vq §"Control and Unrest: Displacement": a displaced naval force goes to a port its power controls
+  if ((v_force as string) === "naval_force" && !((v_destination as string) !== v_space && (at.controller as string) === v_units_of && ((v_force as string) === "land_force" ? isFortified(v_destination) : isPort(v_destination)))) (violations ??= []).push(V_displace_naval_destination);
+  // displace.naval_nearest vq §"Control and Unrest: Displacement": a displaced naval force goes to the nearest port its power controls (sea zones count as spaces; the owner picks among equally near ones)
+  if ((v_force as string) === "naval_force" && displace_land_nearest_some(state, v_destination, v_force, v_space, v_units_of)) (violations ??= []).push(V_displace_naval_nearest);
+  // displace.units_present vq §"Control and Unrest: Displacement": the displaced force is in the space: land units or an army leader of the power for a land force, naval units or a naval leader for a naval force
+  if ((v_force as string) === "land_force" ? (at_2.land_units[v_units_of]! as number) === 0 && !displace_units_present_some(state, v_units_of, at_2.leaders) : (at_2.naval_units[v_units_of]! as number) === 0 && !displace_units_present_some_2(state, v_units_of, at_2.leaders)) (violations ??= []).push(V_displace_units_present);
   return verdict(violations, undefined);
 }
 
@@ -564,12 +665,21 @@ export function checkDisplace(state: State, action: DisplaceAction): Verdict {
 export function checkEndImpulse(state: State, action: EndImpulseAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_impulse_end_before_option(state, action.power)) (violations ??= []).push(V_impulse_end_before_option);
-  if (fires_impulse_not_active(state, action.power)) (violations ??= []).push(V_impulse_not_active);
+  const v_power = action.power;
+  const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
+  // impulse.end_before_option vq §"Action Phase": an impulse ends only after its option is taken: a power that has played no card in it passes instead
+  if ((state.impulse.card_play as string) === "none") (violations ??= []).push(V_impulse_end_before_option);
+  // impulse.not_active vq §"Action Phase": only the active power ends its impulse
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_impulse_not_active);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -577,10 +687,11 @@ export function checkEndImpulse(state: State, action: EndImpulseAction): Verdict
 export function checkEndSpringDeployment(state: State, action: EndSpringDeploymentAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
+  const v_power = action.power;
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -588,13 +699,26 @@ export function checkEndSpringDeployment(state: State, action: EndSpringDeployme
 export function checkHoldLeader(state: State, action: HoldLeaderAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_leader_hold_not_arriving(state, action.power, action.leader)) (violations ??= []).push(V_leader_hold_not_arriving);
-  if (fires_leader_hold_phase(state, action.power, action.leader)) (violations ??= []).push(V_leader_hold_phase);
-  if (fires_leader_must_place(state, action.power, action.leader)) (violations ??= []).push(V_leader_must_place);
+  const v_power = action.power;
+  const v_leader = action.leader;
+  const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_leader_hold_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
+  // leader.hold_not_arriving vq §"Spring Deployment Procedure, step 4": only a leader of this power arriving this turn can be held back
+  if (!leader_hold_not_arriving_some(state, v_leader, v_power)) (violations ??= []).push(V_leader_hold_not_arriving);
+  // leader.hold_phase vq §"Spring Deployment Procedure, step 4": arriving leaders are held back only during spring deployment
+  if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_leader_hold_phase);
+  // leader.must_place vq §"Spring Deployment Procedure, step 4": an arriving leader waits on the Turn Track only when no space may take it
+  //   lifted by exempt leader.protestant_revolt (vq §"Spring Deployment Procedure, step 4")
+  if (leader_must_place_some_4(state, v_leader, v_power) && (v_power as string) !== "protestant") (violations ??= []).push(V_leader_must_place);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -602,18 +726,37 @@ export function checkHoldLeader(state: State, action: HoldLeaderAction): Verdict
 export function checkMoveEscortGalleons(state: State, action: MoveEscortGalleonsAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_escort_at_most_two(state, action.power, action.home_port, action.galleons, action.direction)) (violations ??= []).push(V_escort_at_most_two);
-  if (fires_escort_galleons_in_box(state, action.power, action.home_port, action.galleons, action.direction)) (violations ??= []).push(V_escort_galleons_in_box);
-  if (fires_escort_galleons_in_port(state, action.power, action.home_port, action.galleons, action.direction)) (violations ??= []).push(V_escort_galleons_in_port);
-  if (fires_escort_home_port(state, action.power, action.home_port, action.galleons, action.direction)) (violations ??= []).push(V_escort_home_port);
-  if (fires_escort_one_direction(state, action.power, action.home_port, action.galleons, action.direction)) (violations ??= []).push(V_escort_one_direction);
-  if (fires_escort_phase(state, action.power, action.home_port, action.galleons, action.direction)) (violations ??= []).push(V_escort_phase);
-  if (fires_escort_some_galleons(state, action.power, action.home_port, action.galleons, action.direction)) (violations ??= []).push(V_escort_some_galleons);
-  if (fires_escort_spain_only(state, action.power, action.home_port, action.galleons, action.direction)) (violations ??= []).push(V_escort_spain_only);
+  const v_power = action.power;
+  const v_home_port = action.home_port;
+  const v_galleons = action.galleons;
+  const v_direction = action.direction;
+  const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_escort_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
+  // escort.at_most_two vq §"Spring Deployment Procedure, step 1": the Treasure Fleet Escorts box never holds more than 2 galleons
+  if ((v_direction as string) === "to_escorts" && state.treasure_fleet_escorts + v_galleons > 2) (violations ??= []).push(V_escort_at_most_two);
+  // escort.galleons_in_box vq §"Spring Deployment Procedure, step 1": only galleons in the box can go back to a home port
+  if ((v_direction as string) === "to_home_ports" && v_galleons > state.treasure_fleet_escorts) (violations ??= []).push(V_escort_galleons_in_box);
+  // escort.galleons_in_port vq §"Spring Deployment Procedure, step 1": only galleons Spain has in that port can go to the box
+  if ((v_direction as string) === "to_escorts" && v_galleons > state.spaces[v_home_port]!.galleons["spain"]!) (violations ??= []).push(V_escort_galleons_in_port);
+  // escort.home_port vq §"Spring Deployment Procedure, step 1": galleons move between the box and Spain's home ports only
+  if (!(isPort(v_home_port) && isHome(v_home_port, "spain"))) (violations ??= []).push(V_escort_home_port);
+  // escort.one_direction vq §"Spring Deployment Procedure, step 1": galleons move one way in a turn: to the box or back, not both
+  if (escort_one_direction_some(state, v_direction)) (violations ??= []).push(V_escort_one_direction);
+  // escort.phase vq §"Spring Deployment Procedure, step 1": galleons move to or from the Treasure Fleet Escorts box only during spring deployment
+  if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_escort_phase);
+  // escort.some_galleons vq §"Spring Deployment Procedure, step 1": a move carries at least one galleon
+  if (v_galleons < 1) (violations ??= []).push(V_escort_some_galleons);
+  // escort.spain_only vq §"Spring Deployment Procedure, step 1": only Spain has a Treasure Fleet Escorts box
+  if ((v_power as string) !== "spain") (violations ??= []).push(V_escort_spain_only);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -621,16 +764,36 @@ export function checkMoveEscortGalleons(state: State, action: MoveEscortGalleons
 export function checkMoveFormation(state: State, action: MoveFormationAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_move_adjacent(state, action.power, action.origin, action.destination, action.land_units, action.leaders, action.over_pass)) (violations ??= []).push(V_move_adjacent);
-  if (fires_move_formation_size(state, action.power, action.origin, action.destination, action.land_units, action.leaders, action.over_pass)) (violations ??= []).push(V_move_formation_size);
-  if (fires_move_not_active(state, action.power, action.origin, action.destination, action.land_units, action.leaders, action.over_pass)) (violations ??= []).push(V_move_not_active);
-  if (fires_move_pass_action(state, action.power, action.origin, action.destination, action.land_units, action.leaders, action.over_pass)) (violations ??= []).push(V_move_pass_action);
-  if (fires_move_phase(state, action.power, action.origin, action.destination, action.land_units, action.leaders, action.over_pass)) (violations ??= []).push(V_move_phase);
-  if (fires_move_units_in_space(state, action.power, action.origin, action.destination, action.land_units, action.leaders, action.over_pass)) (violations ??= []).push(V_move_units_in_space);
+  const v_power = action.power;
+  const v_origin = action.origin;
+  const v_destination = action.destination;
+  const v_land_units = action.land_units;
+  const v_leaders = action.leaders;
+  const v_over_pass = action.over_pass;
+  const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_move_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
+  const at = state.spaces[v_origin]!;
+  // move.adjacent vq §"Movement": a move goes from a land space to a land space next to it
+  if (!(isLand(v_origin) && isLand(v_destination) && adjacent(v_origin, v_destination))) (violations ??= []).push(V_move_adjacent);
+  // move.formation_size vq §"Movement": the formation may not exceed its size limit: 4 land units without a leader, else its leader's command rating, or its two best leaders' together
+  if (v_land_units > ((move_formation_size_count(state, v_leaders, v_power, at.leaders) as number) === 0 ? 4 : move_formation_size_sum_highest(state, v_leaders, v_power, at.leaders))) (violations ??= []).push(V_move_formation_size);
+  // move.not_active vq §"Movement": only the active power moves its formations, in its impulse
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_move_not_active);
+  // move.pass_action vq §"Movement": crossing a mountain pass takes the mountain pass action, any other move the clear terrain action
+  if (adjacent(v_origin, v_destination) && (passBetween(v_origin, v_destination) as boolean) !== v_over_pass) (violations ??= []).push(V_move_pass_action);
+  // move.phase vq §"Movement": a formation moves with a CP action of the Action Phase
+  if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_move_phase);
+  // move.units_in_space vq §"Movement": a formation is made of the power's land units and leaders that stand in the space it leaves
+  if (v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0) || v_land_units > at.land_units[v_power]! || move_units_in_space_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_move_units_in_space);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -639,15 +802,32 @@ export function checkPass(state: State, action: PassAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
   let obliged: string[] | undefined;
-  if (fires_pass_admin_rating(state, action.power)) (violations ??= []).push(V_pass_admin_rating);
-  if (fires_pass_after_card(state, action.power)) (violations ??= []).push(V_pass_after_card);
-  if (fires_pass_home_card(state, action.power)) (violations ??= []).push(V_pass_home_card);
-  if (fires_pass_mandatory_event(state, action.power)) (violations ??= []).push(V_pass_mandatory_event);
-  if (fires_pass_not_active(state, action.power)) (violations ??= []).push(V_pass_not_active);
-  if (fires_pass_phase(state, action.power)) (violations ??= []).push(V_pass_phase);
+  const v_power = action.power;
+  const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_pass_phase);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, obliged);
+  }
+  const at = state.hands[v_power]!;
+  // pass.admin_rating vq §"Action Phase: Pass": a power may not pass while it holds more cards than its ruler's administrative rating
+  if (at.length > state.rulers[v_power]!.admin_rating) (violations ??= []).push(V_pass_admin_rating);
+  // pass.after_card vq §"Action Phase": a power that played a card this impulse has taken its impulse option and may not also pass in it
+  if ((state.impulse.card_play as string) !== "none") (violations ??= []).push(V_pass_after_card);
+  // pass.home_card vq §"Action Phase: Pass": a power may not pass while one of its home cards is still in its hand
+  if (pass_home_card_some(state, at)) (violations ??= []).push(V_pass_home_card);
+  // pass.mandatory_event vq §"Action Phase: Pass": a power may not pass while it holds an unplayed Mandatory Event
+  //   lifted by exempt pass.mandatory_event_played (vq §"Action Phase: Pass")
+  if (pass_mandatory_event_some(state, at) && !ex_pass_mandatory_event_played_every(state, at)) (violations ??= []).push(V_pass_mandatory_event);
+  // pass.not_active vq §"Action Phase": only the power taking the current impulse may pass
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_pass_not_active);
+  // pass.phase vq §"Action Phase": passing is an impulse option of the Action Phase only
+  if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_pass_phase);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
-  if (fires_pass_empty_hand(state, action.power)) (obliged ??= []).push("pass.empty_hand");
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+  // pass.empty_hand vq §"Action Phase: Pass": a power with no cards left in its hand must pass
+  //   lifted by exempt pass.impulse_in_progress (vq §"Action Phase")
+  if ((state.active_power as string) === v_power && (at.length as number) === 0 && (state.impulse.card_play as string) === "none") (obliged ??= []).push("pass.empty_hand");
   return verdict(violations, obliged);
 }
 
@@ -655,15 +835,32 @@ export function checkPass(state: State, action: PassAction): Verdict {
 export function checkPlaceLeader(state: State, action: PlaceLeaderAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_leader_army_space(state, action.power, action.leader, action.space, action.role)) (violations ??= []).push(V_leader_army_space);
-  if (fires_leader_naval_space(state, action.power, action.leader, action.space, action.role)) (violations ??= []).push(V_leader_naval_space);
-  if (fires_leader_not_arriving(state, action.power, action.leader, action.space, action.role)) (violations ??= []).push(V_leader_not_arriving);
-  if (fires_leader_phase(state, action.power, action.leader, action.space, action.role)) (violations ??= []).push(V_leader_phase);
-  if (fires_leader_role(state, action.power, action.leader, action.space, action.role)) (violations ??= []).push(V_leader_role);
+  const v_power = action.power;
+  const v_leader = action.leader;
+  const v_space = action.space;
+  const v_role = action.role;
+  const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_leader_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
+  const at = state.spaces[v_space]!;
+  // leader.army_space vq §"Spring Deployment Procedure, step 4": an army leader is placed in a fortified home space under friendly control
+  if ((v_role as string) === "army" && !(isFortified(v_space) && isHome(v_space, v_power) && ((at.controller as string) === v_power || leader_switch_in_port_some(state, v_power, v_space)))) (violations ??= []).push(V_leader_army_space);
+  // leader.naval_space vq §"Spring Deployment Procedure, step 4": a naval leader is placed in a home port under friendly control
+  if ((v_role as string) === "naval" && !(isPort(v_space) && isHome(v_space, v_power) && ((at.controller as string) === v_power || leader_switch_in_port_some(state, v_power, v_space)))) (violations ??= []).push(V_leader_naval_space);
+  // leader.not_arriving vq §"Spring Deployment Procedure, step 4": only a leader of this power arriving this turn is placed now
+  if (!leader_hold_not_arriving_some(state, v_leader, v_power)) (violations ??= []).push(V_leader_not_arriving);
+  // leader.phase vq §"Spring Deployment Procedure, step 4": arriving leaders are placed during spring deployment
+  if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_leader_phase);
+  // leader.role vq §"Spring Deployment Procedure, step 4": a leader enters in its own role; only Don John may enter as an army leader or as a naval leader
+  if (leader_role_some(state, v_leader, v_power, v_role)) (violations ??= []).push(V_leader_role);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -671,16 +868,32 @@ export function checkPlaceLeader(state: State, action: PlaceLeaderAction): Verdi
 export function checkPlaceSeaCaptain(state: State, action: PlaceSeaCaptainAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_captain_england_only(state, action.power, action.captain, action.home_port)) (violations ??= []).push(V_captain_england_only);
-  if (fires_captain_home_port(state, action.power, action.captain, action.home_port)) (violations ??= []).push(V_captain_home_port);
-  if (fires_captain_naval_unit(state, action.power, action.captain, action.home_port)) (violations ??= []).push(V_captain_naval_unit);
-  if (fires_captain_phase(state, action.power, action.captain, action.home_port)) (violations ??= []).push(V_captain_phase);
-  if (fires_captain_unknown(state, action.power, action.captain, action.home_port)) (violations ??= []).push(V_captain_unknown);
-  if (fires_captain_wintered_in_colony(state, action.power, action.captain, action.home_port)) (violations ??= []).push(V_captain_wintered_in_colony);
+  const v_power = action.power;
+  const v_captain = action.captain;
+  const v_home_port = action.home_port;
+  const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_captain_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
+  // captain.england_only vq §"Spring Deployment Procedure, step 2": only England places sea captains in this step
+  if ((v_power as string) !== "england") (violations ??= []).push(V_captain_england_only);
+  // captain.home_port vq §"Spring Deployment Procedure, step 2": the sea captain goes to an English home port
+  if (!(isPort(v_home_port) && isHome(v_home_port, "england"))) (violations ??= []).push(V_captain_home_port);
+  // captain.naval_unit vq §"Spring Deployment Procedure, step 2": the sea captain is placed on an English naval unit in that port
+  if ((state.spaces[v_home_port]!.naval_units["england"]! as number) === 0) (violations ??= []).push(V_captain_naval_unit);
+  // captain.phase vq §"Spring Deployment Procedure, step 2": sea captains become naval leaders in Europe only during spring deployment
+  if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_captain_phase);
+  // captain.unknown vq §"Spring Deployment Procedure, step 2": only one of England's sea captains not yet in Europe can be placed
+  if (!captain_unknown_some(state, v_captain)) (violations ??= []).push(V_captain_unknown);
+  // captain.wintered_in_colony vq §"Spring Deployment Procedure, step 2": a sea captain that wintered in an English colony may not be moved now
+  if (captain_wintered_in_colony_some(state, v_captain)) (violations ??= []).push(V_captain_wintered_in_colony);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -688,11 +901,15 @@ export function checkPlaceSeaCaptain(state: State, action: PlaceSeaCaptainAction
 export function checkPlaceUnrest(state: State, action: PlaceUnrestAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_unrest_unoccupied_events(state, action.power, action.space, action.event)) (violations ??= []).push(V_unrest_unoccupied_events);
+  const v_power = action.power;
+  const v_space = action.space;
+  const v_event = action.event;
+  // unrest.unoccupied_events vq §"Control and Unrest: Unrest": Homeland Uprising, Morisco Revolt, Puritans and Rising of the North put unrest only in spaces with no land or naval units or leaders of any power
+  if (((v_event as string) === "homeland_uprising" || (v_event as string) === "morisco_revolt" || (v_event as string) === "puritans" || (v_event as string) === "rising_of_the_north") && unrest_unoccupied_events_some_2(state, v_space)) (violations ??= []).push(V_unrest_unoccupied_events);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -700,17 +917,35 @@ export function checkPlaceUnrest(state: State, action: PlaceUnrestAction): Verdi
 export function checkPlayCard(state: State, action: PlayCardAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_card_combat_not_event(state, action.power, action.card, action.use)) (violations ??= []).push(V_card_combat_not_event);
-  if (fires_card_event_once_per_turn(state, action.power, action.card, action.use)) (violations ??= []).push(V_card_event_once_per_turn);
-  if (fires_card_mandatory_not_for_cp(state, action.power, action.card, action.use)) (violations ??= []).push(V_card_mandatory_not_for_cp);
-  if (fires_card_not_active(state, action.power, action.card, action.use)) (violations ??= []).push(V_card_not_active);
-  if (fires_card_not_in_hand(state, action.power, action.card, action.use)) (violations ??= []).push(V_card_not_in_hand);
-  if (fires_card_one_per_impulse(state, action.power, action.card, action.use)) (violations ??= []).push(V_card_one_per_impulse);
-  if (fires_card_phase(state, action.power, action.card, action.use)) (violations ??= []).push(V_card_phase);
+  const v_power = action.power;
+  const v_card = action.card;
+  const v_use = action.use;
+  const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_card_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
+  const at = state.hands[v_power]!;
+  // card.combat_not_event vq §"Action Phase: Playing a Card as an Event": a combat card is never played as an event
+  if ((v_use as string) === "event" && card_combat_not_event_some(state, v_card, at)) (violations ??= []).push(V_card_combat_not_event);
+  // card.event_once_per_turn vq §"Action Phase: Playing a Card as an Event": a card is played as an event at most once in a turn, even when taken back from the discard pile
+  if ((v_use as string) === "event" && (state.events_played_this_turn as readonly string[]).includes(v_card)) (violations ??= []).push(V_card_event_once_per_turn);
+  // card.mandatory_not_for_cp vq §"Action Phase: Playing a Card for CP": a Mandatory Event may not be played for CP
+  if ((v_use as string) === "cp" && card_mandatory_not_for_cp_some(state, v_card, at)) (violations ??= []).push(V_card_mandatory_not_for_cp);
+  // card.not_active vq §"Action Phase": only the active power plays a card to open its impulse
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_card_not_active);
+  // card.not_in_hand vq §"Action Phase": a power plays only a card from its hand
+  if (!card_not_in_hand_some(state, v_card, at)) (violations ??= []).push(V_card_not_in_hand);
+  // card.one_per_impulse vq §"Action Phase": an impulse opens with one card played (or a pass): no second card in the same impulse
+  if ((state.impulse.card_play as string) !== "none") (violations ??= []).push(V_card_one_per_impulse);
+  // card.phase vq §"Action Phase": cards are played in impulses of the Action Phase
+  if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_card_phase);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -718,14 +953,27 @@ export function checkPlayCard(state: State, action: PlayCardAction): Verdict {
 export function checkPlayTreasure(state: State, action: PlayTreasureAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_treasure_after_card(state, action.power, action.treasure)) (violations ??= []).push(V_treasure_after_card);
-  if (fires_treasure_not_active(state, action.power, action.treasure)) (violations ??= []).push(V_treasure_not_active);
-  if (fires_treasure_not_held(state, action.power, action.treasure)) (violations ??= []).push(V_treasure_not_held);
-  if (fires_treasure_phase(state, action.power, action.treasure)) (violations ??= []).push(V_treasure_phase);
+  const v_power = action.power;
+  const v_treasure = action.treasure;
+  const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_treasure_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
+  // treasure.after_card vq §"Action Phase: Extending an Impulse with a Treasure": a treasure extends an impulse opened by a card played for CP or as an event, never one that passed
+  if ((state.impulse.card_play as string) === "none") (violations ??= []).push(V_treasure_after_card);
+  // treasure.not_active vq §"Action Phase: Extending an Impulse with a Treasure": only the active power extends its impulse
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_treasure_not_active);
+  // treasure.not_held vq §"Action Phase: Extending an Impulse with a Treasure": a power plays only a treasure it holds
+  if (!treasure_not_held_some(state, v_treasure, state.treasures[v_power]!)) (violations ??= []).push(V_treasure_not_held);
+  // treasure.phase vq §"Action Phase: Extending an Impulse with a Treasure": treasures extend impulses of the Action Phase
+  if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_treasure_phase);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -733,11 +981,14 @@ export function checkPlayTreasure(state: State, action: PlayTreasureAction): Ver
 export function checkRaiseUnits(state: State, action: RaiseUnitsAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_unrest_no_new_units(state, action.power, action.space)) (violations ??= []).push(V_unrest_no_new_units);
+  const v_power = action.power;
+  const v_space = action.space;
+  // unrest.no_new_units vq §"Control and Unrest: Unrest": no units are raised in a space in unrest
+  if (state.spaces[v_space]!.unrest) (violations ??= []).push(V_unrest_no_new_units);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -745,8 +996,16 @@ export function checkRaiseUnits(state: State, action: RaiseUnitsAction): Verdict
 export function checkReceiveWinterRegular(state: State, action: ReceiveWinterRegularAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_winter_inactive_major(state, action.power)) (violations ??= []).push(V_winter_inactive_major);
-  if (fires_winter_phase(state, action.power)) (violations ??= []).push(V_winter_phase);
+  const v_power = action.power;
+  const scope = (state.phase as string) === "winter";
+  if (!scope) {
+    if ((state.phase as string) !== "winter") (violations ??= []).push(V_winter_phase);
+    return verdict(violations, undefined);
+  }
+  // winter.inactive_major vq §"Activated Major Powers: Winter": an inactive major power receives no regular in its capital in winter
+  if ((state.activatable as readonly string[]).includes(v_power) && !activation_war_not_activated_some(state, v_power)) (violations ??= []).push(V_winter_inactive_major);
+  // winter.phase vq §"Activated Major Powers: Winter": the regular in the capital is received during winter
+  if ((state.phase as string) !== "winter") (violations ??= []).push(V_winter_phase);
   return verdict(violations, undefined);
 }
 
@@ -755,14 +1014,27 @@ export function checkRecordReligiousPreference(state: State, action: RecordRelig
   call_epoch++;
   let violations: Violation[] | undefined;
   let obliged: string[] | undefined;
-  if (fires_preference_first_turn(state, action.power)) (violations ??= []).push(V_preference_first_turn);
-  if (fires_preference_hre_only(state, action.power)) (violations ??= []).push(V_preference_hre_only);
-  if (fires_preference_once(state, action.power)) (violations ??= []).push(V_preference_once);
-  if (fires_preference_phase(state, action.power)) (violations ??= []).push(V_preference_phase);
-  if (fires_preference_six_players(state, action.power)) (violations ??= []).push(V_preference_six_players);
+  const v_power = action.power;
+  const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_preference_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    return verdict(violations, obliged);
+  }
+  // preference.first_turn vq §"Spring Deployment Procedure, step 3": the religious preference is recorded on the first turn of the game only
+  if ((state.turn as number) !== 1) (violations ??= []).push(V_preference_first_turn);
+  // preference.hre_only vq §"Spring Deployment Procedure, step 3": only the Holy Roman Empire records a religious preference
+  if ((v_power as string) !== "hre") (violations ??= []).push(V_preference_hre_only);
+  // preference.once vq §"Spring Deployment Procedure, step 3": the religious preference is recorded once
+  if (state.religious_preference_recorded) (violations ??= []).push(V_preference_once);
+  // preference.phase vq §"Spring Deployment Procedure, step 3": the religious preference is recorded during spring deployment
+  if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_preference_phase);
+  // preference.six_players vq §"Activated Major Powers: Additional Considerations": games of 2 to 5 players skip the Empire's religious preference
+  if (state.players < 6) (violations ??= []).push(V_preference_six_players);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
-  if (fires_preference_required(state, action.power)) (obliged ??= []).push("preference.required");
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+  // preference.required vq §"Spring Deployment Procedure, step 3": on the first turn of a six-player game the Holy Roman Empire must record its religious preference (before its later steps)
+  if ((v_power as string) === "hre" && (state.turn as number) === 1 && (state.players as number) === 6 && !state.religious_preference_recorded) (obliged ??= []).push("preference.required");
   return verdict(violations, obliged);
 }
 
@@ -770,14 +1042,28 @@ export function checkRecordReligiousPreference(state: State, action: RecordRelig
 export function checkRemoveUnrest(state: State, action: RemoveUnrestAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_unrest_land_units(state, action.power, action.space)) (violations ??= []).push(V_unrest_land_units);
-  if (fires_unrest_none(state, action.power, action.space)) (violations ??= []).push(V_unrest_none);
-  if (fires_unrest_not_active(state, action.power, action.space)) (violations ??= []).push(V_unrest_not_active);
-  if (fires_unrest_phase(state, action.power, action.space)) (violations ??= []).push(V_unrest_phase);
+  const v_power = action.power;
+  const v_space = action.space;
+  const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_unrest_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
+  const at = state.spaces[v_space]!;
+  // unrest.land_units vq §"Control and Unrest: Removing Unrest": the power's land units occupy the space, or are next to it (not across a mountain pass) with no enemy land units next to it; no line of communication is needed
+  if (!(at.land_units[v_power]! > 0 || (control_land_units_some(state, v_power, v_space) && !control_land_units_some_4(state, v_power, v_space)))) (violations ??= []).push(V_unrest_land_units);
+  // unrest.none vq §"Control and Unrest: Removing Unrest": there must be unrest in the space to remove
+  if (!at.unrest) (violations ??= []).push(V_unrest_none);
+  // unrest.not_active vq §"Control and Unrest: Removing Unrest": only the active power takes the action
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_unrest_not_active);
+  // unrest.phase vq §"Control and Unrest: Removing Unrest": removing unrest is an action of the Action Phase
+  if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_unrest_phase);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -785,11 +1071,14 @@ export function checkRemoveUnrest(state: State, action: RemoveUnrestAction): Ver
 export function checkRetreat(state: State, action: RetreatAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_unrest_no_retreat(state, action.power, action.destination)) (violations ??= []).push(V_unrest_no_retreat);
+  const v_power = action.power;
+  const v_destination = action.destination;
+  // unrest.no_retreat vq §"Control and Unrest: Unrest": a formation may not retreat into a space in unrest
+  if (state.spaces[v_destination]!.unrest) (violations ??= []).push(V_unrest_no_retreat);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -797,27 +1086,60 @@ export function checkRetreat(state: State, action: RetreatAction): Verdict {
 export function checkSpringDeploy(state: State, action: SpringDeployAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_deploy_army_leaders_only(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_army_leaders_only);
-  if (fires_deploy_blocked_sea(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_blocked_sea);
-  if (fires_deploy_capital_only(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_capital_only);
-  if (fires_deploy_formation_size(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_formation_size);
-  if (fires_deploy_inactive_major(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_inactive_major);
-  if (fires_deploy_leaders_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_leaders_in_capital);
-  if (fires_deploy_leaders_started_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_leaders_started_in_capital);
-  if (fires_deploy_no_pass(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_no_pass);
-  if (fires_deploy_once_per_phase(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_once_per_phase);
-  if (fires_deploy_path(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_path);
-  if (fires_deploy_phase(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_phase);
-  if (fires_deploy_sea_cap(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_sea_cap);
-  if (fires_deploy_something_moves(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_something_moves);
-  if (fires_deploy_star_all(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_star_all);
-  if (fires_deploy_to_land(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_to_land);
-  if (fires_deploy_units_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_deploy_units_in_capital);
-  if (fires_home_choose_before_deploying(state, action.power, action.origin, action.destination, action.land_units, action.leaders)) (violations ??= []).push(V_home_choose_before_deploying);
+  const v_power = action.power;
+  const v_origin = action.origin;
+  const v_destination = action.destination;
+  const v_land_units = action.land_units;
+  const v_leaders = action.leaders;
+  const scope = (state.phase as string) === "spring_deployment";
+  if (!scope) {
+    if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_deploy_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
+  const at = state.spaces[v_origin]!;
+  // the searches that can answer the other route rules' first: deploy.star_all, deploy.path
+  const first = !route_deploy_path(state, v_power, true, true, v_land_units > 5, v_origin, v_destination);
+  const first_2 = !route_deploy_path(state, v_power, false, false, false, v_origin, v_destination);
+  // deploy.army_leaders_only vq §"Spring Deployment Procedure, step 6": only army leaders deploy with the land units, never naval leaders
+  if (deploy_army_leaders_only_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_army_leaders_only);
+  // deploy.blocked_sea vq §"Spring Deployment Procedure, step 6" (*): the path may not cross a sea zone with another major power's naval units in one of its ports, even an ally's, unless they are loaned to the deploying power
+  if (!route_deploy_path(state, v_power, false, true, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_blocked_sea);
+  // deploy.capital_only vq §"Spring Deployment Procedure, step 6": a spring deployment starts in one of the deploying power's capitals (either one, for a power with two)
+  if (!isCapital(v_origin, v_power)) (violations ??= []).push(V_deploy_capital_only);
+  // deploy.formation_size vq §"Spring Deployment Procedure, step 6": the formation may not exceed its size limit: 4 units without a leader, else the command rating of its leader, or of its two best leaders together
+  if (v_land_units > ((move_formation_size_count(state, v_leaders, v_power, at.leaders) as number) === 0 ? 4 : move_formation_size_sum_highest(state, v_leaders, v_power, at.leaders))) (violations ??= []).push(V_deploy_formation_size);
+  // deploy.inactive_major vq §"Spring Deployment Procedure, step 6": an inactive major power (activatable, not activated) makes no deployment: step 6 adds only the activated major powers to the powers with a capital
+  if ((state.activatable as readonly string[]).includes(v_power) && !activation_war_not_activated_some(state, v_power)) (violations ??= []).push(V_deploy_inactive_major);
+  // deploy.leaders_in_capital vq §"Spring Deployment Procedure, step 6": only the power's own leaders standing in the capital may deploy
+  if (move_units_in_space_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_leaders_in_capital);
+  // deploy.leaders_started_in_capital vq §"Spring Deployment Procedure, step 6": only leaders that began the phase in the capital deploy: a leader placed there in step 4 of this phase stays
+  if (deploy_leaders_started_in_capital_some_2(state, v_leaders, v_origin, v_power)) (violations ??= []).push(V_deploy_leaders_started_in_capital);
+  // deploy.no_pass vq §"Spring Deployment Procedure, step 6" (*): the deployment path may not cross a mountain pass
+  if (!route_deploy_path(state, v_power, true, false, false, v_origin, v_destination)) (violations ??= []).push(V_deploy_no_pass);
+  // deploy.once_per_phase vq §"Spring Deployment Procedure, step 6": a power makes one spring deployment per phase (a power with two capitals deploys from one of them, not both)
+  if ((state.spring_deployments_done as readonly string[]).includes(v_power)) (violations ??= []).push(V_deploy_once_per_phase);
+  // deploy.path vq §"Spring Deployment Procedure, step 6": no path from the capital to the destination through friendly, unrest-free spaces, crossing at most one sea zone between friendly ports
+  if (first_2) (violations ??= []).push(V_deploy_path);
+  // deploy.phase vq §"Spring Deployment Procedure": spring deployment happens only in the Spring Deployment phase
+  if ((state.phase as string) !== "spring_deployment") (violations ??= []).push(V_deploy_phase);
+  // deploy.sea_cap vq §"Spring Deployment Procedure, step 6" (*): at most 5 land units (leaders do not count) may cross a sea zone
+  if (!route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination)) (violations ??= []).push(V_deploy_sea_cap);
+  // deploy.something_moves vq §"Spring Deployment Procedure, step 6": a deployment moves a formation: a non-negative number of land units and at least one unit or leader
+  if (v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0)) (violations ??= []).push(V_deploy_something_moves);
+  // deploy.star_all vq §"Spring Deployment Procedure, step 6" (*): no single path meets all three path restrictions together: no mountain pass, no blocked sea zone, and no sea crossing with more than 5 land units
+  if (first) (violations ??= []).push(V_deploy_star_all);
+  // deploy.to_land vq §"Spring Deployment Procedure, step 6": the deployment ends in a land space
+  if (!isLand(v_destination)) (violations ??= []).push(V_deploy_to_land);
+  // deploy.units_in_capital vq §"Spring Deployment Procedure, step 6": only land units of the power standing in the capital may deploy
+  if (v_land_units > at.land_units[v_power]!) (violations ??= []).push(V_deploy_units_in_capital);
+  // home.choose_before_deploying vq §"Spring Deployment Procedure, step 5": a power holding two home cards discards one before it deploys (step 5 comes before step 6); the Ottoman under Suleiman may keep both
+  if (home_keep_one_count(state, state.hands[v_power]!) >= 2 && !((v_power as string) === "ottoman" && (state.rulers["ottoman"]!.name as string) === "Suleiman")) (violations ??= []).push(V_home_choose_before_deploying);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -825,27 +1147,57 @@ export function checkSpringDeploy(state: State, action: SpringDeployAction): Ver
 export function checkTakeAction(state: State, action: TakeActionAction): Verdict {
   call_epoch++;
   let violations: Violation[] | undefined;
-  if (fires_activated_no_assassination_target(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_activated_no_assassination_target);
-  if (fires_activated_no_espionage(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_activated_no_espionage);
-  if (fires_activated_no_expedition(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_activated_no_expedition);
-  if (fires_activated_no_patronage(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_activated_no_patronage);
-  if (fires_patronage_artist_once(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_patronage_artist_once);
-  if (fires_patronage_scholar_once(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_patronage_scholar_once);
-  if (fires_spend_card_cp(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_spend_card_cp);
-  if (fires_spend_control_cost(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_spend_control_cost);
-  if (fires_spend_cost_range(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_spend_cost_range);
-  if (fires_spend_influence_cost(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_spend_influence_cost);
-  if (fires_spend_kind_type(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_spend_kind_type);
-  if (fires_spend_move_cost(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_spend_move_cost);
-  if (fires_spend_not_active(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_spend_not_active);
-  if (fires_spend_phase(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_spend_phase);
-  if (fires_spend_treasure_cp(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_spend_treasure_cp);
-  if (fires_treasure_types_after_cp(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_treasure_types_after_cp);
-  if (fires_treasure_types_after_mandatory(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target)) (violations ??= []).push(V_treasure_types_after_mandatory);
+  const v_power = action.power;
+  const v_kind = action.kind;
+  const v_type = action.type;
+  const v_funded_by = action.funded_by;
+  const v_cost = action.cost;
+  const v_target = action.target;
+  const scope = (state.phase as string) === "action_phase";
+  if (!scope) {
+    if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_spend_phase);
+    if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
+    if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
+    return verdict(violations, undefined);
+  }
+  // activated.no_assassination_target vq §"Activated Major Powers: Restrictions": the leaders of an activated major power may not be the targets of an assassination
+  if ((v_kind as string) === "assassination" && activated_no_assassination_target_some(state, v_target)) (violations ??= []).push(V_activated_no_assassination_target);
+  // activated.no_espionage vq §"Activated Major Powers: Restrictions": an activated major power takes no espionage actions
+  if (activation_war_not_activated_some(state, v_power) && (v_type as string) === "espionage") (violations ??= []).push(V_activated_no_espionage);
+  // activated.no_expedition vq §"Activated Major Powers: Restrictions": an activated major power does not outfit expeditions
+  if (activation_war_not_activated_some(state, v_power) && (v_kind as string) === "outfit_expedition") (violations ??= []).push(V_activated_no_expedition);
+  // activated.no_patronage vq §"Activated Major Powers: Restrictions": an activated major power takes no patronage actions
+  if (activation_war_not_activated_some(state, v_power) && (v_type as string) === "patronage") (violations ??= []).push(V_activated_no_patronage);
+  // patronage.artist_once vq §"Actions: Exception": a power patronizes an artist at most once a turn
+  if ((v_kind as string) === "patronize_artist" && patronage_artist_once_some(state, v_power)) (violations ??= []).push(V_patronage_artist_once);
+  // patronage.scholar_once vq §"Actions: Exception": a power patronizes a scholar at most once a turn
+  if ((v_kind as string) === "patronize_scholar" && patronage_scholar_once_some(state, v_power)) (violations ??= []).push(V_patronage_scholar_once);
+  // spend.card_cp vq §"Action Phase: Playing a Card for CP": CP from the card that opened the impulse pay only for what is left of them
+  if ((v_funded_by as string) === "card" && v_cost > state.impulse.card_cp_left) (violations ??= []).push(V_spend_card_cp);
+  // spend.control_cost vq §"Control and Unrest: Unfortified Space": the action controlling an unfortified space (or removing unrest) costs 1 CP
+  if ((v_kind as string) === "control_unfortified_space" && (v_cost as number) !== 1) (violations ??= []).push(V_spend_control_cost);
+  // spend.cost_range vq §"Actions": every action costs 1 to 5 CP
+  if (v_cost < 1 || v_cost > 5) (violations ??= []).push(V_spend_cost_range);
+  // spend.influence_cost vq §"Action Phase: Example": a point of diplomatic influence costs 1 CP
+  if ((v_kind as string) === "buy_diplomatic_influence" && (v_cost as number) !== 1) (violations ??= []).push(V_spend_influence_cost);
+  // spend.kind_type vq §"Action Phase: Example": an action has the type the sources give it: building a galley or galleon, reinforcing the armada, naval moves, piracy and naval transport are naval; moving formations is land; patronage is patronage; buying influence is diplomatic
+  if ((((v_kind as string) === "build_galley_or_galleon" || (v_kind as string) === "reinforce_armada" || (v_kind as string) === "naval_move" || (v_kind as string) === "initiate_piracy" || (v_kind as string) === "naval_transport") && (v_type as string) !== "naval_action") || (((v_kind as string) === "move_formation_clear" || (v_kind as string) === "move_formation_pass") && (v_type as string) !== "land_action") || (((v_kind as string) === "patronize_artist" || (v_kind as string) === "patronize_scholar") && (v_type as string) !== "patronage") || ((v_kind as string) === "buy_diplomatic_influence" && (v_type as string) !== "diplomatic")) (violations ??= []).push(V_spend_kind_type);
+  // spend.move_cost vq §"Movement": moving a formation costs 1 CP in clear terrain and 2 CP over a mountain pass
+  if (((v_kind as string) === "move_formation_clear" && (v_cost as number) !== 1) || ((v_kind as string) === "move_formation_pass" && (v_cost as number) !== 2)) (violations ??= []).push(V_spend_move_cost);
+  // spend.not_active vq §"Actions": only the active power spends CP in its impulse
+  if ((state.active_power as string) !== v_power) (violations ??= []).push(V_spend_not_active);
+  // spend.phase vq §"Actions": CP are spent on actions in the Action Phase
+  if ((state.phase as string) !== "action_phase") (violations ??= []).push(V_spend_phase);
+  // spend.treasure_cp vq §"Action Phase: Extending an Impulse with a Treasure": CP from a treasure pay only for what is left of the treasures played in this impulse
+  if ((v_funded_by as string) === "treasure" && v_cost > state.impulse.treasure_cp_left) (violations ??= []).push(V_spend_treasure_cp);
+  // treasure.types_after_cp vq §"Action Phase: Extending an Impulse with a Treasure": after a card played for CP, the actions a treasure buys must be of types not chosen with that card
+  if ((v_funded_by as string) === "treasure" && (state.impulse.card_play as string) === "cp" && (state.impulse.card_action_types as readonly string[]).includes(v_type)) (violations ??= []).push(V_treasure_types_after_cp);
+  // treasure.types_after_mandatory vq §"Action Phase: Extending an Impulse with a Treasure": after a Mandatory Event, the actions a treasure buys must be of types other than those taken with the event's 2 CP
+  if ((v_funded_by as string) === "treasure" && (state.impulse.card_play as string) === "mandatory_event" && (state.impulse.card_action_types as readonly string[]).includes(v_type)) (violations ??= []).push(V_treasure_types_after_mandatory);
   // pass.empty_hand: `pass` is the only legal move
-  if (fires_pass_empty_hand(state, action.power)) (violations ??= []).push(O_pass_empty_hand);
+  if (fires_pass_empty_hand(state, v_power)) (violations ??= []).push(O_pass_empty_hand);
   // preference.required: `record_religious_preference` is the only legal move
-  if (fires_preference_required(state, action.power)) (violations ??= []).push(O_preference_required);
+  if (fires_preference_required(state, v_power)) (violations ??= []).push(O_preference_required);
   return verdict(violations, undefined);
 }
 
@@ -1131,130 +1483,6 @@ export function legalMoves(state: State, actor: MajorPower): Action[] {
 export const LEGAL_MOVE_ACTIONS: readonly { readonly action: string; readonly enumerated: boolean; readonly reason?: string }[] = Object.freeze([{ action: "activation_war", enumerated: false, reason: "no actor parameter" }, { action: "announce_hre_marriage", enumerated: true }, { action: "assault", enumerated: true }, { action: "avoid_battle", enumerated: true }, { action: "award_activation_vp", enumerated: false, reason: "no actor parameter" }, { action: "change_leader_role", enumerated: false, reason: "parameter `leader: string` ranges over no finite domain" }, { action: "claim_military_victory", enumerated: false, reason: "no actor parameter" }, { action: "control_unfortified_space", enumerated: true }, { action: "conversion_attempt", enumerated: true }, { action: "coordinated_defence", enumerated: false, reason: "no actor parameter" }, { action: "deal_activation_cards", enumerated: false, reason: "no actor parameter" }, { action: "discard_home_card", enumerated: false, reason: "parameter `card: string` ranges over no finite domain" }, { action: "displace", enumerated: false, reason: "no actor parameter" }, { action: "end_impulse", enumerated: true }, { action: "end_spring_deployment", enumerated: true }, { action: "hold_leader", enumerated: false, reason: "parameter `leader: string` ranges over no finite domain" }, { action: "move_escort_galleons", enumerated: false, reason: "parameter `galleons: int` ranges over no finite domain" }, { action: "move_formation", enumerated: false, reason: "parameter `land_units: int`, `leaders: list<string>` ranges over no finite domain" }, { action: "pass", enumerated: true }, { action: "place_leader", enumerated: false, reason: "parameter `leader: string` ranges over no finite domain" }, { action: "place_sea_captain", enumerated: false, reason: "parameter `captain: string` ranges over no finite domain" }, { action: "place_unrest", enumerated: true }, { action: "play_card", enumerated: false, reason: "parameter `card: string` ranges over no finite domain" }, { action: "play_treasure", enumerated: false, reason: "parameter `treasure: string` ranges over no finite domain" }, { action: "raise_units", enumerated: true }, { action: "receive_winter_regular", enumerated: false, reason: "no actor parameter" }, { action: "record_religious_preference", enumerated: true }, { action: "remove_unrest", enumerated: true }, { action: "retreat", enumerated: true }, { action: "spring_deploy", enumerated: false, reason: "parameter `land_units: int`, `leaders: list<string>` ranges over no finite domain" }, { action: "take_action", enumerated: false, reason: "parameter `cost: int` ranges over no finite domain" }]);
 
 /**
- * forbid take_action: activated.no_assassination_target vq §"Activated Major Powers: Restrictions"
- * the leaders of an activated major power may not be the targets of an assassination
- * dsl/vq/activated.rules:20:6
- */
-function fires_activated_no_assassination_target(state: State, _v_power: MajorPower, v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_kind as string) === "assassination" && activated_no_assassination_target_some(state, v_target))) return false;
-  return true;
-}
-
-/**
- * forbid take_action: activated.no_espionage vq §"Activated Major Powers: Restrictions"
- * an activated major power takes no espionage actions
- * dsl/vq/activated.rules:16:6
- */
-function fires_activated_no_espionage(state: State, v_power: MajorPower, _v_kind: ActionKind, v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!(activated_no_espionage_some(state, v_power) && (v_type as string) === "espionage")) return false;
-  return true;
-}
-
-/**
- * forbid take_action: activated.no_expedition vq §"Activated Major Powers: Restrictions"
- * an activated major power does not outfit expeditions
- * dsl/vq/activated.rules:12:6
- */
-function fires_activated_no_expedition(state: State, v_power: MajorPower, v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!(activated_no_espionage_some(state, v_power) && (v_kind as string) === "outfit_expedition")) return false;
-  return true;
-}
-
-/**
- * forbid take_action: activated.no_patronage vq §"Activated Major Powers: Restrictions"
- * an activated major power takes no patronage actions
- * dsl/vq/activated.rules:8:6
- */
-function fires_activated_no_patronage(state: State, v_power: MajorPower, _v_kind: ActionKind, v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!(activated_no_espionage_some(state, v_power) && (v_type as string) === "patronage")) return false;
-  return true;
-}
-
-/**
- * forbid deal_activation_cards: activation.card_count vq §"Activated Major Powers: Activation, step 6"
- * the hand dealt is the least of: the cards its key spaces and its ruler's bonus would give at the start of a turn, the hand of the power it declared war on in step 4 (if any), and the largest hand of any power
- * dsl/vq/activated.rules:92:6
- */
-function fires_activation_card_count(state: State, v_power: MajorPower, v_cards: number): boolean {
-  if ((v_cards as number) === ((state.cards_from_keys[v_power]! + state.rulers[v_power]!.card_bonus < activation_card_count_max(state) ? state.cards_from_keys[v_power]! + state.rulers[v_power]!.card_bonus : activation_card_count_max(state)) < (activation_card_count_some(state, v_power) ? activation_card_count_sum_2(state, v_power) : activation_card_count_max(state)) ? (state.cards_from_keys[v_power]! + state.rulers[v_power]!.card_bonus < activation_card_count_max(state) ? state.cards_from_keys[v_power]! + state.rulers[v_power]!.card_bonus : activation_card_count_max(state)) : activation_card_count_some(state, v_power) ? activation_card_count_sum_2(state, v_power) : activation_card_count_max(state))) return false;
-  return true;
-}
-
-/**
- * forbid deal_activation_cards: activation.cards_not_activated vq §"Activated Major Powers: Activation, step 6"
- * a hand is dealt only to a power being activated
- * dsl/vq/activated.rules:86:6
- */
-function fires_activation_cards_not_activated(state: State, v_power: MajorPower, _v_cards: number): boolean {
-  if (activated_no_espionage_some(state, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid deal_activation_cards: activation.cards_once vq §"Activated Major Powers: Activation, step 6"
- * an activated power's hand is dealt once, when it is activated
- * dsl/vq/activated.rules:89:6
- */
-function fires_activation_cards_once(state: State, v_power: MajorPower, _v_cards: number): boolean {
-  if (!activation_cards_once_some(state, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid activation_war: activation.war_before_cards vq §"Activated Major Powers: Activation, step 4"
- * the war of step 4 comes before its hand is dealt in step 6
- * dsl/vq/activated.rules:54:6
- */
-function fires_activation_war_before_cards(state: State, v_power: MajorPower, _v_enemy: MajorPower): boolean {
-  if (!activation_cards_once_some(state, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid activation_war: activation.war_not_activated vq §"Activated Major Powers: Activation, step 4"
- * only a power being activated declares the war of step 4
- * dsl/vq/activated.rules:48:6
- */
-function fires_activation_war_not_activated(state: State, v_power: MajorPower, _v_enemy: MajorPower): boolean {
-  if (activated_no_espionage_some(state, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid activation_war: activation.war_not_ally vq §"Activated Major Powers: Activation, step 4"
- * the war of step 4 is declared on a major power that is not its ally
- * dsl/vq/activated.rules:57:6
- */
-function fires_activation_war_not_ally(state: State, v_power: MajorPower, v_enemy: MajorPower): boolean {
-  if (!activation_war_not_ally_some(state, v_enemy, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid activation_war: activation.war_once vq §"Activated Major Powers: Activation, step 4"
- * the freshly activated power declares war on one major power at most
- * dsl/vq/activated.rules:51:6
- */
-function fires_activation_war_once(state: State, v_power: MajorPower, _v_enemy: MajorPower): boolean {
-  if (!activation_card_count_some(state, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid activation_war: activation.war_self vq §"Activated Major Powers: Activation, step 4"
- * a power does not declare war on itself
- * dsl/vq/activated.rules:60:6
- */
-function fires_activation_war_self(_state: State, v_power: MajorPower, v_enemy: MajorPower): boolean {
-  if ((v_enemy as string) !== v_power) return false;
-  return true;
-}
-
-/**
  * forbid assault: assault.loc vq §"Control and Unrest: Line of Communication"
  * an assault needs a line of communication to the space assaulted
  * dsl/vq/control.rules:44:6
@@ -1262,147 +1490,6 @@ function fires_activation_war_self(_state: State, v_power: MajorPower, v_enemy: 
 function fires_assault_loc(state: State, v_power: MajorPower, v_space: Space): boolean {
   if ((state.phase as string) !== "action_phase") return false;
   if (assault_loc_some_7(state, v_power, v_space)) return false;
-  return true;
-}
-
-/**
- * forbid place_sea_captain: captain.england_only vq §"Spring Deployment Procedure, step 2"
- * only England places sea captains in this step
- * dsl/vq/spring.rules:47:6
- */
-function fires_captain_england_only(state: State, v_power: MajorPower, _v_captain: string, _v_home_port: Space): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if ((v_power as string) === "england") return false;
-  return true;
-}
-
-/**
- * forbid place_sea_captain: captain.home_port vq §"Spring Deployment Procedure, step 2"
- * the sea captain goes to an English home port
- * dsl/vq/spring.rules:59:6
- */
-function fires_captain_home_port(state: State, _v_power: MajorPower, _v_captain: string, v_home_port: Space): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (isPort(v_home_port) && isHome(v_home_port, "england")) return false;
-  return true;
-}
-
-/**
- * forbid place_sea_captain: captain.naval_unit vq §"Spring Deployment Procedure, step 2"
- * the sea captain is placed on an English naval unit in that port
- * dsl/vq/spring.rules:63:6
- */
-function fires_captain_naval_unit(state: State, _v_power: MajorPower, _v_captain: string, v_home_port: Space): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if ((state.spaces[v_home_port]!.naval_units["england"]! as number) !== 0) return false;
-  return true;
-}
-
-/**
- * forbid place_sea_captain: captain.phase vq §"Spring Deployment Procedure, step 2"
- * sea captains become naval leaders in Europe only during spring deployment
- * dsl/vq/spring.rules:44:6
- */
-function fires_captain_phase(state: State, _v_power: MajorPower, _v_captain: string, _v_home_port: Space): boolean {
-  if ((state.phase as string) === "spring_deployment") return false;
-  return true;
-}
-
-/**
- * forbid place_sea_captain: captain.unknown vq §"Spring Deployment Procedure, step 2"
- * only one of England's sea captains not yet in Europe can be placed
- * dsl/vq/spring.rules:51:6
- */
-function fires_captain_unknown(state: State, _v_power: MajorPower, v_captain: string, _v_home_port: Space): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (captain_unknown_some(state, v_captain)) return false;
-  return true;
-}
-
-/**
- * forbid place_sea_captain: captain.wintered_in_colony vq §"Spring Deployment Procedure, step 2"
- * a sea captain that wintered in an English colony may not be moved now
- * dsl/vq/spring.rules:55:6
- */
-function fires_captain_wintered_in_colony(state: State, _v_power: MajorPower, v_captain: string, _v_home_port: Space): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!captain_wintered_in_colony_some(state, v_captain)) return false;
-  return true;
-}
-
-/**
- * forbid play_card: card.combat_not_event vq §"Action Phase: Playing a Card as an Event"
- * a combat card is never played as an event
- * dsl/vq/action_phase.rules:82:6
- */
-function fires_card_combat_not_event(state: State, v_power: MajorPower, v_card: string, v_use: CardUse): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_use as string) === "event" && card_combat_not_event_some(state, v_card, v_power))) return false;
-  return true;
-}
-
-/**
- * forbid play_card: card.event_once_per_turn vq §"Action Phase: Playing a Card as an Event"
- * a card is played as an event at most once in a turn, even when taken back from the discard pile
- * dsl/vq/action_phase.rules:86:6
- */
-function fires_card_event_once_per_turn(state: State, _v_power: MajorPower, v_card: string, v_use: CardUse): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_use as string) === "event" && (state.events_played_this_turn as readonly string[]).includes(v_card))) return false;
-  return true;
-}
-
-/**
- * forbid play_card: card.mandatory_not_for_cp vq §"Action Phase: Playing a Card for CP"
- * a Mandatory Event may not be played for CP
- * dsl/vq/action_phase.rules:78:6
- */
-function fires_card_mandatory_not_for_cp(state: State, v_power: MajorPower, v_card: string, v_use: CardUse): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_use as string) === "cp" && card_mandatory_not_for_cp_some(state, v_card, v_power))) return false;
-  return true;
-}
-
-/**
- * forbid play_card: card.not_active vq §"Action Phase"
- * only the active power plays a card to open its impulse
- * dsl/vq/action_phase.rules:12:6
- */
-function fires_card_not_active(state: State, v_power: MajorPower, _v_card: string, _v_use: CardUse): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if ((state.active_power as string) === v_power) return false;
-  return true;
-}
-
-/**
- * forbid play_card: card.not_in_hand vq §"Action Phase"
- * a power plays only a card from its hand
- * dsl/vq/action_phase.rules:74:6
- */
-function fires_card_not_in_hand(state: State, v_power: MajorPower, v_card: string, _v_use: CardUse): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (card_not_in_hand_some(state, v_card, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid play_card: card.one_per_impulse vq §"Action Phase"
- * an impulse opens with one card played (or a pass): no second card in the same impulse
- * dsl/vq/action_phase.rules:16:6
- */
-function fires_card_one_per_impulse(state: State, _v_power: MajorPower, _v_card: string, _v_use: CardUse): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if ((state.impulse.card_play as string) === "none") return false;
-  return true;
-}
-
-/**
- * forbid play_card: card.phase vq §"Action Phase"
- * cards are played in impulses of the Action Phase
- * dsl/vq/action_phase.rules:9:6
- */
-function fires_card_phase(state: State, _v_power: MajorPower, _v_card: string, _v_use: CardUse): boolean {
-  if ((state.phase as string) === "action_phase") return false;
   return true;
 }
 
@@ -1483,421 +1570,6 @@ function fires_control_unfortified(state: State, _v_power: MajorPower, v_space: 
 }
 
 /**
- * forbid coordinated_defence: defence.activator_only vq §"Activated Major Powers: Activation, step 3"
- * only the major power of the player gaining control of the activated power joins the war
- * dsl/vq/activated.rules:36:6
- */
-function fires_defence_activator_only(state: State, v_power: MajorPower, v_joiner: MajorPower, _v_enemy: MajorPower): boolean {
-  if (defence_activator_only_some(state, v_joiner, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid coordinated_defence: defence.against_declarer vq §"Activated Major Powers: Activation, step 3"
- * the joining power goes to war with the power that made the declaration of war, and no other
- * dsl/vq/activated.rules:39:6
- */
-function fires_defence_against_declarer(state: State, v_power: MajorPower, _v_joiner: MajorPower, v_enemy: MajorPower): boolean {
-  if (!defence_against_declarer_some(state, v_enemy, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid coordinated_defence: defence.answered_war vq §"Activated Major Powers: Activation, step 3"
- * coordinated defence is open only when the activation answered a declaration of war
- * dsl/vq/activated.rules:33:6
- */
-function fires_defence_answered_war(state: State, v_power: MajorPower, _v_joiner: MajorPower, _v_enemy: MajorPower): boolean {
-  if (!defence_answered_war_some(state, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid coordinated_defence: defence.not_activated vq §"Activated Major Powers: Activation, step 3"
- * coordinated defence happens only for a power being activated
- * dsl/vq/activated.rules:30:6
- */
-function fires_defence_not_activated(state: State, v_power: MajorPower, _v_joiner: MajorPower, _v_enemy: MajorPower): boolean {
-  if (activated_no_espionage_some(state, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid coordinated_defence: defence.step_order vq §"Activated Major Powers: Activation, step 3"
- * step 3 comes before the new war of step 4 and the hand of step 6
- * dsl/vq/activated.rules:43:6
- */
-function fires_defence_step_order(state: State, v_power: MajorPower, _v_joiner: MajorPower, _v_enemy: MajorPower): boolean {
-  if (!defence_step_order_some(state, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.army_leaders_only vq §"Spring Deployment Procedure, step 6"
- * only army leaders deploy with the land units, never naval leaders
- * dsl/vq/deploy.rules:6:6
- */
-function fires_deploy_army_leaders_only(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!deploy_army_leaders_only_some_2(state, v_leaders, v_origin, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.blocked_sea vq §"Spring Deployment Procedure, step 6" (*)
- * the path may not cross a sea zone with another major power's naval units in one of its ports, even an ally's, unless they are loaned to the deploying power
- * dsl/modules/spring_deployment/deploy.rules:101:6
- */
-function fires_deploy_blocked_sea(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (route_deploy_path(state, v_power, false, true, false, v_origin, v_destination)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.capital_only vq §"Spring Deployment Procedure, step 6"
- * a spring deployment starts in one of the deploying power's capitals (either one, for a power with two)
- * dsl/modules/spring_deployment/deploy.rules:62:6
- */
-function fires_deploy_capital_only(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (isCapital(v_origin, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.formation_size vq §"Spring Deployment Procedure, step 6"
- * the formation may not exceed its size limit: 4 units without a leader, else the command rating of its leader, or of its two best leaders together
- * dsl/modules/spring_deployment/deploy.rules:79:6
- */
-function fires_deploy_formation_size(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (v_land_units <= ((deploy_formation_size_count(state, v_leaders, v_origin, v_power) as number) === 0 ? 4 : deploy_formation_size_sum_highest(state, v_leaders, v_origin, v_power))) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.inactive_major vq §"Spring Deployment Procedure, step 6"
- * an inactive major power (activatable, not activated) makes no deployment: step 6 adds only the activated major powers to the powers with a capital
- * dsl/vq/deploy.rules:16:6
- */
-function fires_deploy_inactive_major(state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!((state.activatable as readonly string[]).includes(v_power) && !activated_no_espionage_some(state, v_power))) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.leaders_in_capital vq §"Spring Deployment Procedure, step 6"
- * only the power's own leaders standing in the capital may deploy
- * dsl/modules/spring_deployment/deploy.rules:74:6
- */
-function fires_deploy_leaders_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!deploy_leaders_in_capital_some_2(state, v_leaders, v_origin, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.leaders_started_in_capital vq §"Spring Deployment Procedure, step 6"
- * only leaders that began the phase in the capital deploy: a leader placed there in step 4 of this phase stays
- * dsl/vq/deploy.rules:11:6
- */
-function fires_deploy_leaders_started_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!deploy_leaders_started_in_capital_some_2(state, v_leaders, v_origin, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.no_pass vq §"Spring Deployment Procedure, step 6" (*)
- * the deployment path may not cross a mountain pass
- * dsl/modules/spring_deployment/deploy.rules:97:6
- */
-function fires_deploy_no_pass(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (route_deploy_path(state, v_power, true, false, false, v_origin, v_destination)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.once_per_phase vq §"Spring Deployment Procedure, step 6"
- * a power makes one spring deployment per phase (a power with two capitals deploys from one of them, not both)
- * dsl/modules/spring_deployment/deploy.rules:56:6
- */
-function fires_deploy_once_per_phase(state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!(state.spring_deployments_done as readonly string[]).includes(v_power)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.path vq §"Spring Deployment Procedure, step 6"
- * no path from the capital to the destination through friendly, unrest-free spaces, crossing at most one sea zone between friendly ports
- * dsl/modules/spring_deployment/deploy.rules:89:6
- */
-function fires_deploy_path(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (route_deploy_path(state, v_power, false, false, false, v_origin, v_destination)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.phase vq §"Spring Deployment Procedure"
- * spring deployment happens only in the Spring Deployment phase
- * dsl/modules/spring_deployment/deploy.rules:53:6
- */
-function fires_deploy_phase(state: State, _v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) === "spring_deployment") return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.sea_cap vq §"Spring Deployment Procedure, step 6" (*)
- * at most 5 land units (leaders do not count) may cross a sea zone
- * dsl/modules/spring_deployment/deploy.rules:105:6
- */
-function fires_deploy_sea_cap(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.something_moves vq §"Spring Deployment Procedure, step 6"
- * a deployment moves a formation: a non-negative number of land units and at least one unit or leader
- * dsl/modules/spring_deployment/deploy.rules:66:6
- */
-function fires_deploy_something_moves(state: State, _v_power: MajorPower, _v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!(v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0))) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.star_all vq §"Spring Deployment Procedure, step 6" (*)
- * no single path meets all three path restrictions together: no mountain pass, no blocked sea zone, and no sea crossing with more than 5 land units
- * dsl/modules/spring_deployment/deploy.rules:109:6
- */
-function fires_deploy_star_all(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (route_deploy_path(state, v_power, true, true, v_land_units > 5, v_origin, v_destination)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.to_land vq §"Spring Deployment Procedure, step 6"
- * the deployment ends in a land space
- * dsl/modules/spring_deployment/deploy.rules:83:6
- */
-function fires_deploy_to_land(state: State, _v_power: MajorPower, _v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (isLand(v_destination)) return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: deploy.units_in_capital vq §"Spring Deployment Procedure, step 6"
- * only land units of the power standing in the capital may deploy
- * dsl/modules/spring_deployment/deploy.rules:70:6
- */
-function fires_deploy_units_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (v_land_units <= state.spaces[v_origin]!.land_units[v_power]!) return false;
-  return true;
-}
-
-/**
- * forbid displace: displace.land_destination vq §"Control and Unrest: Displacement"
- * a displaced land force goes to a fortified space its power controls, or to its power's capital under friendly control
- * dsl/vq/displacement.rules:45:6
- */
-function fires_displace_land_destination(state: State, v_units_of: Power, v_space: Space, v_destination: Space, v_force: DisplacedForce): boolean {
-  if (!((v_force as string) === "land_force" && !((v_destination as string) !== v_space && (state.spaces[v_destination]!.controller as string) === v_units_of && ((v_force as string) === "land_force" ? isFortified(v_destination) : isPort(v_destination))) && !(isCapital(v_destination, v_units_of) && ((state.spaces[v_destination]!.controller as string) === v_units_of || displace_land_destination_some(state, v_destination, v_units_of))))) return false;
-  return true;
-}
-
-/**
- * forbid displace: displace.land_nearest vq §"Control and Unrest: Displacement"
- * a displaced land force goes to the nearest fortified space its power controls (sea zones count as spaces; the owner picks among equally near ones), unless it goes to its capital
- * dsl/vq/displacement.rules:51:6
- */
-function fires_displace_land_nearest(state: State, v_units_of: Power, v_space: Space, v_destination: Space, v_force: DisplacedForce): boolean {
-  if (!((v_force as string) === "land_force" && !(isCapital(v_destination, v_units_of) && ((state.spaces[v_destination]!.controller as string) === v_units_of || displace_land_destination_some(state, v_destination, v_units_of))) && displace_land_nearest_some(state, v_destination, v_force, v_space, v_units_of))) return false;
-  return true;
-}
-
-/**
- * forbid displace: displace.leaves_space vq §"Control and Unrest: Displacement"
- * displaced units leave the space: their destination is another space
- * dsl/vq/displacement.rules:42:6
- */
-function fires_displace_leaves_space(_state: State, _v_units_of: Power, v_space: Space, v_destination: Space, _v_force: DisplacedForce): boolean {
-  if ((v_destination as string) !== v_space) return false;
-  return true;
-}
-
-/**
- * forbid displace: displace.naval_destination vq §"Control and Unrest: Displacement"
- * a displaced naval force goes to a port its power controls
- * dsl/vq/displacement.rules:59:6
- */
-function fires_displace_naval_destination(state: State, v_units_of: Power, v_space: Space, v_destination: Space, v_force: DisplacedForce): boolean {
-  if (!((v_force as string) === "naval_force" && !((v_destination as string) !== v_space && (state.spaces[v_destination]!.controller as string) === v_units_of && ((v_force as string) === "land_force" ? isFortified(v_destination) : isPort(v_destination))))) return false;
-  return true;
-}
-
-/**
- * forbid displace: displace.naval_nearest vq §"Control and Unrest: Displacement"
- * a displaced naval force goes to the nearest port its power controls (sea zones count as spaces; the owner picks among equally near ones)
- * dsl/vq/displacement.rules:63:6
- */
-function fires_displace_naval_nearest(state: State, v_units_of: Power, v_space: Space, v_destination: Space, v_force: DisplacedForce): boolean {
-  if (!((v_force as string) === "naval_force" && displace_land_nearest_some(state, v_destination, v_force, v_space, v_units_of))) return false;
-  return true;
-}
-
-/**
- * forbid displace: displace.units_present vq §"Control and Unrest: Displacement"
- * the displaced force is in the space: land units or an army leader of the power for a land force, naval units or a naval leader for a naval force
- * dsl/vq/displacement.rules:34:6
- */
-function fires_displace_units_present(state: State, v_units_of: Power, v_space: Space, _v_destination: Space, v_force: DisplacedForce): boolean {
-  if (!((v_force as string) === "land_force" ? (state.spaces[v_space]!.land_units[v_units_of]! as number) === 0 && !displace_units_present_some(state, v_space, v_units_of) : (state.spaces[v_space]!.naval_units[v_units_of]! as number) === 0 && !displace_units_present_some_2(state, v_space, v_units_of))) return false;
-  return true;
-}
-
-/**
- * forbid move_escort_galleons: escort.at_most_two vq §"Spring Deployment Procedure, step 1"
- * the Treasure Fleet Escorts box never holds more than 2 galleons
- * dsl/vq/spring.rules:31:6
- */
-function fires_escort_at_most_two(state: State, _v_power: MajorPower, _v_home_port: Space, v_galleons: number, v_direction: EscortDirection): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!((v_direction as string) === "to_escorts" && state.treasure_fleet_escorts + v_galleons > 2)) return false;
-  return true;
-}
-
-/**
- * forbid move_escort_galleons: escort.galleons_in_box vq §"Spring Deployment Procedure, step 1"
- * only galleons in the box can go back to a home port
- * dsl/vq/spring.rules:27:6
- */
-function fires_escort_galleons_in_box(state: State, _v_power: MajorPower, _v_home_port: Space, v_galleons: number, v_direction: EscortDirection): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!((v_direction as string) === "to_home_ports" && v_galleons > state.treasure_fleet_escorts)) return false;
-  return true;
-}
-
-/**
- * forbid move_escort_galleons: escort.galleons_in_port vq §"Spring Deployment Procedure, step 1"
- * only galleons Spain has in that port can go to the box
- * dsl/vq/spring.rules:23:6
- */
-function fires_escort_galleons_in_port(state: State, _v_power: MajorPower, v_home_port: Space, v_galleons: number, v_direction: EscortDirection): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!((v_direction as string) === "to_escorts" && v_galleons > state.spaces[v_home_port]!.galleons["spain"]!)) return false;
-  return true;
-}
-
-/**
- * forbid move_escort_galleons: escort.home_port vq §"Spring Deployment Procedure, step 1"
- * galleons move between the box and Spain's home ports only
- * dsl/vq/spring.rules:15:6
- */
-function fires_escort_home_port(state: State, _v_power: MajorPower, v_home_port: Space, _v_galleons: number, _v_direction: EscortDirection): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (isPort(v_home_port) && isHome(v_home_port, "spain")) return false;
-  return true;
-}
-
-/**
- * forbid move_escort_galleons: escort.one_direction vq §"Spring Deployment Procedure, step 1"
- * galleons move one way in a turn: to the box or back, not both
- * dsl/vq/spring.rules:35:6
- */
-function fires_escort_one_direction(state: State, _v_power: MajorPower, _v_home_port: Space, _v_galleons: number, v_direction: EscortDirection): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!escort_one_direction_some(state, v_direction)) return false;
-  return true;
-}
-
-/**
- * forbid move_escort_galleons: escort.phase vq §"Spring Deployment Procedure, step 1"
- * galleons move to or from the Treasure Fleet Escorts box only during spring deployment
- * dsl/vq/spring.rules:8:6
- */
-function fires_escort_phase(state: State, _v_power: MajorPower, _v_home_port: Space, _v_galleons: number, _v_direction: EscortDirection): boolean {
-  if ((state.phase as string) === "spring_deployment") return false;
-  return true;
-}
-
-/**
- * forbid move_escort_galleons: escort.some_galleons vq §"Spring Deployment Procedure, step 1"
- * a move carries at least one galleon
- * dsl/vq/spring.rules:19:6
- */
-function fires_escort_some_galleons(state: State, _v_power: MajorPower, _v_home_port: Space, v_galleons: number, _v_direction: EscortDirection): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (v_galleons >= 1) return false;
-  return true;
-}
-
-/**
- * forbid move_escort_galleons: escort.spain_only vq §"Spring Deployment Procedure, step 1"
- * only Spain has a Treasure Fleet Escorts box
- * dsl/vq/spring.rules:11:6
- */
-function fires_escort_spain_only(state: State, v_power: MajorPower, _v_home_port: Space, _v_galleons: number, _v_direction: EscortDirection): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if ((v_power as string) === "spain") return false;
-  return true;
-}
-
-/**
- * forbid spring_deploy: home.choose_before_deploying vq §"Spring Deployment Procedure, step 5"
- * a power holding two home cards discards one before it deploys (step 5 comes before step 6); the Ottoman under Suleiman may keep both
- * dsl/vq/spring.rules:179:6
- */
-function fires_home_choose_before_deploying(state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!(home_choose_before_deploying_count(state, v_power) >= 2 && !((v_power as string) === "ottoman" && (state.rulers["ottoman"]!.name as string) === "Suleiman"))) return false;
-  return true;
-}
-
-/**
- * forbid discard_home_card: home.keep_one vq §"Spring Deployment Procedure, step 5"
- * a power keeps one home card for the Action Phase: it discards one only while it holds two
- * dsl/vq/spring.rules:175:6
- */
-function fires_home_keep_one(state: State, v_power: MajorPower, _v_card: string): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (home_choose_before_deploying_count(state, v_power) >= 2) return false;
-  return true;
-}
-
-/**
- * forbid discard_home_card: home.not_home_card vq §"Spring Deployment Procedure, step 5"
- * the discarded card is one of the power's home cards, in its hand
- * dsl/vq/spring.rules:171:6
- */
-function fires_home_not_home_card(state: State, v_power: MajorPower, v_card: string): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (home_not_home_card_some(state, v_card, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid discard_home_card: home.phase vq §"Spring Deployment Procedure, step 5"
- * home cards are discarded only during spring deployment
- * dsl/vq/spring.rules:168:6
- */
-function fires_home_phase(state: State, _v_power: MajorPower, _v_card: string): boolean {
-  if ((state.phase as string) === "spring_deployment") return false;
-  return true;
-}
-
-/**
  * forbid end_impulse: impulse.end_before_option vq §"Action Phase"
  * an impulse ends only after its option is taken: a power that has played no card in it passes instead
  * dsl/vq/action_phase.rules:60:6
@@ -1916,134 +1588,6 @@ function fires_impulse_end_before_option(state: State, _v_power: MajorPower): bo
 function fires_impulse_not_active(state: State, v_power: MajorPower): boolean {
   if ((state.phase as string) !== "action_phase") return false;
   if ((state.active_power as string) === v_power) return false;
-  return true;
-}
-
-/**
- * forbid place_leader: leader.army_space vq §"Spring Deployment Procedure, step 4"
- * an army leader is placed in a fortified home space under friendly control
- * dsl/vq/spring.rules:123:6
- */
-function fires_leader_army_space(state: State, v_power: MajorPower, _v_leader: string, v_space: Space, v_role: LeaderRole): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!((v_role as string) === "army" && !(isFortified(v_space) && isHome(v_space, v_power) && ((state.spaces[v_space]!.controller as string) === v_power || leader_army_space_some(state, v_power, v_space))))) return false;
-  return true;
-}
-
-/**
- * forbid hold_leader: leader.hold_not_arriving vq §"Spring Deployment Procedure, step 4"
- * only a leader of this power arriving this turn can be held back
- * dsl/vq/spring.rules:134:6
- */
-function fires_leader_hold_not_arriving(state: State, v_power: MajorPower, v_leader: string): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (leader_hold_not_arriving_some(state, v_leader, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid hold_leader: leader.hold_phase vq §"Spring Deployment Procedure, step 4"
- * arriving leaders are held back only during spring deployment
- * dsl/vq/spring.rules:131:6
- */
-function fires_leader_hold_phase(state: State, _v_power: MajorPower, _v_leader: string): boolean {
-  if ((state.phase as string) === "spring_deployment") return false;
-  return true;
-}
-
-/**
- * forbid hold_leader: leader.must_place vq §"Spring Deployment Procedure, step 4"
- * an arriving leader waits on the Turn Track only when no space may take it
- * dsl/vq/spring.rules:138:6
- */
-function fires_leader_must_place(state: State, v_power: MajorPower, v_leader: string): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!leader_must_place_some_4(state, v_leader, v_power)) return false;
-  // lifted by exempt leader.protestant_revolt (vq §"Spring Deployment Procedure, step 4")
-  if ((v_power as string) === "protestant") return false;
-  return true;
-}
-
-/**
- * forbid place_leader: leader.naval_space vq §"Spring Deployment Procedure, step 4"
- * a naval leader is placed in a home port under friendly control
- * dsl/vq/spring.rules:127:6
- */
-function fires_leader_naval_space(state: State, v_power: MajorPower, _v_leader: string, v_space: Space, v_role: LeaderRole): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!((v_role as string) === "naval" && !(isPort(v_space) && isHome(v_space, v_power) && ((state.spaces[v_space]!.controller as string) === v_power || leader_army_space_some(state, v_power, v_space))))) return false;
-  return true;
-}
-
-/**
- * forbid place_leader: leader.not_arriving vq §"Spring Deployment Procedure, step 4"
- * only a leader of this power arriving this turn is placed now
- * dsl/vq/spring.rules:114:6
- */
-function fires_leader_not_arriving(state: State, v_power: MajorPower, v_leader: string, _v_space: Space, _v_role: LeaderRole): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (leader_hold_not_arriving_some(state, v_leader, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid place_leader: leader.phase vq §"Spring Deployment Procedure, step 4"
- * arriving leaders are placed during spring deployment
- * dsl/vq/spring.rules:111:6
- */
-function fires_leader_phase(state: State, _v_power: MajorPower, _v_leader: string, _v_space: Space, _v_role: LeaderRole): boolean {
-  if ((state.phase as string) === "spring_deployment") return false;
-  return true;
-}
-
-/**
- * forbid place_leader: leader.role vq §"Spring Deployment Procedure, step 4"
- * a leader enters in its own role; only Don John may enter as an army leader or as a naval leader
- * dsl/vq/spring.rules:118:6
- */
-function fires_leader_role(state: State, v_power: MajorPower, v_leader: string, _v_space: Space, v_role: LeaderRole): boolean {
-  if ((state.phase as string) !== "spring_deployment") return false;
-  if (!leader_role_some(state, v_leader, v_power, v_role)) return false;
-  return true;
-}
-
-/**
- * forbid change_leader_role: leader.switch_either_role vq §"Spring Deployment Procedure, step 4"
- * only a leader that may serve in either role (Don John) changes between army and naval leader
- * dsl/vq/spring.rules:151:6
- */
-function fires_leader_switch_either_role(state: State, _v_power: MajorPower, v_leader: string, _v_space: Space): boolean {
-  if ((state.either_role_leaders as readonly string[]).includes(v_leader)) return false;
-  return true;
-}
-
-/**
- * forbid change_leader_role: leader.switch_in_port vq §"Spring Deployment Procedure, step 4"
- * Don John changes role only in a port under friendly control
- * dsl/vq/spring.rules:160:6
- */
-function fires_leader_switch_in_port(state: State, v_power: MajorPower, _v_leader: string, v_space: Space): boolean {
-  if (isPort(v_space) && ((state.spaces[v_space]!.controller as string) === v_power || leader_army_space_some(state, v_power, v_space))) return false;
-  return true;
-}
-
-/**
- * forbid change_leader_role: leader.switch_not_there vq §"Spring Deployment Procedure, step 4"
- * the leader changing role stands in the space named
- * dsl/vq/spring.rules:157:6
- */
-function fires_leader_switch_not_there(state: State, v_power: MajorPower, v_leader: string, v_space: Space): boolean {
-  if (leader_switch_not_there_some(state, v_leader, v_power, v_space)) return false;
-  return true;
-}
-
-/**
- * forbid change_leader_role: leader.switch_spanish_impulse vq §"Spring Deployment Procedure, step 4"
- * Don John changes role only during a Spanish impulse of the Action Phase
- * dsl/vq/spring.rules:154:6
- */
-function fires_leader_switch_spanish_impulse(state: State, v_power: MajorPower, _v_leader: string, _v_space: Space): boolean {
-  if ((state.phase as string) === "action_phase" && (state.active_power as string) === "spain" && (v_power as string) === "spain") return false;
   return true;
 }
 
@@ -2074,71 +1618,6 @@ function fires_marriage_announcements(state: State, _v_power: MajorPower): boole
  */
 function fires_marriage_influence(state: State, v_power: MajorPower): boolean {
   if (!((state.activatable as readonly string[]).includes("hre") && !marriage_activator_only_some(state) && state.influence["hre"]![v_power]! < 1)) return false;
-  return true;
-}
-
-/**
- * forbid move_formation: move.adjacent vq §"Movement"
- * a move goes from a land space to a land space next to it
- * dsl/vq/movement.rules:18:6
- */
-function fires_move_adjacent(state: State, _v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[], _v_over_pass: boolean): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (isLand(v_origin) && isLand(v_destination) && adjacent(v_origin, v_destination)) return false;
-  return true;
-}
-
-/**
- * forbid move_formation: move.formation_size vq §"Movement"
- * the formation may not exceed its size limit: 4 land units without a leader, else its leader's command rating, or its two best leaders' together
- * dsl/vq/movement.rules:33:6
- */
-function fires_move_formation_size(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[], _v_over_pass: boolean): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (v_land_units <= ((deploy_formation_size_count(state, v_leaders, v_origin, v_power) as number) === 0 ? 4 : deploy_formation_size_sum_highest(state, v_leaders, v_origin, v_power))) return false;
-  return true;
-}
-
-/**
- * forbid move_formation: move.not_active vq §"Movement"
- * only the active power moves its formations, in its impulse
- * dsl/vq/movement.rules:11:6
- */
-function fires_move_not_active(state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[], _v_over_pass: boolean): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if ((state.active_power as string) === v_power) return false;
-  return true;
-}
-
-/**
- * forbid move_formation: move.pass_action vq §"Movement"
- * crossing a mountain pass takes the mountain pass action, any other move the clear terrain action
- * dsl/vq/movement.rules:22:6
- */
-function fires_move_pass_action(state: State, _v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[], v_over_pass: boolean): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!(adjacent(v_origin, v_destination) && (passBetween(v_origin, v_destination) as boolean) !== v_over_pass)) return false;
-  return true;
-}
-
-/**
- * forbid move_formation: move.phase vq §"Movement"
- * a formation moves with a CP action of the Action Phase
- * dsl/vq/movement.rules:8:6
- */
-function fires_move_phase(state: State, _v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[], _v_over_pass: boolean): boolean {
-  if ((state.phase as string) === "action_phase") return false;
-  return true;
-}
-
-/**
- * forbid move_formation: move.units_in_space vq §"Movement"
- * a formation is made of the power's land units and leaders that stand in the space it leaves
- * dsl/vq/movement.rules:26:6
- */
-function fires_move_units_in_space(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[], _v_over_pass: boolean): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!(v_land_units < 0 || ((v_land_units as number) === 0 && (v_leaders.length as number) === 0) || v_land_units > state.spaces[v_origin]!.land_units[v_power]! || deploy_leaders_in_capital_some_2(state, v_leaders, v_origin, v_power))) return false;
   return true;
 }
 
@@ -2184,7 +1663,7 @@ function fires_pass_empty_hand(state: State, v_power: MajorPower): boolean {
  */
 function fires_pass_home_card(state: State, v_power: MajorPower): boolean {
   if ((state.phase as string) !== "action_phase") return false;
-  if (!pass_home_card_some(state, v_power)) return false;
+  if (!pass_home_card_some(state, state.hands[v_power]!)) return false;
   return true;
 }
 
@@ -2195,9 +1674,10 @@ function fires_pass_home_card(state: State, v_power: MajorPower): boolean {
  */
 function fires_pass_mandatory_event(state: State, v_power: MajorPower): boolean {
   if ((state.phase as string) !== "action_phase") return false;
-  if (!pass_mandatory_event_some(state, v_power)) return false;
+  const at = state.hands[v_power]!;
+  if (!pass_mandatory_event_some(state, at)) return false;
   // lifted by exempt pass.mandatory_event_played (vq §"Action Phase: Pass")
-  if (ex_pass_mandatory_event_played_every(state, v_power)) return false;
+  if (ex_pass_mandatory_event_played_every(state, at)) return false;
   return true;
 }
 
@@ -2219,28 +1699,6 @@ function fires_pass_not_active(state: State, v_power: MajorPower): boolean {
  */
 function fires_pass_phase(state: State, _v_power: MajorPower): boolean {
   if ((state.phase as string) === "action_phase") return false;
-  return true;
-}
-
-/**
- * forbid take_action: patronage.artist_once vq §"Actions: Exception"
- * a power patronizes an artist at most once a turn
- * dsl/vq/action_phase.rules:161:6
- */
-function fires_patronage_artist_once(state: State, v_power: MajorPower, v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_kind as string) === "patronize_artist" && patronage_artist_once_some(state, v_power))) return false;
-  return true;
-}
-
-/**
- * forbid take_action: patronage.scholar_once vq §"Actions: Exception"
- * a power patronizes a scholar at most once a turn
- * dsl/vq/action_phase.rules:166:6
- */
-function fires_patronage_scholar_once(state: State, v_power: MajorPower, v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_kind as string) === "patronize_scholar" && patronage_scholar_once_some(state, v_power))) return false;
   return true;
 }
 
@@ -2306,169 +1764,6 @@ function fires_preference_required(state: State, v_power: MajorPower): boolean {
 function fires_preference_six_players(state: State, _v_power: MajorPower): boolean {
   if ((state.phase as string) !== "spring_deployment") return false;
   if (state.players >= 6) return false;
-  return true;
-}
-
-/**
- * forbid take_action: spend.card_cp vq §"Action Phase: Playing a Card for CP"
- * CP from the card that opened the impulse pay only for what is left of them
- * dsl/vq/action_phase.rules:140:6
- */
-function fires_spend_card_cp(state: State, _v_power: MajorPower, _v_kind: ActionKind, _v_type: ActionType, v_funded_by: CpSource, v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_funded_by as string) === "card" && v_cost > state.impulse.card_cp_left)) return false;
-  return true;
-}
-
-/**
- * forbid take_action: spend.control_cost vq §"Control and Unrest: Unfortified Space"
- * the action controlling an unfortified space (or removing unrest) costs 1 CP
- * dsl/vq/action_phase.rules:124:6
- */
-function fires_spend_control_cost(state: State, _v_power: MajorPower, v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_kind as string) === "control_unfortified_space" && (v_cost as number) !== 1)) return false;
-  return true;
-}
-
-/**
- * forbid take_action: spend.cost_range vq §"Actions"
- * every action costs 1 to 5 CP
- * dsl/vq/action_phase.rules:116:6
- */
-function fires_spend_cost_range(state: State, _v_power: MajorPower, _v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!(v_cost < 1 || v_cost > 5)) return false;
-  return true;
-}
-
-/**
- * forbid take_action: spend.influence_cost vq §"Action Phase: Example"
- * a point of diplomatic influence costs 1 CP
- * dsl/vq/action_phase.rules:128:6
- */
-function fires_spend_influence_cost(state: State, _v_power: MajorPower, v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_kind as string) === "buy_diplomatic_influence" && (v_cost as number) !== 1)) return false;
-  return true;
-}
-
-/**
- * forbid take_action: spend.kind_type vq §"Action Phase: Example"
- * an action has the type the sources give it: building a galley or galleon, reinforcing the armada, naval moves, piracy and naval transport are naval; moving formations is land; patronage is patronage; buying influence is diplomatic
- * dsl/vq/action_phase.rules:132:6
- */
-function fires_spend_kind_type(state: State, _v_power: MajorPower, v_kind: ActionKind, v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((((v_kind as string) === "build_galley_or_galleon" || (v_kind as string) === "reinforce_armada" || (v_kind as string) === "naval_move" || (v_kind as string) === "initiate_piracy" || (v_kind as string) === "naval_transport") && (v_type as string) !== "naval_action") || (((v_kind as string) === "move_formation_clear" || (v_kind as string) === "move_formation_pass") && (v_type as string) !== "land_action") || (((v_kind as string) === "patronize_artist" || (v_kind as string) === "patronize_scholar") && (v_type as string) !== "patronage") || ((v_kind as string) === "buy_diplomatic_influence" && (v_type as string) !== "diplomatic"))) return false;
-  return true;
-}
-
-/**
- * forbid take_action: spend.move_cost vq §"Movement"
- * moving a formation costs 1 CP in clear terrain and 2 CP over a mountain pass
- * dsl/vq/action_phase.rules:120:6
- */
-function fires_spend_move_cost(state: State, _v_power: MajorPower, v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!(((v_kind as string) === "move_formation_clear" && (v_cost as number) !== 1) || ((v_kind as string) === "move_formation_pass" && (v_cost as number) !== 2))) return false;
-  return true;
-}
-
-/**
- * forbid take_action: spend.not_active vq §"Actions"
- * only the active power spends CP in its impulse
- * dsl/vq/action_phase.rules:112:6
- */
-function fires_spend_not_active(state: State, v_power: MajorPower, _v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if ((state.active_power as string) === v_power) return false;
-  return true;
-}
-
-/**
- * forbid take_action: spend.phase vq §"Actions"
- * CP are spent on actions in the Action Phase
- * dsl/vq/action_phase.rules:109:6
- */
-function fires_spend_phase(state: State, _v_power: MajorPower, _v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) === "action_phase") return false;
-  return true;
-}
-
-/**
- * forbid take_action: spend.treasure_cp vq §"Action Phase: Extending an Impulse with a Treasure"
- * CP from a treasure pay only for what is left of the treasures played in this impulse
- * dsl/vq/action_phase.rules:144:6
- */
-function fires_spend_treasure_cp(state: State, _v_power: MajorPower, _v_kind: ActionKind, _v_type: ActionType, v_funded_by: CpSource, v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_funded_by as string) === "treasure" && v_cost > state.impulse.treasure_cp_left)) return false;
-  return true;
-}
-
-/**
- * forbid play_treasure: treasure.after_card vq §"Action Phase: Extending an Impulse with a Treasure"
- * a treasure extends an impulse opened by a card played for CP or as an event, never one that passed
- * dsl/vq/action_phase.rules:103:6
- */
-function fires_treasure_after_card(state: State, _v_power: MajorPower, _v_treasure: string): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if ((state.impulse.card_play as string) !== "none") return false;
-  return true;
-}
-
-/**
- * forbid play_treasure: treasure.not_active vq §"Action Phase: Extending an Impulse with a Treasure"
- * only the active power extends its impulse
- * dsl/vq/action_phase.rules:95:6
- */
-function fires_treasure_not_active(state: State, v_power: MajorPower, _v_treasure: string): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if ((state.active_power as string) === v_power) return false;
-  return true;
-}
-
-/**
- * forbid play_treasure: treasure.not_held vq §"Action Phase: Extending an Impulse with a Treasure"
- * a power plays only a treasure it holds
- * dsl/vq/action_phase.rules:99:6
- */
-function fires_treasure_not_held(state: State, v_power: MajorPower, v_treasure: string): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (treasure_not_held_some(state, v_power, v_treasure)) return false;
-  return true;
-}
-
-/**
- * forbid play_treasure: treasure.phase vq §"Action Phase: Extending an Impulse with a Treasure"
- * treasures extend impulses of the Action Phase
- * dsl/vq/action_phase.rules:92:6
- */
-function fires_treasure_phase(state: State, _v_power: MajorPower, _v_treasure: string): boolean {
-  if ((state.phase as string) === "action_phase") return false;
-  return true;
-}
-
-/**
- * forbid take_action: treasure.types_after_cp vq §"Action Phase: Extending an Impulse with a Treasure"
- * after a card played for CP, the actions a treasure buys must be of types not chosen with that card
- * dsl/vq/action_phase.rules:148:6
- */
-function fires_treasure_types_after_cp(state: State, _v_power: MajorPower, _v_kind: ActionKind, v_type: ActionType, v_funded_by: CpSource, _v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_funded_by as string) === "treasure" && (state.impulse.card_play as string) === "cp" && (state.impulse.card_action_types as readonly string[]).includes(v_type))) return false;
-  return true;
-}
-
-/**
- * forbid take_action: treasure.types_after_mandatory vq §"Action Phase: Extending an Impulse with a Treasure"
- * after a Mandatory Event, the actions a treasure buys must be of types other than those taken with the event's 2 CP
- * dsl/vq/action_phase.rules:153:6
- */
-function fires_treasure_types_after_mandatory(state: State, _v_power: MajorPower, _v_kind: ActionKind, v_type: ActionType, v_funded_by: CpSource, _v_cost: number, _v_target: Power): boolean {
-  if ((state.phase as string) !== "action_phase") return false;
-  if (!((v_funded_by as string) === "treasure" && (state.impulse.card_play as string) === "mandatory_event" && (state.impulse.card_action_types as readonly string[]).includes(v_type))) return false;
   return true;
 }
 
@@ -2562,67 +1857,6 @@ function fires_unrest_phase(state: State, _v_power: MajorPower, _v_space: Space)
  */
 function fires_unrest_unoccupied_events(state: State, _v_power: MajorPower, v_space: Space, v_event: Event): boolean {
   if (!(((v_event as string) === "homeland_uprising" || (v_event as string) === "morisco_revolt" || (v_event as string) === "puritans" || (v_event as string) === "rising_of_the_north") && unrest_unoccupied_events_some_2(state, v_space))) return false;
-  return true;
-}
-
-/**
- * forbid claim_military_victory: victory.no_activated_military vq §"Activated Major Powers: Additional Considerations"
- * the Ottoman or the Empire wins no military victory while it is an activated major power
- * dsl/vq/activated.rules:145:6
- */
-function fires_victory_no_activated_military(state: State, v_power: MajorPower): boolean {
-  if (!activated_no_espionage_some(state, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid award_activation_vp: vp.not_activated vq §"Activated Major Powers: Victory Points"
- * VP baseline markers are awarded only for an activated major power
- * dsl/vq/activated.rules:109:6
- */
-function fires_vp_not_activated(state: State, v_power: MajorPower, _v_ally: MajorPower, _v_markers: number): boolean {
-  if (activated_no_espionage_some(state, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid award_activation_vp: vp.steps_of_two vq §"Activated Major Powers: Victory Points"
- * one marker for each full 2 spaces the activated power's VP stand above (+1 VP) or below (-1 VP) its baseline
- * dsl/vq/activated.rules:115:6
- */
-function fires_vp_steps_of_two(state: State, v_power: MajorPower, _v_ally: MajorPower, v_markers: number): boolean {
-  if ((state.vp[v_power]! - vp_steps_of_two_sum(state, v_power) >= 0 && v_markers >= 0 && 2 * v_markers <= state.vp[v_power]! - vp_steps_of_two_sum(state, v_power) && state.vp[v_power]! - vp_steps_of_two_sum(state, v_power) < 2 * v_markers + 2) || (state.vp[v_power]! - vp_steps_of_two_sum(state, v_power) < 0 && v_markers <= 0 && 2 * v_markers >= state.vp[v_power]! - vp_steps_of_two_sum(state, v_power) && state.vp[v_power]! - vp_steps_of_two_sum(state, v_power) > 2 * v_markers - 2)) return false;
-  return true;
-}
-
-/**
- * forbid award_activation_vp: vp.to_ally vq §"Activated Major Powers: Victory Points"
- * the markers go to the major power allied with the activated power
- * dsl/vq/activated.rules:112:6
- */
-function fires_vp_to_ally(state: State, v_power: MajorPower, v_ally: MajorPower, _v_markers: number): boolean {
-  if (vp_to_ally_some(state, v_ally, v_power)) return false;
-  return true;
-}
-
-/**
- * forbid receive_winter_regular: winter.inactive_major vq §"Activated Major Powers: Winter"
- * an inactive major power receives no regular in its capital in winter
- * dsl/vq/activated.rules:123:6
- */
-function fires_winter_inactive_major(state: State, v_power: MajorPower): boolean {
-  if ((state.phase as string) !== "winter") return false;
-  if (!((state.activatable as readonly string[]).includes(v_power) && !activated_no_espionage_some(state, v_power))) return false;
-  return true;
-}
-
-/**
- * forbid receive_winter_regular: winter.phase vq §"Activated Major Powers: Winter"
- * the regular in the capital is received during winter
- * dsl/vq/activated.rules:120:6
- */
-function fires_winter_phase(state: State, _v_power: MajorPower): boolean {
-  if ((state.phase as string) === "winter") return false;
   return true;
 }
 
@@ -2735,29 +1969,35 @@ let scratch_deploy_path: RouteScratch | null = null;
 
 /** route deploy_path: the `land s` clause for space number i (memoized in sc). */
 function deploy_path_landOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  let m = sc.land[i]!;
-  if (m === 0) sc.land[i] = m = deploy_path_land(state, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.land[i]!;
+  if ((m & -4) === sc.landStamp) return (m & 3) === 1;
+  const ok = deploy_path_land(state, v_p, SPACES[i]!);
+  sc.land[i] = sc.landStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route deploy_path: the `sea z` clause for space number i (memoized in sc). */
 function deploy_path_seaOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_no_blocked_seas: boolean): boolean {
-  let m = sc.sea[i]!;
-  if (m === 0) sc.sea[i] = m = deploy_path_sea(state, v_no_blocked_seas, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.sea[i]!;
+  if ((m & -4) === sc.seaStamp) return (m & 3) === 1;
+  const ok = deploy_path_sea(state, v_no_blocked_seas, v_p, SPACES[i]!);
+  sc.sea[i] = sc.seaStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route deploy_path: the `port q` clause for space number i (memoized in sc). */
 function deploy_path_portOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  let m = sc.port[i]!;
-  if (m === 0) sc.port[i] = m = deploy_path_port(state, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.port[i]!;
+  if ((m & -4) === sc.portStamp) return (m & 3) === 1;
+  const ok = deploy_path_port(state, v_p, SPACES[i]!);
+  sc.port[i] = sc.portStamp | (ok ? 1 : 2);
+  return ok;
 }
 
-/** route deploy_path(p: MajorPower, no_passes: bool, no_blocked_seas: bool, no_seas: bool): is there a path from `from` to `to`? (dsl/modules/spring_deployment/deploy.rules:33) */
-function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
-  const src = SPACE_INDEX[from];
-  const dst = SPACE_INDEX[to];
+/** route deploy_path: the search itself (breadth-first over space and sea zones used). */
+function search_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
+  const src = spaceNo(from);
+  const dst = spaceNo(to);
   let maxSeas: number = v_no_seas ? 0 : 1;
   if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;
   const passes: boolean = !v_no_passes;
@@ -2765,24 +2005,25 @@ function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, 
   if (sc === null) sc = scratch_deploy_path = newRouteScratch();
   else if (sc.busy) sc = newRouteScratch();
   sc.busy = true;
+  const best = sc.best;
+  const qs = sc.queueSpace;
+  const qk = sc.queueSeas;
+  // every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)
+  let tail = 0;
   try {
-    const best = sc.best;
-    const qs = sc.queueSpace;
-    const qk = sc.queueSeas;
-    best.fill(0x7fffffff);
     if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p)) {
-      sc.land.fill(0);
+      sc.landStamp = newStamp(sc.landStamp, sc.land);
       sc.landCall = call_epoch;
       sc.landArgs[0] = v_p;
     }
     if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p && sc.seaArgs[1] === v_no_blocked_seas)) {
-      sc.sea.fill(0);
+      sc.seaStamp = newStamp(sc.seaStamp, sc.sea);
       sc.seaCall = call_epoch;
       sc.seaArgs[0] = v_p;
       sc.seaArgs[1] = v_no_blocked_seas;
     }
     if (!(sc.portCall === call_epoch && sc.portArgs[0] === v_p)) {
-      sc.port.fill(0);
+      sc.portStamp = newStamp(sc.portStamp, sc.port);
       sc.portCall = call_epoch;
       sc.portArgs[0] = v_p;
     }
@@ -2792,11 +2033,11 @@ function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, 
       k0 = 1;
     } else if (!deploy_path_landOk(sc, src, state, v_p)) return false;
     if (src === dst) return true;
-    best[src] = k0;
     qs[0] = src;
     qk[0] = k0;
+    tail = 1;
+    best[src] = k0;
     let head = 0;
-    let tail = 1;
     while (head < tail) {
       const u = qs[head]!;
       const k = qk[head]!;
@@ -2858,37 +2099,77 @@ function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, 
     }
     return false;
   } finally {
+    for (let j = 0; j < tail; j++) best[qs[j]!] = 0x7fffffff;
     sc.busy = false;
   }
+}
+
+/** route deploy_path: the searches of the current call, for route_deploy_path. */
+const memo_deploy_path = { call: -1, n: 0, next: 0, a0: [] as MajorPower[], a1: [] as boolean[], a2: [] as boolean[], a3: [] as boolean[], from: [] as Space[], to: [] as Space[], found: [] as boolean[] };
+
+/** route deploy_path(p: MajorPower, no_passes: bool, no_blocked_seas: bool, no_seas: bool): is there a path from `from` to `to`? (dsl/modules/spring_deployment/deploy.rules:33) An earlier search of the same call answers when it decides this one: p (same value), no_passes (larger is tighter), no_blocked_seas (larger is tighter), no_seas (larger is tighter). */
+function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, v_no_blocked_seas: boolean, v_no_seas: boolean, from: Space, to: Space): boolean {
+  const m = memo_deploy_path;
+  if (m.call !== call_epoch) {
+    m.call = call_epoch;
+    m.n = 0;
+  }
+  for (let i = 0; i < m.n; i++) {
+    if (m.from[i] !== from || m.to[i] !== to || m.a0[i] !== v_p) continue;
+    if (m.found[i]) {
+      if ((!v_no_passes || m.a1[i]!) && (!v_no_blocked_seas || m.a2[i]!) && (!v_no_seas || m.a3[i]!)) return true;
+    } else if ((v_no_passes || !m.a1[i]!) && (v_no_blocked_seas || !m.a2[i]!) && (v_no_seas || !m.a3[i]!)) return false;
+  }
+  const found = search_deploy_path(state, v_p, v_no_passes, v_no_blocked_seas, v_no_seas, from, to);
+  let i = m.n;
+  if (i < 8) m.n++;
+  else {
+    i = m.next;
+    m.next = (i + 1) % 8;
+  }
+  m.a0[i] = v_p;
+  m.a1[i] = v_no_passes;
+  m.a2[i] = v_no_blocked_seas;
+  m.a3[i] = v_no_seas;
+  m.from[i] = from;
+  m.to[i] = to;
+  m.found[i] = found;
+  return found;
 }
 
 let scratch_loc_path: RouteScratch | null = null;
 
 /** route loc_path: the `land s` clause for space number i (memoized in sc). */
 function loc_path_landOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_t: Space): boolean {
-  let m = sc.land[i]!;
-  if (m === 0) sc.land[i] = m = loc_path_land(state, v_p, v_t, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.land[i]!;
+  if ((m & -4) === sc.landStamp) return (m & 3) === 1;
+  const ok = loc_path_land(state, v_p, v_t, SPACES[i]!);
+  sc.land[i] = sc.landStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route loc_path: the `sea z` clause for space number i (memoized in sc). */
 function loc_path_seaOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  let m = sc.sea[i]!;
-  if (m === 0) sc.sea[i] = m = loc_path_sea(state, v_p, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.sea[i]!;
+  if ((m & -4) === sc.seaStamp) return (m & 3) === 1;
+  const ok = loc_path_sea(state, v_p, SPACES[i]!);
+  sc.sea[i] = sc.seaStamp | (ok ? 1 : 2);
+  return ok;
 }
 
 /** route loc_path: the `port q` clause for space number i (memoized in sc). */
 function loc_path_portOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_t: Space): boolean {
-  let m = sc.port[i]!;
-  if (m === 0) sc.port[i] = m = loc_path_port(state, v_p, v_t, SPACES[i]!) ? 1 : 2;
-  return m === 1;
+  const m = sc.port[i]!;
+  if ((m & -4) === sc.portStamp) return (m & 3) === 1;
+  const ok = loc_path_port(state, v_p, v_t, SPACES[i]!);
+  sc.port[i] = sc.portStamp | (ok ? 1 : 2);
+  return ok;
 }
 
-/** route loc_path(p: MajorPower, t: Space): is there a path from `from` to `to`? (dsl/vq/control.rules:31) */
-function route_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, to: Space): boolean {
-  const src = SPACE_INDEX[from];
-  const dst = SPACE_INDEX[to];
+/** route loc_path: the search itself (breadth-first over space and sea zones used). */
+function search_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, to: Space): boolean {
+  const src = spaceNo(from);
+  const dst = spaceNo(to);
   let maxSeas: number = 99;
   if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;
   const passes: boolean = true;
@@ -2896,24 +2177,25 @@ function route_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, 
   if (sc === null) sc = scratch_loc_path = newRouteScratch();
   else if (sc.busy) sc = newRouteScratch();
   sc.busy = true;
+  const best = sc.best;
+  const qs = sc.queueSpace;
+  const qk = sc.queueSeas;
+  // every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)
+  let tail = 0;
   try {
-    const best = sc.best;
-    const qs = sc.queueSpace;
-    const qk = sc.queueSeas;
-    best.fill(0x7fffffff);
     if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p && sc.landArgs[1] === v_t)) {
-      sc.land.fill(0);
+      sc.landStamp = newStamp(sc.landStamp, sc.land);
       sc.landCall = call_epoch;
       sc.landArgs[0] = v_p;
       sc.landArgs[1] = v_t;
     }
     if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p)) {
-      sc.sea.fill(0);
+      sc.seaStamp = newStamp(sc.seaStamp, sc.sea);
       sc.seaCall = call_epoch;
       sc.seaArgs[0] = v_p;
     }
     if (!(sc.portCall === call_epoch && sc.portArgs[0] === v_p && sc.portArgs[1] === v_t)) {
-      sc.port.fill(0);
+      sc.portStamp = newStamp(sc.portStamp, sc.port);
       sc.portCall = call_epoch;
       sc.portArgs[0] = v_p;
       sc.portArgs[1] = v_t;
@@ -2924,11 +2206,11 @@ function route_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, 
       k0 = 1;
     } else if (!loc_path_landOk(sc, src, state, v_p, v_t)) return false;
     if (src === dst) return true;
-    best[src] = k0;
     qs[0] = src;
     qk[0] = k0;
+    tail = 1;
+    best[src] = k0;
     let head = 0;
-    let tail = 1;
     while (head < tail) {
       const u = qs[head]!;
       const k = qk[head]!;
@@ -2990,21 +2272,54 @@ function route_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, 
     }
     return false;
   } finally {
+    for (let j = 0; j < tail; j++) best[qs[j]!] = 0x7fffffff;
     sc.busy = false;
   }
 }
 
+/** route loc_path: the searches of the current call, for route_loc_path. */
+const memo_loc_path = { call: -1, n: 0, next: 0, a0: [] as MajorPower[], a1: [] as Space[], from: [] as Space[], to: [] as Space[], found: [] as boolean[] };
+
+/** route loc_path(p: MajorPower, t: Space): is there a path from `from` to `to`? (dsl/vq/control.rules:31) An earlier search of the same call answers when it decides this one: p (same value), t (same value). */
+function route_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space, to: Space): boolean {
+  const m = memo_loc_path;
+  if (m.call !== call_epoch) {
+    m.call = call_epoch;
+    m.n = 0;
+  }
+  for (let i = 0; i < m.n; i++) {
+    if (m.from[i] !== from || m.to[i] !== to || m.a0[i] !== v_p || m.a1[i] !== v_t) continue;
+    return m.found[i]!;
+  }
+  const found = search_loc_path(state, v_p, v_t, from, to);
+  let i = m.n;
+  if (i < 8) m.n++;
+  else {
+    i = m.next;
+    m.next = (i + 1) % 8;
+  }
+  m.a0[i] = v_p;
+  m.a1[i] = v_t;
+  m.from[i] = from;
+  m.to[i] = to;
+  m.found[i] = found;
+  return found;
+}
+
 function deploy_path_land_some(state: State, v_p: MajorPower, v_s: Space): boolean {
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_p && (v_x.b as string) === state.spaces[v_s]!.controller) || ((v_x.a as string) === state.spaces[v_s]!.controller && (v_x.b as string) === v_p)) return true;
+    if (((v_x.a as string) === v_p && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_p)) return true;
   }
   return false;
 }
 
 function deploy_path_land(state: State, v_p: MajorPower, v_s: Space): boolean {
-  return ((state.spaces[v_s]!.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !state.spaces[v_s]!.unrest;
+  const at = state.spaces[v_s]!;
+  return ((at.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !at.unrest;
 }
 
 function deploy_path_sea_some(state: State, v_m: MajorPower, v_p: MajorPower): boolean {
@@ -3018,9 +2333,11 @@ function deploy_path_sea_some(state: State, v_m: MajorPower, v_p: MajorPower): b
 
 function deploy_path_sea_some_2(state: State, v_p: MajorPower, v_q: Space): boolean {
   const d = MEMBERS_MajorPower;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_q]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if ((v_m as string) !== v_p && state.spaces[v_q]!.naval_units[v_m]! > 0 && !deploy_path_sea_some(state, v_m, v_p)) return true;
+    if ((v_m as string) !== v_p && at.naval_units[v_m]! > 0 && !deploy_path_sea_some(state, v_m, v_p)) return true;
   }
   return false;
 }
@@ -3040,9 +2357,11 @@ function deploy_path_sea(state: State, v_no_blocked_seas: boolean, v_p: MajorPow
 
 function deploy_path_port_some(state: State, v_p: MajorPower, v_q: Space): boolean {
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_q]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_p && (v_x.b as string) === state.spaces[v_q]!.controller) || ((v_x.a as string) === state.spaces[v_q]!.controller && (v_x.b as string) === v_p)) return true;
+    if (((v_x.a as string) === v_p && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_p)) return true;
   }
   return false;
 }
@@ -3060,8 +2379,7 @@ function loc_path_land_some(state: State, v_e: Power, v_p: MajorPower): boolean 
   return false;
 }
 
-function loc_path_land_some_2(state: State, v_e: Power, v_s: Space): boolean {
-  const d = state.spaces[v_s]!.leaders;
+function loc_path_land_some_2(_state: State, v_e: Power, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly placed_this_phase: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_l = d[i]!;
     if ((v_l.power as string) === v_e) return true;
@@ -3071,15 +2389,18 @@ function loc_path_land_some_2(state: State, v_e: Power, v_s: Space): boolean {
 
 function loc_path_land_some_3(state: State, v_p: MajorPower, v_s: Space): boolean {
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_e = d[i]!;
-    if (loc_path_land_some(state, v_e, v_p) && (state.spaces[v_s]!.land_units[v_e]! > 0 || state.spaces[v_s]!.naval_units[v_e]! > 0 || loc_path_land_some_2(state, v_e, v_s))) return true;
+    if (loc_path_land_some(state, v_e, v_p) && (at.land_units[v_e]! > 0 || at.naval_units[v_e]! > 0 || loc_path_land_some_2(state, v_e, at.leaders))) return true;
   }
   return false;
 }
 
 function loc_path_land(state: State, v_p: MajorPower, v_t: Space, v_s: Space): boolean {
-  return (v_s as string) === v_t || (((state.spaces[v_s]!.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !loc_path_land_some_3(state, v_p, v_s) && !state.spaces[v_s]!.unrest);
+  const at = state.spaces[v_s]!;
+  return (v_s as string) === v_t || (((at.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !loc_path_land_some_3(state, v_p, v_s) && !at.unrest);
 }
 
 function loc_path_sea_some(state: State, v_p: MajorPower, v_q: Power): boolean {
@@ -3093,9 +2414,11 @@ function loc_path_sea_some(state: State, v_p: MajorPower, v_q: Power): boolean {
 
 function loc_path_sea_some_2(state: State, v_p: MajorPower, v_z: Space): boolean {
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_z]!;
   for (let i = 0; i < d.length; i++) {
     const v_q = d[i]!;
-    if (((v_q as string) === v_p || loc_path_sea_some(state, v_p, v_q)) && state.spaces[v_z]!.naval_units[v_q]! > 0) return true;
+    if (((v_q as string) === v_p || loc_path_sea_some(state, v_p, v_q)) && at.naval_units[v_q]! > 0) return true;
   }
   return false;
 }
@@ -3108,93 +2431,13 @@ function loc_path_port(state: State, v_p: MajorPower, v_t: Space, v_q: Space): b
   return (v_q as string) === v_t || (state.spaces[v_q]!.controller as string) === v_p || deploy_path_port_some(state, v_p, v_q);
 }
 
-function activated_no_assassination_target_some(state: State, v_target: Power): boolean {
-  const d = state.activated;
-  for (let i = 0; i < d.length; i++) {
-    const v_a = d[i]!;
-    if ((v_a.power as string) === v_target) return true;
-  }
-  return false;
-}
-
-function activated_no_espionage_some(state: State, v_power: MajorPower): boolean {
-  const d = state.activated;
-  for (let i = 0; i < d.length; i++) {
-    const v_a = d[i]!;
-    if ((v_a.power as string) === v_power) return true;
-  }
-  return false;
-}
-
-function activation_card_count_max(state: State): number {
-  let m = 0;
-  let any = false;
-  const d = MEMBERS_MajorPower;
-  for (let i = 0; i < d.length; i++) {
-    const v_m = d[i]!;
-    const b = state.hands[v_m]!.length;
-    if (!any || b > m) {
-      m = b;
-      any = true;
-    }
-  }
-  // max of an empty domain is 0
-  return m;
-}
-
-function activation_card_count_some(state: State, v_power: MajorPower): boolean {
-  const d = state.activated;
-  for (let i = 0; i < d.length; i++) {
-    const v_a = d[i]!;
-    if ((v_a.power as string) === v_power && v_a.war_declared_on.length > 0) return true;
-  }
-  return false;
-}
-
-function activation_card_count_sum(state: State, v_a: { readonly power: ActivatablePower; readonly ally: MajorPower; readonly vp_baseline: number; readonly cards_dealt: boolean; readonly war_declared_on: readonly MajorPower[]; readonly answered_war_of: readonly MajorPower[] }): number {
-  let n = 0;
-  const d = v_a.war_declared_on;
-  for (let i = 0; i < d.length; i++) {
-    const v_t = d[i]!;
-    n += state.hands[v_t]!.length;
-  }
-  return n;
-}
-
-function activation_card_count_sum_2(state: State, v_power: MajorPower): number {
-  let n = 0;
-  const d = state.activated;
-  for (let i = 0; i < d.length; i++) {
-    const v_a = d[i]!;
-    if ((v_a.power as string) !== v_power) continue;
-    n += activation_card_count_sum(state, v_a);
-  }
-  return n;
-}
-
-function activation_cards_once_some(state: State, v_power: MajorPower): boolean {
-  const d = state.activated;
-  for (let i = 0; i < d.length; i++) {
-    const v_a = d[i]!;
-    if ((v_a.power as string) === v_power && v_a.cards_dealt) return true;
-  }
-  return false;
-}
-
-function activation_war_not_ally_some(state: State, v_enemy: MajorPower, v_power: MajorPower): boolean {
-  const d = state.alliances;
-  for (let i = 0; i < d.length; i++) {
-    const v_x = d[i]!;
-    if (((v_x.a as string) === v_power && (v_x.b as string) === v_enemy) || ((v_x.a as string) === v_enemy && (v_x.b as string) === v_power)) return true;
-  }
-  return false;
-}
-
 function assault_loc_some(state: State, v_f: Space, v_power: MajorPower): boolean {
   const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_f]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_power && (v_x.b as string) === state.spaces[v_f]!.controller) || ((v_x.a as string) === state.spaces[v_f]!.controller && (v_x.b as string) === v_power)) return true;
+    if (((v_x.a as string) === v_power && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_power)) return true;
   }
   return false;
 }
@@ -3253,51 +2496,6 @@ function assault_loc_some_7(state: State, v_power: MajorPower, v_space: Space): 
   return false;
 }
 
-function captain_unknown_some(state: State, v_captain: string): boolean {
-  const d = state.sea_captains;
-  for (let i = 0; i < d.length; i++) {
-    const v_c = d[i]!;
-    if ((v_c.name as string) === v_captain) return true;
-  }
-  return false;
-}
-
-function captain_wintered_in_colony_some(state: State, v_captain: string): boolean {
-  const d = state.sea_captains;
-  for (let i = 0; i < d.length; i++) {
-    const v_c = d[i]!;
-    if ((v_c.name as string) === v_captain && v_c.wintered_in_colony) return true;
-  }
-  return false;
-}
-
-function card_combat_not_event_some(state: State, v_card: string, v_power: MajorPower): boolean {
-  const d = state.hands[v_power]!;
-  for (let i = 0; i < d.length; i++) {
-    const v_c = d[i]!;
-    if ((v_c.id as string) === v_card && v_c.combat) return true;
-  }
-  return false;
-}
-
-function card_mandatory_not_for_cp_some(state: State, v_card: string, v_power: MajorPower): boolean {
-  const d = state.hands[v_power]!;
-  for (let i = 0; i < d.length; i++) {
-    const v_c = d[i]!;
-    if ((v_c.id as string) === v_card && v_c.mandatory) return true;
-  }
-  return false;
-}
-
-function card_not_in_hand_some(state: State, v_card: string, v_power: MajorPower): boolean {
-  const d = state.hands[v_power]!;
-  for (let i = 0; i < d.length; i++) {
-    const v_c = d[i]!;
-    if ((v_c.id as string) === v_card) return true;
-  }
-  return false;
-}
-
 function control_land_units_some(state: State, v_power: MajorPower, v_space: Space): boolean {
   const d = neighbors(v_space);
   for (let i = 0; i < d.length; i++) {
@@ -3345,276 +2543,22 @@ function control_occupied_some(state: State, v_power: MajorPower, v_q: Power): b
 
 function control_occupied_some_2(state: State, v_power: MajorPower, v_space: Space): boolean {
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_q = d[i]!;
-    if ((v_q as string) !== v_power && !control_occupied_some(state, v_power, v_q) && state.spaces[v_space]!.land_units[v_q]! > 0) return true;
+    if ((v_q as string) !== v_power && !control_occupied_some(state, v_power, v_q) && at.land_units[v_q]! > 0) return true;
   }
   return false;
 }
 
 function control_target_some(state: State, v_power: MajorPower, v_space: Space): boolean {
   const d = state.wars;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
-    if (((v_x.a as string) === v_power && (v_x.b as string) === state.spaces[v_space]!.controller) || ((v_x.a as string) === state.spaces[v_space]!.controller && (v_x.b as string) === v_power)) return true;
-  }
-  return false;
-}
-
-function defence_activator_only_some(state: State, v_joiner: MajorPower, v_power: MajorPower): boolean {
-  const d = state.activated;
-  for (let i = 0; i < d.length; i++) {
-    const v_a = d[i]!;
-    if ((v_a.power as string) === v_power && (v_a.ally as string) === v_joiner) return true;
-  }
-  return false;
-}
-
-function defence_against_declarer_some(state: State, v_enemy: MajorPower, v_power: MajorPower): boolean {
-  const d = state.activated;
-  for (let i = 0; i < d.length; i++) {
-    const v_a = d[i]!;
-    if ((v_a.power as string) === v_power && v_a.answered_war_of.length > 0 && !(v_a.answered_war_of as readonly string[]).includes(v_enemy)) return true;
-  }
-  return false;
-}
-
-function defence_answered_war_some(state: State, v_power: MajorPower): boolean {
-  const d = state.activated;
-  for (let i = 0; i < d.length; i++) {
-    const v_a = d[i]!;
-    if ((v_a.power as string) === v_power && (v_a.answered_war_of.length as number) === 0) return true;
-  }
-  return false;
-}
-
-function defence_step_order_some(state: State, v_power: MajorPower): boolean {
-  const d = state.activated;
-  for (let i = 0; i < d.length; i++) {
-    const v_a = d[i]!;
-    if ((v_a.power as string) === v_power && (v_a.war_declared_on.length > 0 || v_a.cards_dealt)) return true;
-  }
-  return false;
-}
-
-function deploy_army_leaders_only_some(state: State, v_n: string, v_origin: Space, v_power: MajorPower): boolean {
-  const d = state.spaces[v_origin]!.leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if ((v_l.name as string) === v_n && (v_l.power as string) === v_power && (v_l.role as string) === "naval") return true;
-  }
-  return false;
-}
-
-function deploy_army_leaders_only_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const d = v_leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_n = d[i]!;
-    if (deploy_army_leaders_only_some(state, v_n, v_origin, v_power)) return true;
-  }
-  return false;
-}
-
-function deploy_formation_size_count(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): number {
-  let n = 0;
-  const d = state.spaces[v_origin]!.leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if (!((v_l.power as string) === v_power && (v_leaders as readonly string[]).includes(v_l.name))) continue;
-    n++;
-  }
-  return n;
-}
-
-function deploy_formation_size_sum_highest(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): number {
-  let t0 = -Infinity, t1 = -Infinity;
-  const d = state.spaces[v_origin]!.leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if (!((v_l.power as string) === v_power && (v_leaders as readonly string[]).includes(v_l.name))) continue;
-    const b = v_l.command;
-    if (b > t1) {
-      if (b > t0) {
-        t1 = t0;
-        t0 = b;
-      } else {
-        t1 = b;
-      }
-    }
-  }
-  // sum of the 2 largest (fewer when the domain is smaller)
-  return (t0 === -Infinity ? 0 : t0) + (t1 === -Infinity ? 0 : t1);
-}
-
-function deploy_leaders_in_capital_some(state: State, v_n: string, v_origin: Space, v_power: MajorPower): boolean {
-  const d = state.spaces[v_origin]!.leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if ((v_l.name as string) === v_n && (v_l.power as string) === v_power) return true;
-  }
-  return false;
-}
-
-function deploy_leaders_in_capital_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const d = v_leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_n = d[i]!;
-    if (!deploy_leaders_in_capital_some(state, v_n, v_origin, v_power)) return true;
-  }
-  return false;
-}
-
-function deploy_leaders_started_in_capital_some(state: State, v_n: string, v_origin: Space, v_power: MajorPower): boolean {
-  const d = state.spaces[v_origin]!.leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if ((v_l.name as string) === v_n && (v_l.power as string) === v_power && v_l.placed_this_phase) return true;
-  }
-  return false;
-}
-
-function deploy_leaders_started_in_capital_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
-  const d = v_leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_n = d[i]!;
-    if (deploy_leaders_started_in_capital_some(state, v_n, v_origin, v_power)) return true;
-  }
-  return false;
-}
-
-function displace_land_destination_some(state: State, v_destination: Space, v_units_of: Power): boolean {
-  const d = state.alliances;
-  for (let i = 0; i < d.length; i++) {
-    const v_x = d[i]!;
-    if (((v_x.a as string) === v_units_of && (v_x.b as string) === state.spaces[v_destination]!.controller) || ((v_x.a as string) === state.spaces[v_destination]!.controller && (v_x.b as string) === v_units_of)) return true;
-  }
-  return false;
-}
-
-function displace_land_nearest_some(state: State, v_destination: Space, v_force: DisplacedForce, v_space: Space, v_units_of: Power): boolean {
-  const d = SPACES;
-  for (let i = 0; i < d.length; i++) {
-    const v_s = d[i]!;
-    if ((v_s as string) !== v_space && (state.spaces[v_s]!.controller as string) === v_units_of && ((v_force as string) === "land_force" ? isFortified(v_s) : isPort(v_s)) && distance(v_space, v_s) < distance(v_space, v_destination)) return true;
-  }
-  return false;
-}
-
-function displace_units_present_some(state: State, v_space: Space, v_units_of: Power): boolean {
-  const d = state.spaces[v_space]!.leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if ((v_l.power as string) === v_units_of && (v_l.role as string) === "army") return true;
-  }
-  return false;
-}
-
-function displace_units_present_some_2(state: State, v_space: Space, v_units_of: Power): boolean {
-  const d = state.spaces[v_space]!.leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if ((v_l.power as string) === v_units_of && (v_l.role as string) === "naval") return true;
-  }
-  return false;
-}
-
-function escort_one_direction_some(state: State, v_direction: EscortDirection): boolean {
-  const d = state.escort_moves_this_turn;
-  for (let i = 0; i < d.length; i++) {
-    const v_d = d[i]!;
-    if ((v_d as string) !== v_direction) return true;
-  }
-  return false;
-}
-
-function home_choose_before_deploying_count(state: State, v_power: MajorPower): number {
-  let n = 0;
-  const d = state.hands[v_power]!;
-  for (let i = 0; i < d.length; i++) {
-    const v_c = d[i]!;
-    if (!v_c.home) continue;
-    n++;
-  }
-  return n;
-}
-
-function home_not_home_card_some(state: State, v_card: string, v_power: MajorPower): boolean {
-  const d = state.hands[v_power]!;
-  for (let i = 0; i < d.length; i++) {
-    const v_c = d[i]!;
-    if ((v_c.id as string) === v_card && v_c.home) return true;
-  }
-  return false;
-}
-
-function leader_army_space_some(state: State, v_power: MajorPower, v_space: Space): boolean {
-  const d = state.alliances;
-  for (let i = 0; i < d.length; i++) {
-    const v_x = d[i]!;
-    if (((v_x.a as string) === v_power && (v_x.b as string) === state.spaces[v_space]!.controller) || ((v_x.a as string) === state.spaces[v_space]!.controller && (v_x.b as string) === v_power)) return true;
-  }
-  return false;
-}
-
-function leader_hold_not_arriving_some(state: State, v_leader: string, v_power: MajorPower): boolean {
-  const d = state.arriving_leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if ((v_l.name as string) === v_leader && (v_l.power as string) === v_power) return true;
-  }
-  return false;
-}
-
-function leader_must_place_some(state: State, v_power: MajorPower, v_s: Space): boolean {
-  const d = state.alliances;
-  for (let i = 0; i < d.length; i++) {
-    const v_x = d[i]!;
-    if (((v_x.a as string) === v_power && (v_x.b as string) === state.spaces[v_s]!.controller) || ((v_x.a as string) === state.spaces[v_s]!.controller && (v_x.b as string) === v_power)) return true;
-  }
-  return false;
-}
-
-function leader_must_place_some_2(state: State, v_power: MajorPower): boolean {
-  const d = SPACES;
-  for (let i = 0; i < d.length; i++) {
-    const v_s = d[i]!;
-    if (isFortified(v_s) && isHome(v_s, v_power) && ((state.spaces[v_s]!.controller as string) === v_power || leader_must_place_some(state, v_power, v_s))) return true;
-  }
-  return false;
-}
-
-function leader_must_place_some_3(state: State, v_power: MajorPower): boolean {
-  const d = SPACES;
-  for (let i = 0; i < d.length; i++) {
-    const v_s = d[i]!;
-    if (isPort(v_s) && isHome(v_s, v_power) && ((state.spaces[v_s]!.controller as string) === v_power || leader_must_place_some(state, v_power, v_s))) return true;
-  }
-  return false;
-}
-
-function leader_must_place_some_4(state: State, v_leader: string, v_power: MajorPower): boolean {
-  const d = state.arriving_leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if ((v_l.name as string) === v_leader && (v_l.power as string) === v_power && (((v_l.kind as string) !== "naval" && leader_must_place_some_2(state, v_power)) || ((v_l.kind as string) !== "army" && leader_must_place_some_3(state, v_power)))) return true;
-  }
-  return false;
-}
-
-function leader_role_some(state: State, v_leader: string, v_power: MajorPower, v_role: LeaderRole): boolean {
-  const d = state.arriving_leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if ((v_l.name as string) === v_leader && (v_l.power as string) === v_power && (v_l.kind as string) !== "army_or_naval" && (v_l.kind as string) !== v_role) return true;
-  }
-  return false;
-}
-
-function leader_switch_not_there_some(state: State, v_leader: string, v_power: MajorPower, v_space: Space): boolean {
-  const d = state.spaces[v_space]!.leaders;
-  for (let i = 0; i < d.length; i++) {
-    const v_l = d[i]!;
-    if ((v_l.name as string) === v_leader && (v_l.power as string) === v_power) return true;
+    if (((v_x.a as string) === v_power && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_power)) return true;
   }
   return false;
 }
@@ -3637,8 +2581,7 @@ function marriage_activator_only_some_2(state: State, v_power: MajorPower): bool
   return false;
 }
 
-function pass_home_card_some(state: State, v_power: MajorPower): boolean {
-  const d = state.hands[v_power]!;
+function pass_home_card_some(_state: State, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
     if (v_c.home) return true;
@@ -3646,8 +2589,7 @@ function pass_home_card_some(state: State, v_power: MajorPower): boolean {
   return false;
 }
 
-function pass_mandatory_event_some(state: State, v_power: MajorPower): boolean {
-  const d = state.hands[v_power]!;
+function pass_mandatory_event_some(_state: State, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
     if (v_c.mandatory) return true;
@@ -3655,40 +2597,12 @@ function pass_mandatory_event_some(state: State, v_power: MajorPower): boolean {
   return false;
 }
 
-function ex_pass_mandatory_event_played_every(state: State, v_power: MajorPower): boolean {
-  const d = state.hands[v_power]!;
+function ex_pass_mandatory_event_played_every(state: State, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
     if (!(!v_c.mandatory || (state.events_played_this_turn as readonly string[]).includes(v_c.id))) return false;
   }
   return true;
-}
-
-function patronage_artist_once_some(state: State, v_power: MajorPower): boolean {
-  const d = state.actions_this_turn;
-  for (let i = 0; i < d.length; i++) {
-    const v_x = d[i]!;
-    if ((v_x.power as string) === v_power && (v_x.kind as string) === "patronize_artist") return true;
-  }
-  return false;
-}
-
-function patronage_scholar_once_some(state: State, v_power: MajorPower): boolean {
-  const d = state.actions_this_turn;
-  for (let i = 0; i < d.length; i++) {
-    const v_x = d[i]!;
-    if ((v_x.power as string) === v_power && (v_x.kind as string) === "patronize_scholar") return true;
-  }
-  return false;
-}
-
-function treasure_not_held_some(state: State, v_power: MajorPower, v_treasure: string): boolean {
-  const d = state.treasures[v_power]!;
-  for (let i = 0; i < d.length; i++) {
-    const v_t = d[i]!;
-    if ((v_t.id as string) === v_treasure) return true;
-  }
-  return false;
 }
 
 function unrest_conversion_source_count(state: State, v_faith: Religion, v_space: Space): number {
@@ -3711,8 +2625,7 @@ function unrest_conversion_source_some(state: State, v_faith: Religion, v_space:
   return false;
 }
 
-function unrest_unoccupied_events_some(state: State, v_q: Power, v_space: Space): boolean {
-  const d = state.spaces[v_space]!.leaders;
+function unrest_unoccupied_events_some(_state: State, v_q: Power, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly placed_this_phase: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_l = d[i]!;
     if ((v_l.power as string) === v_q) return true;
@@ -3722,29 +2635,11 @@ function unrest_unoccupied_events_some(state: State, v_q: Power, v_space: Space)
 
 function unrest_unoccupied_events_some_2(state: State, v_space: Space): boolean {
   const d = MEMBERS_Power;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
   for (let i = 0; i < d.length; i++) {
     const v_q = d[i]!;
-    if (state.spaces[v_space]!.land_units[v_q]! > 0 || state.spaces[v_space]!.naval_units[v_q]! > 0 || unrest_unoccupied_events_some(state, v_q, v_space)) return true;
-  }
-  return false;
-}
-
-function vp_steps_of_two_sum(state: State, v_power: MajorPower): number {
-  let n = 0;
-  const d = state.activated;
-  for (let i = 0; i < d.length; i++) {
-    const v_a = d[i]!;
-    if ((v_a.power as string) !== v_power) continue;
-    n += v_a.vp_baseline;
-  }
-  return n;
-}
-
-function vp_to_ally_some(state: State, v_ally: MajorPower, v_power: MajorPower): boolean {
-  const d = state.activated;
-  for (let i = 0; i < d.length; i++) {
-    const v_a = d[i]!;
-    if ((v_a.power as string) === v_power && (v_a.ally as string) === v_ally) return true;
+    if (at.land_units[v_q]! > 0 || at.naval_units[v_q]! > 0 || unrest_unoccupied_events_some(state, v_q, at.leaders)) return true;
   }
   return false;
 }
@@ -3825,20 +2720,11 @@ function inv_state_activated_distinct_every(state: State): boolean {
   return true;
 }
 
-function inv_state_activated_no_home_cards_some(state: State, v_a: { readonly power: ActivatablePower; readonly ally: MajorPower; readonly vp_baseline: number; readonly cards_dealt: boolean; readonly war_declared_on: readonly MajorPower[]; readonly answered_war_of: readonly MajorPower[] }): boolean {
-  const d = state.hands[v_a.power]!;
-  for (let i = 0; i < d.length; i++) {
-    const v_c = d[i]!;
-    if (v_c.home) return true;
-  }
-  return false;
-}
-
 function inv_state_activated_no_home_cards_every(state: State): boolean {
   const d = state.activated;
   for (let i = 0; i < d.length; i++) {
     const v_a = d[i]!;
-    if (inv_state_activated_no_home_cards_some(state, v_a)) return false;
+    if (pass_home_card_some(state, state.hands[v_a.power]!)) return false;
   }
   return true;
 }
@@ -3870,8 +2756,7 @@ function inv_state_answered_war_not_self_or_ally_every(state: State): boolean {
   return true;
 }
 
-function inv_state_combat_cards_are_plain_every(state: State, v_p: MajorPower): boolean {
-  const d = state.hands[v_p]!;
+function inv_state_combat_cards_are_plain_every(_state: State, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
     if (!(!v_c.combat || (!v_c.mandatory && !v_c.home))) return false;
@@ -3883,14 +2768,13 @@ function inv_state_combat_cards_are_plain_every_2(state: State): boolean {
   const d = MEMBERS_MajorPower;
   for (let i = 0; i < d.length; i++) {
     const v_p = d[i]!;
-    if (!inv_state_combat_cards_are_plain_every(state, v_p)) return false;
+    if (!inv_state_combat_cards_are_plain_every(state, state.hands[v_p]!)) return false;
   }
   return true;
 }
 
-function inv_state_hand_cards_distinct_count(state: State, v_c: { readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean }, v_p: MajorPower): number {
+function inv_state_hand_cards_distinct_count(_state: State, v_c: { readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean }, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): number {
   let n = 0;
-  const d = state.hands[v_p]!;
   for (let i = 0; i < d.length; i++) {
     const v_d = d[i]!;
     if ((v_d.id as string) !== v_c.id) continue;
@@ -3899,11 +2783,12 @@ function inv_state_hand_cards_distinct_count(state: State, v_c: { readonly id: s
   return n;
 }
 
-function inv_state_hand_cards_distinct_every(state: State, v_p: MajorPower): boolean {
-  const d = state.hands[v_p]!;
+function inv_state_hand_cards_distinct_every(state: State, v_p: MajorPower, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
+  if (d.length === 0) return true;
+  const at = state.hands[v_p]!;
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
-    if ((inv_state_hand_cards_distinct_count(state, v_c, v_p) as number) !== 1) return false;
+    if ((inv_state_hand_cards_distinct_count(state, v_c, at) as number) !== 1) return false;
   }
   return true;
 }
@@ -3912,31 +2797,21 @@ function inv_state_hand_cards_distinct_every_2(state: State): boolean {
   const d = MEMBERS_MajorPower;
   for (let i = 0; i < d.length; i++) {
     const v_p = d[i]!;
-    if (!inv_state_hand_cards_distinct_every(state, v_p)) return false;
+    if (!inv_state_hand_cards_distinct_every(state, v_p, state.hands[v_p]!)) return false;
   }
   return true;
-}
-
-function inv_state_home_card_until_played_some(state: State, v_m: MajorPower): boolean {
-  const d = state.hands[v_m]!;
-  for (let i = 0; i < d.length; i++) {
-    const v_c = d[i]!;
-    if (v_c.home) return true;
-  }
-  return false;
 }
 
 function inv_state_home_card_until_played_every(state: State): boolean {
   const d = MEMBERS_MajorPower;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if (!((state.activatable as readonly string[]).includes(v_m) || state.home_card_played[v_m]! || inv_state_home_card_until_played_some(state, v_m))) return false;
+    if (!((state.activatable as readonly string[]).includes(v_m) || state.home_card_played[v_m]! || pass_home_card_some(state, state.hands[v_m]!))) return false;
   }
   return true;
 }
 
-function inv_state_home_cards_not_mandatory_every(state: State, v_p: MajorPower): boolean {
-  const d = state.hands[v_p]!;
+function inv_state_home_cards_not_mandatory_every(_state: State, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_c = d[i]!;
     if (!(!v_c.home || !v_c.mandatory)) return false;
@@ -3948,7 +2823,7 @@ function inv_state_home_cards_not_mandatory_every_2(state: State): boolean {
   const d = MEMBERS_MajorPower;
   for (let i = 0; i < d.length; i++) {
     const v_p = d[i]!;
-    if (!inv_state_home_cards_not_mandatory_every(state, v_p)) return false;
+    if (!inv_state_home_cards_not_mandatory_every(state, state.hands[v_p]!)) return false;
   }
   return true;
 }
@@ -4014,4 +2889,434 @@ function inv_state_undealt_activated_empty_hand_every(state: State): boolean {
     if (!(v_a.cards_dealt || (state.hands[v_a.power]!.length as number) === 0)) return false;
   }
   return true;
+}
+
+function activation_war_before_cards_some(state: State, v_power: MajorPower): boolean {
+  const d = state.activated;
+  for (let i = 0; i < d.length; i++) {
+    const v_a = d[i]!;
+    if ((v_a.power as string) === v_power && v_a.cards_dealt) return true;
+  }
+  return false;
+}
+
+function activation_war_not_activated_some(state: State, v_power: MajorPower): boolean {
+  const d = state.activated;
+  for (let i = 0; i < d.length; i++) {
+    const v_a = d[i]!;
+    if ((v_a.power as string) === v_power) return true;
+  }
+  return false;
+}
+
+function activation_war_not_ally_some(state: State, v_enemy: MajorPower, v_power: MajorPower): boolean {
+  const d = state.alliances;
+  for (let i = 0; i < d.length; i++) {
+    const v_x = d[i]!;
+    if (((v_x.a as string) === v_power && (v_x.b as string) === v_enemy) || ((v_x.a as string) === v_enemy && (v_x.b as string) === v_power)) return true;
+  }
+  return false;
+}
+
+function activation_war_once_some(state: State, v_power: MajorPower): boolean {
+  const d = state.activated;
+  for (let i = 0; i < d.length; i++) {
+    const v_a = d[i]!;
+    if ((v_a.power as string) === v_power && v_a.war_declared_on.length > 0) return true;
+  }
+  return false;
+}
+
+function vp_steps_of_two_sum(state: State, v_power: MajorPower): number {
+  let n = 0;
+  const d = state.activated;
+  for (let i = 0; i < d.length; i++) {
+    const v_a = d[i]!;
+    if ((v_a.power as string) !== v_power) continue;
+    n += v_a.vp_baseline;
+  }
+  return n;
+}
+
+function vp_to_ally_some(state: State, v_ally: MajorPower, v_power: MajorPower): boolean {
+  const d = state.activated;
+  for (let i = 0; i < d.length; i++) {
+    const v_a = d[i]!;
+    if ((v_a.power as string) === v_power && (v_a.ally as string) === v_ally) return true;
+  }
+  return false;
+}
+
+function leader_switch_in_port_some(state: State, v_power: MajorPower, v_space: Space): boolean {
+  const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_space]!;
+  for (let i = 0; i < d.length; i++) {
+    const v_x = d[i]!;
+    if (((v_x.a as string) === v_power && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_power)) return true;
+  }
+  return false;
+}
+
+function leader_switch_not_there_some(_state: State, v_leader: string, v_power: MajorPower, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly placed_this_phase: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if ((v_l.name as string) === v_leader && (v_l.power as string) === v_power) return true;
+  }
+  return false;
+}
+
+function defence_activator_only_some(state: State, v_joiner: MajorPower, v_power: MajorPower): boolean {
+  const d = state.activated;
+  for (let i = 0; i < d.length; i++) {
+    const v_a = d[i]!;
+    if ((v_a.power as string) === v_power && (v_a.ally as string) === v_joiner) return true;
+  }
+  return false;
+}
+
+function defence_against_declarer_some(state: State, v_enemy: MajorPower, v_power: MajorPower): boolean {
+  const d = state.activated;
+  for (let i = 0; i < d.length; i++) {
+    const v_a = d[i]!;
+    if ((v_a.power as string) === v_power && v_a.answered_war_of.length > 0 && !(v_a.answered_war_of as readonly string[]).includes(v_enemy)) return true;
+  }
+  return false;
+}
+
+function defence_answered_war_some(state: State, v_power: MajorPower): boolean {
+  const d = state.activated;
+  for (let i = 0; i < d.length; i++) {
+    const v_a = d[i]!;
+    if ((v_a.power as string) === v_power && (v_a.answered_war_of.length as number) === 0) return true;
+  }
+  return false;
+}
+
+function defence_step_order_some(state: State, v_power: MajorPower): boolean {
+  const d = state.activated;
+  for (let i = 0; i < d.length; i++) {
+    const v_a = d[i]!;
+    if ((v_a.power as string) === v_power && (v_a.war_declared_on.length > 0 || v_a.cards_dealt)) return true;
+  }
+  return false;
+}
+
+function activation_card_count_max(state: State): number {
+  let m = 0;
+  let any = false;
+  const d = MEMBERS_MajorPower;
+  for (let i = 0; i < d.length; i++) {
+    const v_m = d[i]!;
+    const b = state.hands[v_m]!.length;
+    if (!any || b > m) {
+      m = b;
+      any = true;
+    }
+  }
+  // max of an empty domain is 0
+  return m;
+}
+
+function activation_card_count_sum(state: State, v_a: { readonly power: ActivatablePower; readonly ally: MajorPower; readonly vp_baseline: number; readonly cards_dealt: boolean; readonly war_declared_on: readonly MajorPower[]; readonly answered_war_of: readonly MajorPower[] }): number {
+  let n = 0;
+  const d = v_a.war_declared_on;
+  for (let i = 0; i < d.length; i++) {
+    const v_t = d[i]!;
+    n += state.hands[v_t]!.length;
+  }
+  return n;
+}
+
+function activation_card_count_sum_2(state: State, v_power: MajorPower): number {
+  let n = 0;
+  const d = state.activated;
+  for (let i = 0; i < d.length; i++) {
+    const v_a = d[i]!;
+    if ((v_a.power as string) !== v_power) continue;
+    n += activation_card_count_sum(state, v_a);
+  }
+  return n;
+}
+
+function home_keep_one_count(_state: State, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): number {
+  let n = 0;
+  for (let i = 0; i < d.length; i++) {
+    const v_c = d[i]!;
+    if (!v_c.home) continue;
+    n++;
+  }
+  return n;
+}
+
+function home_not_home_card_some(_state: State, v_card: string, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_c = d[i]!;
+    if ((v_c.id as string) === v_card && v_c.home) return true;
+  }
+  return false;
+}
+
+function displace_land_destination_some(state: State, v_destination: Space, v_units_of: Power): boolean {
+  const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_destination]!;
+  for (let i = 0; i < d.length; i++) {
+    const v_x = d[i]!;
+    if (((v_x.a as string) === v_units_of && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_units_of)) return true;
+  }
+  return false;
+}
+
+function displace_land_nearest_some(state: State, v_destination: Space, v_force: DisplacedForce, v_space: Space, v_units_of: Power): boolean {
+  const d = SPACES;
+  for (let i = 0; i < d.length; i++) {
+    const v_s = d[i]!;
+    if ((v_s as string) !== v_space && (state.spaces[v_s]!.controller as string) === v_units_of && ((v_force as string) === "land_force" ? isFortified(v_s) : isPort(v_s)) && distance(v_space, v_s) < distance(v_space, v_destination)) return true;
+  }
+  return false;
+}
+
+function displace_units_present_some(_state: State, v_units_of: Power, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly placed_this_phase: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if ((v_l.power as string) === v_units_of && (v_l.role as string) === "army") return true;
+  }
+  return false;
+}
+
+function displace_units_present_some_2(_state: State, v_units_of: Power, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly placed_this_phase: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if ((v_l.power as string) === v_units_of && (v_l.role as string) === "naval") return true;
+  }
+  return false;
+}
+
+function leader_hold_not_arriving_some(state: State, v_leader: string, v_power: MajorPower): boolean {
+  const d = state.arriving_leaders;
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if ((v_l.name as string) === v_leader && (v_l.power as string) === v_power) return true;
+  }
+  return false;
+}
+
+function leader_must_place_some(state: State, v_power: MajorPower, v_s: Space): boolean {
+  const d = state.alliances;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_s]!;
+  for (let i = 0; i < d.length; i++) {
+    const v_x = d[i]!;
+    if (((v_x.a as string) === v_power && (v_x.b as string) === at.controller) || ((v_x.a as string) === at.controller && (v_x.b as string) === v_power)) return true;
+  }
+  return false;
+}
+
+function leader_must_place_some_2(state: State, v_power: MajorPower): boolean {
+  const d = SPACES;
+  for (let i = 0; i < d.length; i++) {
+    const v_s = d[i]!;
+    if (isFortified(v_s) && isHome(v_s, v_power) && ((state.spaces[v_s]!.controller as string) === v_power || leader_must_place_some(state, v_power, v_s))) return true;
+  }
+  return false;
+}
+
+function leader_must_place_some_3(state: State, v_power: MajorPower): boolean {
+  const d = SPACES;
+  for (let i = 0; i < d.length; i++) {
+    const v_s = d[i]!;
+    if (isPort(v_s) && isHome(v_s, v_power) && ((state.spaces[v_s]!.controller as string) === v_power || leader_must_place_some(state, v_power, v_s))) return true;
+  }
+  return false;
+}
+
+function leader_must_place_some_4(state: State, v_leader: string, v_power: MajorPower): boolean {
+  const d = state.arriving_leaders;
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if ((v_l.name as string) === v_leader && (v_l.power as string) === v_power && (((v_l.kind as string) !== "naval" && leader_must_place_some_2(state, v_power)) || ((v_l.kind as string) !== "army" && leader_must_place_some_3(state, v_power)))) return true;
+  }
+  return false;
+}
+
+function escort_one_direction_some(state: State, v_direction: EscortDirection): boolean {
+  const d = state.escort_moves_this_turn;
+  for (let i = 0; i < d.length; i++) {
+    const v_d = d[i]!;
+    if ((v_d as string) !== v_direction) return true;
+  }
+  return false;
+}
+
+function move_formation_size_count(_state: State, v_leaders: readonly string[], v_power: MajorPower, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly placed_this_phase: boolean })[]): number {
+  let n = 0;
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if (!((v_l.power as string) === v_power && (v_leaders as readonly string[]).includes(v_l.name))) continue;
+    n++;
+  }
+  return n;
+}
+
+function move_formation_size_sum_highest(_state: State, v_leaders: readonly string[], v_power: MajorPower, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly placed_this_phase: boolean })[]): number {
+  let t0 = -Infinity, t1 = -Infinity;
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if (!((v_l.power as string) === v_power && (v_leaders as readonly string[]).includes(v_l.name))) continue;
+    const b = v_l.command;
+    if (b > t1) {
+      if (b > t0) {
+        t1 = t0;
+        t0 = b;
+      } else {
+        t1 = b;
+      }
+    }
+  }
+  // sum of the 2 largest (fewer when the domain is smaller)
+  return (t0 === -Infinity ? 0 : t0) + (t1 === -Infinity ? 0 : t1);
+}
+
+function move_units_in_space_some(_state: State, v_n: string, v_power: MajorPower, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly placed_this_phase: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if ((v_l.name as string) === v_n && (v_l.power as string) === v_power) return true;
+  }
+  return false;
+}
+
+function move_units_in_space_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
+  const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
+  for (let i = 0; i < d.length; i++) {
+    const v_n = d[i]!;
+    if (!move_units_in_space_some(state, v_n, v_power, at.leaders)) return true;
+  }
+  return false;
+}
+
+function leader_role_some(state: State, v_leader: string, v_power: MajorPower, v_role: LeaderRole): boolean {
+  const d = state.arriving_leaders;
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if ((v_l.name as string) === v_leader && (v_l.power as string) === v_power && (v_l.kind as string) !== "army_or_naval" && (v_l.kind as string) !== v_role) return true;
+  }
+  return false;
+}
+
+function captain_unknown_some(state: State, v_captain: string): boolean {
+  const d = state.sea_captains;
+  for (let i = 0; i < d.length; i++) {
+    const v_c = d[i]!;
+    if ((v_c.name as string) === v_captain) return true;
+  }
+  return false;
+}
+
+function captain_wintered_in_colony_some(state: State, v_captain: string): boolean {
+  const d = state.sea_captains;
+  for (let i = 0; i < d.length; i++) {
+    const v_c = d[i]!;
+    if ((v_c.name as string) === v_captain && v_c.wintered_in_colony) return true;
+  }
+  return false;
+}
+
+function card_combat_not_event_some(_state: State, v_card: string, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_c = d[i]!;
+    if ((v_c.id as string) === v_card && v_c.combat) return true;
+  }
+  return false;
+}
+
+function card_mandatory_not_for_cp_some(_state: State, v_card: string, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_c = d[i]!;
+    if ((v_c.id as string) === v_card && v_c.mandatory) return true;
+  }
+  return false;
+}
+
+function card_not_in_hand_some(_state: State, v_card: string, d: readonly ({ readonly id: string; readonly home: boolean; readonly mandatory: boolean; readonly combat: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_c = d[i]!;
+    if ((v_c.id as string) === v_card) return true;
+  }
+  return false;
+}
+
+function treasure_not_held_some(_state: State, v_treasure: string, d: readonly ({ readonly id: string; readonly cp: number })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_t = d[i]!;
+    if ((v_t.id as string) === v_treasure) return true;
+  }
+  return false;
+}
+
+function deploy_army_leaders_only_some(_state: State, v_n: string, v_power: MajorPower, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly placed_this_phase: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if ((v_l.name as string) === v_n && (v_l.power as string) === v_power && (v_l.role as string) === "naval") return true;
+  }
+  return false;
+}
+
+function deploy_army_leaders_only_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
+  const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
+  for (let i = 0; i < d.length; i++) {
+    const v_n = d[i]!;
+    if (deploy_army_leaders_only_some(state, v_n, v_power, at.leaders)) return true;
+  }
+  return false;
+}
+
+function deploy_leaders_started_in_capital_some(_state: State, v_n: string, v_power: MajorPower, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly placed_this_phase: boolean })[]): boolean {
+  for (let i = 0; i < d.length; i++) {
+    const v_l = d[i]!;
+    if ((v_l.name as string) === v_n && (v_l.power as string) === v_power && v_l.placed_this_phase) return true;
+  }
+  return false;
+}
+
+function deploy_leaders_started_in_capital_some_2(state: State, v_leaders: readonly string[], v_origin: Space, v_power: MajorPower): boolean {
+  const d = v_leaders;
+  if (d.length === 0) return false;
+  const at = state.spaces[v_origin]!;
+  for (let i = 0; i < d.length; i++) {
+    const v_n = d[i]!;
+    if (deploy_leaders_started_in_capital_some(state, v_n, v_power, at.leaders)) return true;
+  }
+  return false;
+}
+
+function activated_no_assassination_target_some(state: State, v_target: Power): boolean {
+  const d = state.activated;
+  for (let i = 0; i < d.length; i++) {
+    const v_a = d[i]!;
+    if ((v_a.power as string) === v_target) return true;
+  }
+  return false;
+}
+
+function patronage_artist_once_some(state: State, v_power: MajorPower): boolean {
+  const d = state.actions_this_turn;
+  for (let i = 0; i < d.length; i++) {
+    const v_x = d[i]!;
+    if ((v_x.power as string) === v_power && (v_x.kind as string) === "patronize_artist") return true;
+  }
+  return false;
+}
+
+function patronage_scholar_once_some(state: State, v_power: MajorPower): boolean {
+  const d = state.actions_this_turn;
+  for (let i = 0; i < d.length; i++) {
+    const v_x = d[i]!;
+    if ((v_x.power as string) === v_power && (v_x.kind as string) === "patronize_scholar") return true;
+  }
+  return false;
 }
