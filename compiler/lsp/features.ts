@@ -92,8 +92,8 @@ class Caches {
   /** per IR: its obligations and their cache keys, each key computed when first asked for (a hover keys only the rule's obligations) */
   private keyed = new WeakMap<IREdition, { obligations: Obligation[]; key: (ob: Obligation) => string }>();
   constructor(private root: string) {}
-  /** The verdicts the cache holds for `ir`'s obligations about `id` (in obligation order; undefined: not in the cache), or undefined without a cache file. */
-  lookup(editionRel: string, ir: IREdition, about: (o: Obligation) => boolean): { file: string; hits: { ob: Obligation; hit?: ObligationResult }[] } | undefined {
+  /** The store of an edition folder, read (gunzip, parse) only when its file changed since the last read; undefined without a file. */
+  store(editionRel: string): { file: string; store: { mtime: number; cache: ProofCache } } | undefined {
     const dir = path.join(this.root, "proofs", ".cache");
     const file = ProofCache.fileFor(dir, editionRel);
     let mtime: number;
@@ -102,9 +102,28 @@ class Caches {
     } catch {
       return undefined;
     }
-    // read (gunzip, parse) only when the file changed since the last hover
     let store = this.stores.get(file);
     if (!store || store.mtime !== mtime) this.stores.set(file, (store = { mtime, cache: new ProofCache(dir, editionRel) }));
+    return { file, store };
+  }
+
+  /** The verdicts the cache holds for `ir`'s obligations about `id` (in obligation order; undefined: not in the cache), or undefined without a cache file. */
+  lookup(editionRel: string, ir: IREdition, about: (o: Obligation) => boolean): { file: string; hits: { ob: Obligation; hit?: ObligationResult }[] } | undefined {
+    const got = this.store(editionRel);
+    if (!got) return undefined;
+    const { file, store } = got;
+    const k = this.keyedFor(ir);
+    const hits: { ob: Obligation; hit?: ObligationResult }[] = [];
+    k.obligations.forEach((ob) => {
+      if (!about(ob)) return;
+      const r = store!.cache.get(k.key(ob));
+      hits.push({ ob, hit: r ? ({ ...ob, ...r, cached: true, ms: 0 } as ObligationResult) : undefined });
+    });
+    return { file, hits };
+  }
+
+  /** The obligations of an IR and their key function (the edition's shared parts hashed once). */
+  keyedFor(ir: IREdition): { obligations: Obligation[]; key: (ob: Obligation) => string } {
     let k = this.keyed.get(ir);
     if (!k) {
       const keyer = obligationKeyer(ir, { listBound: PROVE_LIST_BOUND });
@@ -119,13 +138,7 @@ class Caches {
       };
       this.keyed.set(ir, k);
     }
-    const hits: { ob: Obligation; hit?: ObligationResult }[] = [];
-    k.obligations.forEach((ob) => {
-      if (!about(ob)) return;
-      const r = store!.cache.get(k!.key(ob));
-      hits.push({ ob, hit: r ? ({ ...ob, ...r, cached: true, ms: 0 } as ObligationResult) : undefined });
-    });
-    return { file, hits };
+    return k;
   }
 }
 
@@ -211,6 +224,19 @@ export class Features {
   constructor(readonly project: Project) {
     this.reports = new Reports(project.root);
     this.caches = new Caches(project.root);
+  }
+
+  /**
+   * Builds what the first hover after an edit would build — the edition's symbol index, and its
+   * proof cache read from disk — so that the hover answers at once. The server calls it when a
+   * check is done and no edit is waiting.
+   */
+  warm(dir: string): void {
+    this.index(dir);
+    if (this.caches.store(this.project.rel(dir))) {
+      const ir = this.project.lastGood.get(dir);
+      if (ir) this.caches.keyedFor(ir);
+    }
   }
 
   index(dir: string): EditionIndex {

@@ -89,6 +89,12 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
       void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: diags, ...(versions.has(f) ? { version: versions.get(f) } : {}) });
     }
     if (pending.size || pendingFiles.size) schedule([]);
+    // idle after the check: what a hover needs (index, proof cache) is built now, not on the hover
+    else
+      setImmediate(() => {
+        if (timer) return;
+        for (const d of dirs) safe("warming", undefined, () => features.warm(d));
+      });
   };
   const schedule = (dirs: string[]) => {
     dirs.forEach((d) => pending.add(d));
