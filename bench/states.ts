@@ -154,7 +154,11 @@ export function makeState(seed: number, kind: ActionKind): State {
       let id = pick(r, CARD_IDS);
       for (let k = CARD_IDS.indexOf(id); used.has(id); k = (k + 1) % CARD_IDS.length) id = CARD_IDS[k]!;
       used.add(id);
-      return { id, home: chance(r, 0.15), mandatory: chance(r, 0.08), combat: false };
+      // both draws are made whatever they give (the random stream stays that of earlier seeds); a
+      // home card is never a Mandatory Event (invariant state.home_cards_not_mandatory, 001 ¶38–¶39)
+      const home = chance(r, 0.15);
+      const mandatory = chance(r, 0.08);
+      return { id, home, mandatory: mandatory && !home, combat: false };
     });
     rulers[m] = { name: base.rulers[m].name, admin_rating: int(r, 0, 4) };
   }
