@@ -3,7 +3,6 @@
  * typechecks it, imports it and asserts verdicts.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
@@ -12,6 +11,7 @@ import { ExprCompiler } from "../compiler/codegen/expr.js";
 import { generateEdition } from "../compiler/codegen/index.js";
 import { Names } from "../compiler/codegen/names.js";
 import { and, cmp, en, eq, int, ne, not, Power, st, tinyIR, tinyState, v } from "./helpers/tiny-ir.js";
+import { writeGenerated } from "./helpers/generated-files.js";
 
 type Verdict = { allowed: boolean; violations: readonly { rule: string; kind: string; citation: string; title: string; file: string; line: number; column: number }[]; obliged: readonly string[] };
 interface Generated {
@@ -33,13 +33,7 @@ let gen: Generated;
 
 beforeAll(async () => {
   files = await generateEdition(tinyIR());
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-codegen-"));
-  for (const f of files) {
-    const p = path.join(dir, f.path);
-    fs.mkdirSync(path.dirname(p), { recursive: true });
-    fs.writeFileSync(p, f.content);
-  }
-  fs.writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
+  dir = writeGenerated(files, "rulewright-codegen-");
   gen = (await import(pathToFileURL(path.join(dir, "generated/tiny/index.ts")).href)) as Generated;
 });
 

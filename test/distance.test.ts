@@ -6,7 +6,6 @@
  * (test/helpers/tiny-ir.ts); the checker's side is in test/check.test.ts.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
@@ -18,6 +17,7 @@ import type { Board, Expr, IREdition, IRRule } from "../compiler/ir/types.js";
 import { Encoder, type Sym } from "../compiler/verify/encode.js";
 import { duringCheck, getZ3, runExclusive } from "../compiler/verify/z3.js";
 import { and, board as tinyBoard, board_, cmp, en, eq, int, Space, tinyIR, tinyState, v } from "./helpers/tiny-ir.js";
+import { writeGenerated } from "./helpers/generated-files.js";
 
 const ids = tinyBoard.spaces.map((s) => s.id);
 const N = ids.length;
@@ -88,13 +88,7 @@ describe("generated DISTANCE table and the interpreter", () => {
 
   beforeAll(async () => {
     files = await generateEdition(distanceIR());
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-distance-"));
-    for (const f of files) {
-      const p = path.join(dir, f.path);
-      fs.mkdirSync(path.dirname(p), { recursive: true });
-      fs.writeFileSync(p, f.content);
-    }
-    fs.writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
+    dir = writeGenerated(files, "rulewright-distance-");
     gen = await import(pathToFileURL(path.join(dir, "generated/tiny/index.ts")).href);
     board = await import(pathToFileURL(path.join(dir, "generated/tiny/board.ts")).href);
   });

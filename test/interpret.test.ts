@@ -6,7 +6,6 @@
  * uses the constructs Here I Stand does not (max, min, sum, board functions, int max_seas).
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
@@ -19,6 +18,7 @@ import { findScenarioFiles, judge, readScenarioFile } from "../compiler/scenario
 import { loadValidators, stateProblems, type ValidatorModule } from "../compiler/cli/common.js";
 import { makeAction, makeSet, makeState, MAJORS, POWERS, type ActionKind } from "../bench/states.js";
 import { board as tinyBoard, MajorPower as TinyMajor, Power as TinyPower, tinyIR, tinyState } from "./helpers/tiny-ir.js";
+import { writeGenerated } from "./helpers/generated-files.js";
 
 let his: IREdition;
 let gen: ValidatorModule;
@@ -148,13 +148,7 @@ describe("interpreter: the tiny edition (max, min, sum_highest, board functions,
   let tiny: Pick<ValidatorModule, "check" | "obligedActions" | "brokenInvariants">;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-interpret-"));
-    for (const f of await generateEdition(tinyIR())) {
-      const p = path.join(dir, f.path);
-      fs.mkdirSync(path.dirname(p), { recursive: true });
-      fs.writeFileSync(p, f.content);
-    }
-    fs.writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
+    dir = writeGenerated(await generateEdition(tinyIR()), "rulewright-interpret-");
     tiny = await import(pathToFileURL(path.join(dir, "generated/tiny/index.ts")).href);
   });
   afterAll(() => {

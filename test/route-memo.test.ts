@@ -9,7 +9,6 @@
  *   lookup is passed to its quantifier helper.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +20,7 @@ import { createInterpreter } from "../compiler/interpret/index.js";
 import { rng } from "../bench/states.js";
 import type { Expr, IREdition, IRRule, Type } from "../compiler/ir/types.js";
 import { and, board, cmp, eq, fld, idx, int, ite, lit, MajorPower, not, or, Space, st, tinyIR, tinyState, v } from "./helpers/tiny-ir.js";
+import { writeGenerated } from "./helpers/generated-files.js";
 
 const Bool: Type = { k: "bool" };
 const Int: Type = { k: "int" };
@@ -75,13 +75,7 @@ let gen: { check(state: unknown, action: unknown): { allowed: boolean; violation
 
 beforeAll(async () => {
   files = await generateEdition(memoIR());
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-route-memo-"));
-  for (const f of files) {
-    const p = path.join(dir, f.path);
-    fs.mkdirSync(path.dirname(p), { recursive: true });
-    fs.writeFileSync(p, f.content);
-  }
-  fs.writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
+  dir = writeGenerated(files, "rulewright-route-memo-");
   gen = await import(pathToFileURL(path.join(dir, "generated/tiny/index.ts")).href);
 });
 

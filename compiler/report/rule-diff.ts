@@ -14,8 +14,10 @@
  * tables it looks up (their definitions), and the exemptions that lift it (id, condition). A rule
  * whose meaning is the same but whose title or citation differs is `reworded`.
  */
-import type { IREdition, IRRule, Type } from "../ir/types.js";
+import type { IREdition, IRRule } from "../ir/types.js";
 import { routesIn, tablesIn } from "../ir/walk.js";
+import { liftsOf } from "../verify/obligations.js";
+import { sharedActions } from "../verify/vocabulary.js";
 
 /** A rule of the same id in both editions whose meaning differs; `what` names the parts that do. */
 export interface ChangedRule {
@@ -52,7 +54,7 @@ export interface RuleDiff {
   shared: number;
   /** the shared actions whose rules differ, by name */
   actions: ActionRuleDiff[];
-  /** actions declared by one edition only, or with other parameters */
+  /** actions declared by one edition only, or with other parameters (the reason as `rulewright diff` gives it) */
   notShared: { action: string; reason: string }[];
   other: OtherChange[];
 }
@@ -79,31 +81,6 @@ function canon(x: unknown): string {
   return c;
 }
 
-/** A type with enum members as a set (member order does not matter, as in `rulewright diff`). */
-function typeKey(t: Type): string {
-  return canon(strip(t));
-  function strip(x: unknown): unknown {
-    if (Array.isArray(x)) return x.map(strip);
-    if (x && typeof x === "object") {
-      const o = x as Record<string, unknown>;
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(o)) out[k] = k === "members" && Array.isArray(v) ? [...v].sort() : strip(v);
-      return out;
-    }
-    return x;
-  }
-}
-
-const actionKey = (ir: IREdition, name: string): string | undefined => {
-  const a = ir.actions.find((x) => x.name === name);
-  return a && canon([...a.params].sort((p, q) => (p.name < q.name ? -1 : 1)).map((p) => [p.name, p.actor, typeKey(p.type)]));
-};
-
-/** The names of the actions both editions declare with the same parameters (names, types, actor). */
-export function sharedActionNames(a: IREdition, b: IREdition): string[] {
-  return a.actions.filter((x) => actionKey(b, x.name) !== undefined && actionKey(b, x.name) === actionKey(a, x.name)).map((x) => x.name).sort();
-}
-
 /** The parts of a rule's meaning, each as a canonical string. */
 function meaning(r: IRRule, ir: IREdition): Map<string, string> {
   const parts = new Map<string, string>([
@@ -118,8 +95,7 @@ function meaning(r: IRRule, ir: IREdition): Map<string, string> {
   const tables = new Set<string>();
   tablesIn(r.when, tables);
   for (const n of [...tables].sort()) parts.set(`table ${n}`, canon((ir.tables ?? []).find((x) => x.name === n) ?? null));
-  const lifts = ir.exemptions.filter((x) => x.rules.includes(r.id) || x.groups.some((g) => r.groups.includes(g)));
-  parts.set("exemptions", canon(lifts.map((x) => [x.id, x.when]).sort((p, q) => (String(p[0]) < String(q[0]) ? -1 : 1))));
+  parts.set("exemptions", canon(liftsOf(ir, r).map((x) => [x.id, x.when]).sort((p, q) => (String(p[0]) < String(q[0]) ? -1 : 1))));
   return parts;
 }
 
@@ -133,10 +109,12 @@ function changedParts(x: Map<string, string>, y: Map<string, string>): string[] 
  * Pure; never throws on well-formed IR.
  */
 export function ruleDiff(a: IREdition, b: IREdition): RuleDiff | null {
-  const shared = sharedActionNames(a, b);
-  if (!shared.length) return null;
   const fa = a.folder ?? a.name;
   const fb = b.folder ?? b.name;
+  // the actions `rulewright diff` compares (compiler/verify/vocabulary.ts), and why the others are not
+  const { shared: names, notCompared } = sharedActions(a, b, { a: fa, b: fb });
+  const shared = [...names].sort();
+  if (!shared.length) return null;
   const actions: ActionRuleDiff[] = [];
   for (const action of shared) {
     const ra = a.rules.filter((r) => r.action === action);
@@ -157,9 +135,7 @@ export function ruleDiff(a: IREdition, b: IREdition): RuleDiff | null {
     }
     if (d.added.length || d.removed.length || d.changed.length || d.reworded.length) actions.push(d);
   }
-  const notShared: RuleDiff["notShared"] = [];
-  for (const x of a.actions) if (!shared.includes(x.name)) notShared.push({ action: x.name, reason: b.actions.some((y) => y.name === x.name) ? "other parameters" : `only in ${fa}` });
-  for (const y of b.actions) if (!a.actions.some((x) => x.name === y.name)) notShared.push({ action: y.name, reason: `only in ${fb}` });
+  const notShared: RuleDiff["notShared"] = [...notCompared];
   notShared.sort((p, q) => (p.action < q.action ? -1 : p.action > q.action ? 1 : 0));
   const other: OtherChange[] = [];
   const compare = <T>(what: OtherChange["what"], xs: T[], ys: T[], id: (t: T) => string, key: (t: T) => string) => {
