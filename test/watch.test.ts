@@ -92,11 +92,13 @@ describe("--watch", () => {
       [() => fs.writeFileSync(file, yaml(2)), () => fs.writeFileSync(file, yaml(1))],
     );
     expect(runs.map((r) => r.code)).toEqual([0, 1, 0]);
-    expect(runs[0].added).toContain("scenarios: 1 passed, 0 failed");
-    expect(runs[1].added.join("\n")).toMatch(/FAIL .*cost\.yaml:\d+ move_formation costs the ottoman 2 CP/);
-    expect(runs[1].added).toContain("scenarios: 0 passed, 1 failed");
-    expect(runs[1].removed).toEqual(["scenarios: 1 passed, 0 failed"]);
-    expect(runs[2].added).toEqual(["scenarios: 1 passed, 0 failed"]);
+    // colours are on where CI is set (picocolors): compare the text without them
+    const [added, removed] = [runs.map((r) => plain(r.added)), runs.map((r) => plain(r.removed))];
+    expect(added[0]).toContain("scenarios: 1 passed, 0 failed");
+    expect(added[1].join("\n")).toMatch(/FAIL .*cost\.yaml:\d+ move_formation costs the ottoman 2 CP/);
+    expect(added[1]).toContain("scenarios: 0 passed, 1 failed");
+    expect(removed[1]).toEqual(["scenarios: 1 passed, 0 failed"]);
+    expect(added[2]).toEqual(["scenarios: 1 passed, 0 failed"]);
   }, 90_000);
 
   it("affects: a save counts for an edition when it is in its folder, one of its inputs, or beside one", () => {
