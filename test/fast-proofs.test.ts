@@ -4,12 +4,15 @@
  *   whose state was edited after it was judged (one field) is rejected and the solver answers;
  * - slicing: every obligation of one bundled edition gets the same verdict with and without
  *   cone-of-influence slicing (a slice that dropped an invariant an obligation needs would show);
- * - sharding: the shards of a run, merged, are the unsharded report.
+ * - sharding: the shards of a run, merged, are the unsharded report;
+ * - a witness the interpreter picked counts once the generated validators confirm it;
+ * - a stuck_power proof is reused after an edit only when its unsat core leaves the edit out.
  */
 import { describe, expect, it } from "vitest";
 import { loadEdition } from "../compiler/check/index.js";
 import { loadValidators, resolveEdition } from "../compiler/cli/common.js";
-import { judgeWith, scenarioCandidates } from "../compiler/cli/witnesses.js";
+import { judgeWith, scenarioCandidates, stagedJudge } from "../compiler/cli/witnesses.js";
+import { coreObligation, obligationKeyer } from "../compiler/verify/cache.js";
 import { mergeReports, proveEdition, type ProofReport } from "../compiler/verify/index.js";
 import { obligationsFor } from "../compiler/verify/obligations.js";
 import { sliceInvariants } from "../compiler/verify/slice.js";
@@ -76,5 +79,72 @@ describe("sharding", () => {
       expect(strip(mergeReports(shards))).toEqual(strip(whole));
     }
     await expect(proveEdition(ir, { shard: { index: 3, count: 2 } })).rejects.toThrow(/bad shard/);
+  });
+});
+
+describe("witnesses the generated validators confirm later", () => {
+  it("count once the generated validators agree; a witness they reject sends its obligation to the solver", async () => {
+    const ref = resolveEdition("his");
+    const ir = loadEdition(ref.dir, { repoRoot: process.cwd() }).edition!;
+    const judge = judgeWith(ir, await loadValidators(ref, ir));
+    const states = scenarioCandidates(judge);
+    const ob = obligationsFor(ir).find((o) => o.kind === "dead_rule" && o.action === "declare_war" && candidatesFor(o, states).length)!;
+    const only = (o: { id: string }) => o.id === ob.id;
+    let asked: readonly string[] | undefined;
+    const yes = await proveEdition(ir, { timeoutMs: 60_000, only, isolate: true, witnesses: { states, judge, confirm: async (actions) => ((asked = actions), () => true) } });
+    expect(asked).toEqual(["declare_war"]);
+    expect(yes.obligations[0]).toMatchObject({ verdict: "proved", witness: { source: candidatesFor(ob, states)[0].source } });
+    const no = await proveEdition(ir, { timeoutMs: 60_000, only, isolate: true, witnesses: { states, judge, confirm: async () => () => false } });
+    expect(no.obligations[0].verdict).toBe("proved");
+    expect(no.obligations[0].witness!.source).toBeUndefined();
+  });
+
+  it("stagedJudge: the interpreter judges at once; confirm loads the checkers of some actions and agrees only on those", async () => {
+    const ref = resolveEdition("his");
+    const ir = loadEdition(ref.dir, { repoRoot: process.cwd() }).edition!;
+    const full = judgeWith(ir, await loadValidators(ref, ir));
+    const asked: (readonly string[])[] = [];
+    const { judge, confirm } = stagedJudge(ir, async (actions) => (asked.push(actions), loadValidators(ref, ir)));
+    const s = scenarioCandidates(full).find((j) => j.action.action === "declare_war")!;
+    // the interpreter alone gives the verdict the validators and the interpreter agreed on
+    expect(judge(s.state, s.action, "x")).toMatchObject({ allowed: s.allowed, fired: s.fired });
+    expect(asked).toEqual([]);
+    const agrees = await confirm(["declare_war"]);
+    await confirm(["pass"]);
+    expect(asked).toEqual([["declare_war"]]);
+    expect(agrees(s.state, s.action)).toBe(true);
+    expect(agrees(s.state, { ...s.action, action: "pass" })).toBe(false);
+    const broken = stagedJudge(ir, () => Promise.reject(new Error("no validators")));
+    expect((await broken.confirm(["declare_war"]))(s.state, s.action)).toBe(false);
+  });
+});
+
+describe("stuck_power reuse by unsat core", () => {
+  it("its core names the moves the proof needs; an edit of another move's rule keeps the core obligation's key, an edit of the core's does not", () => {
+    const ir = loadEdition("dsl/his", { repoRoot: process.cwd() }).edition!;
+    const ob = obligationsFor(ir).find((o) => o.id === "his.stuck_power.diplomacy")!;
+    const sliced = new Set(sliceInvariants(ir, ob).map((i) => i.id));
+    const keyOf = (e: typeof ir, core: string[]) => {
+      const o = obligationsFor(e).find((x) => x.id === ob.id)!;
+      const c = coreObligation(e, o, core, sliced);
+      return c && obligationKeyer(e, { listBound: 4 })(c);
+    };
+    // the proof on record: in the Diplomacy Phase a power may always end its part of it
+    expect(proofReport("dsl/his").obligations.find((o) => o.id === ob.id)).toMatchObject({ verdict: "proved", core: ["move:end_diplomacy"] });
+    const core = ["move:end_diplomacy"];
+    const before = keyOf(ir, core);
+    expect(before).toBeDefined();
+    // England's ban on war with Venice becomes France's: declare_war is not in the core
+    const edit = (id: string, f: (r: (typeof ir.rules)[number]) => (typeof ir.rules)[number]) => ({ ...ir, rules: ir.rules.map((r) => (r.id === id ? f(r) : r)) });
+    const venice = edit("dow.venice_england", (r) => ({ ...r, when: { k: "not", arg: r.when, type: { k: "bool" } } as typeof r.when }));
+    expect(keyOf(venice, core)).toBe(before);
+    // the same edit counts when the core names declare_war
+    expect(keyOf(venice, ["move:declare_war", "move:end_diplomacy"])).not.toBe(keyOf(ir, ["move:declare_war", "move:end_diplomacy"]));
+    // a new ban on ending the phase is inside the core
+    const banned = { ...ir, rules: [...ir.rules, { ...ir.rules.find((r) => r.id === "dow.self")!, id: "end.never", action: "end_diplomacy", when: { k: "lit", value: true, type: { k: "bool" } } as (typeof ir.rules)[number]["when"] }] };
+    expect(keyOf(banned, core)).not.toBe(before);
+    // a core that names no move of the phase stands for nothing
+    expect(keyOf(ir, ["move:spring_deploy"])).toBeUndefined();
+    expect(keyOf(ir, ["move:no_such_action"])).toBeUndefined();
   });
 });

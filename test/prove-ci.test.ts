@@ -197,10 +197,13 @@ describe("incremental proving", () => {
     const involving = third.obligations.filter((o) => o.rules.includes("dow.venice_england") || o.subjects.includes("dow.venice_england")).map((o) => o.id).sort();
     // an obligation the edited rule takes part in is solved again, unless its verdict is unsat and
     // its unsat core leaves the edited rule out (reuse by unsat core): dow.alliance_this_phase is
-    // covered by dow.own_ally and an invariant, whatever England or France may do to Venice
+    // covered by dow.own_ally and an invariant, whatever England or France may do to Venice, and
+    // the Diplomacy Phase never leaves a power stuck whatever declare_war's rules say
     const byCore = third.obligations.filter((o) => involving.includes(o.id) && o.cached);
-    expect(byCore.map((o) => o.id)).toEqual(["his.redundant_rule.dow.alliance_this_phase"]);
+    expect(byCore.map((o) => o.id)).toEqual(["his.redundant_rule.dow.alliance_this_phase", "his.stuck_power.diplomacy"]);
     expect(byCore[0]).toMatchObject({ verdict: "refuted", core: ["dow.alliance_this_phase", "dow.own_ally", "state.formed_alliances_hold"] });
+    expect(byCore[1]).toMatchObject({ verdict: "proved" });
+    expect((byCore[1] as { core?: string[] }).core).not.toContain("move:declare_war");
     expect(solved).toEqual(involving.filter((id) => !byCore.some((o) => o.id === id)));
     expect(solved).toContain("his.dead_rule.dow.venice_england");
     expect(solved).toContain("his.always_forbidden.declare_war");

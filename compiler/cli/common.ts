@@ -200,6 +200,38 @@ export interface ValidatorModule {
  * on stderr unless `quiet`.
  */
 export async function loadValidators(ref: EditionRef, edition: IREdition, opts: { generateWhenStale?: boolean; quiet?: boolean } = {}): Promise<ValidatorModule> {
+  return (await loadGenerated(ref, edition, opts)) as ValidatorModule;
+}
+
+/** The part of the generated validators that checks moves and states (generated/<edition>/validators.ts). */
+export type CheckerModule = Pick<ValidatorModule, "check" | "obligedActions" | "brokenInvariants">;
+
+/**
+ * The checkers of an edition (`CheckerModule`), loaded as `loadValidators` loads the validators,
+ * but where they have to be generated (an edition outside dsl/, a stale generated/ with
+ * `generateWhenStale`) only the files `validators.ts` needs at run time are (codegen
+ * `CHECKER_FILES`), and with `actions` only the checkers of those actions (their rules and every
+ * oblige rule; `check` of another action then finds no rule of it): a fraction of the time of
+ * the whole folder. prove's witness judge uses it.
+ */
+export async function loadCheckers(ref: EditionRef, edition: IREdition, opts: { generateWhenStale?: boolean; quiet?: boolean; actions?: readonly string[] } = {}): Promise<CheckerModule> {
+  return (await loadGenerated(ref, edition, { ...opts, checkersOnly: true })) as CheckerModule;
+}
+
+/**
+ * Whether loading the validators of an edition (with `generateWhenStale`) means generating them
+ * first: an edition outside dsl/, or a bundled one whose generated/ is stale or missing (never
+ * for the installed package's own editions).
+ */
+export function needsGenerating(ref: EditionRef, edition: IREdition): boolean {
+  if (ref.root !== undefined) return false;
+  if (!ref.bundled) return true;
+  const index = path.join(path.resolve(GENERATED_DIR, editionFolder(edition)), "index.ts");
+  const header = fs.existsSync(index) ? fs.readFileSync(index, "utf8").slice(0, 2000) : "";
+  return /inputs sha256: ([0-9a-f]{64})/.exec(header)?.[1] !== edition.inputHash;
+}
+
+async function loadGenerated(ref: EditionRef, edition: IREdition, opts: { generateWhenStale?: boolean; quiet?: boolean; checkersOnly?: boolean; actions?: readonly string[] }): Promise<unknown> {
   let dir = "";
   let entry = "index.ts";
   let generate = !ref.bundled;
@@ -226,11 +258,16 @@ export async function loadValidators(ref: EditionRef, edition: IREdition, opts: 
     }
   }
   if (generate) {
-    const { generateEdition } = await import("../codegen/index.js");
-    const files = await generateEdition(edition);
+    const { CHECKER_FILES, generateEdition } = await import("../codegen/index.js");
+    // `actions`: the checkers of those actions only (their forbid and oblige rules, and every
+    // oblige rule: it binds the actor whatever the action) — generated in a fraction of the time
+    const keep = opts.checkersOnly && opts.actions ? new Set(opts.actions) : undefined;
+    const ir = keep ? { ...edition, rules: edition.rules.filter((r) => keep.has(r.action) || r.kind === "oblige") } : edition;
+    const files = await generateEdition(ir, opts.checkersOnly ? { only: CHECKER_FILES } : {});
+    if (opts.checkersOnly) entry = "validators.ts";
     const key = crypto.createHash("sha256").update(files.map((f) => f.path + "\0" + f.content).join("\0")).digest("hex").slice(0, 16);
     // outside node_modules: tsx compiles TypeScript only outside it
-    dir = path.join(os.tmpdir(), "rulewright-cache", `${editionFolder(edition)}-${key}`);
+    dir = path.join(os.tmpdir(), "rulewright-cache", `${editionFolder(edition)}-${opts.checkersOnly ? "checkers-" : ""}${key}`);
     fs.mkdirSync(dir, { recursive: true });
     // the generated modules are ESM, like the project they are normally committed into
     fs.writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
@@ -246,9 +283,9 @@ export async function loadValidators(ref: EditionRef, edition: IREdition, opts: 
     const foreign = !isInside(dir, PACKAGE_ROOT) && !isInside(dir, path.join(os.tmpdir(), "rulewright-cache"));
     if (entry.endsWith(".ts") && (COMPILED || foreign)) {
       dir = await transpiledValidators(dir, editionFolder(edition));
-      entry = "index.js";
+      entry = entry.replace(/\.ts$/, ".js");
     }
-    return (await import(pathToFileURL(path.join(dir, entry)).href)) as ValidatorModule;
+    return (await import(pathToFileURL(path.join(dir, entry)).href)) as unknown;
   } catch (e) {
     throw new UsageError(
       `the generated validators in \`${path.relative(process.cwd(), dir)}\` do not load: ${(e as Error).message.split("\n")[0]}`,
@@ -340,7 +377,7 @@ const ajvCache = new WeakMap<object, ReturnType<Ajv2020["compile"]>>();
  * Validates a state against the edition's JSON Schema (ajv) and its invariants.
  * Returns human-readable problems; empty when the state is good.
  */
-export function stateProblems(edition: IREdition, mod: ValidatorModule | undefined, state: unknown): string[] {
+export function stateProblems(edition: IREdition, mod: Pick<ValidatorModule, "brokenInvariants"> | undefined, state: unknown): string[] {
   let validate = ajvCache.get(edition.schema);
   if (!validate) {
     const ajv = new Ajv2020({ allErrors: true, strict: false });

@@ -24,12 +24,12 @@ import { createRequire } from "node:module";
 import type { Severity } from "../ir/analyses.js";
 import { editionFolder, type IREdition } from "../ir/types.js";
 import { proveEdition, SolverPool, safeName, type ObligationResult, type ProofReport, type ProveOptions, type Witnesses } from "../verify/index.js";
-import { judgeWith, scenarioCandidates } from "./witnesses.js";
+import { judgeWith, scenarioWitnesses, stagedJudge } from "./witnesses.js";
 import { claim, describeTableExample, factText, idInfo, involved, posText, verdictMessage } from "../verify/describe.js";
 import { toSarif, type FormatInput } from "../verify/sarif.js";
 import { counts, toJunit } from "../verify/junit.js";
 import { KIND_ORDER } from "../verify/obligations.js";
-import { bundledEditions, compile, DSL_DIR, errorCount, loadValidators, MAX_TIMER_MS, parseMillis, resolveEdition, UsageError, color, PROOFS_DIR, type EditionRef } from "./common.js";
+import { bundledEditions, compile, DSL_DIR, errorCount, loadCheckers, MAX_TIMER_MS, needsGenerating, parseMillis, resolveEdition, UsageError, color, PROOFS_DIR, type EditionRef } from "./common.js";
 import { Progress } from "./progress.js";
 import type { WatchRun } from "./watch.js";
 
@@ -100,6 +100,8 @@ export async function proveOne(arg: string, opts: ProveOneOptions): Promise<Prov
   const report = await proveEdition(ir, {
     timeoutMs: opts.timeoutMs,
     outDir,
+    // report.json is written below, compact (example states in files of their own)
+    writeReport: false,
     cacheDir,
     cacheName: ref.dir,
     isolate: opts.isolate !== false,
@@ -202,12 +204,19 @@ export function compactReport(report: Report, files: Map<string, { state: string
  * the work) when no validators can be loaded.
  */
 async function witnessesFor(ref: EditionRef, ir: IREdition, roots: string[] | undefined): Promise<Witnesses | undefined> {
-  try {
-    const judge = judgeWith(ir, await loadValidators(ref, ir, { generateWhenStale: true, quiet: true }));
-    return { states: scenarioCandidates(judge, roots), judge };
-  } catch {
-    return undefined;
+  const checkers = (actions?: readonly string[]) => loadCheckers(ref, ir, { generateWhenStale: true, quiet: true, actions });
+  if (!needsGenerating(ref, ir)) {
+    try {
+      const judge = judgeWith(ir, await checkers());
+      return { states: scenarioWitnesses(judge, roots), judge };
+    } catch {
+      return undefined;
+    }
   }
+  // the validators have to be generated: the interpreter picks the states, the solver processes
+  // try them, and a witness counts once the generated validators agree (verify's Witnesses.confirm)
+  const { judge, confirm } = stagedJudge(ir, checkers);
+  return { states: scenarioWitnesses(judge, roots), judge, confirm };
 }
 
 /** The command that replays an obligation's counterexample (or undefined when it has none). */
@@ -360,6 +369,8 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
   const results: ProveResult[] = [];
   // one pool of solver processes and one table of verdicts for every edition of the run
   const pool = opts.isolate === false ? undefined : new SolverPool(workers);
+  // one solver process loads Z3 while the editions compile (each run then asks for as many as it needs)
+  pool?.boot();
   const base = (memo: NonNullable<ProveOptions["memo"]>, watching: boolean): ProveOneOptions => ({
     format: opts.format,
     timeoutMs,

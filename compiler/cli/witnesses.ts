@@ -15,7 +15,7 @@ import type { IREdition } from "../ir/types.js";
 import { createInterpreter, type Interpreter } from "../interpret/index.js";
 import { findScenarioFiles, readScenarioFile } from "../scenarios/index.js";
 import type { JudgedState } from "../verify/witnesses.js";
-import { actionProblems, stateProblems, type ValidatorModule } from "./common.js";
+import { actionProblems, stateProblems, type CheckerModule } from "./common.js";
 
 type Json = Record<string, unknown>;
 
@@ -23,7 +23,7 @@ type Json = Record<string, unknown>;
 export type Judge = (state: Json, action: Json, source: string) => JudgedState | undefined;
 
 /** The judge of an edition: schema, invariants, then generated validator and interpreter compared. */
-export function judgeWith(ir: IREdition, mod: ValidatorModule): Judge {
+export function judgeWith(ir: IREdition, mod: CheckerModule): Judge {
   let interp: Interpreter | undefined;
   return (state, action, source) => {
     try {
@@ -42,20 +42,98 @@ export function judgeWith(ir: IREdition, mod: ValidatorModule): Judge {
 }
 
 /**
+ * The judge of an edition in two steps, for a caller that cannot wait for the generated
+ * validators (prove, when they must be generated first): `judge` asks the interpreter alone
+ * (schema, invariants, verdict); `confirm` loads the `checkers` of some actions (on its first
+ * call) and resolves to whether the generated validators agree on a state and action of one of
+ * them (no broken invariant, the same verdict as the interpreter); to "never" when they do not
+ * load.
+ */
+export function stagedJudge(ir: IREdition, checkers: (actions: readonly string[]) => Promise<CheckerModule>): { judge: Judge; confirm: (actions: readonly string[]) => Promise<(state: Json, action: Json) => boolean> } {
+  let interp: Interpreter | undefined;
+  const verdictOf = (v: { allowed: boolean; violations: readonly { rule: string }[]; obliged: readonly string[] }) => JSON.stringify([v.allowed, v.violations.map((x) => x.rule), [...v.obliged]]);
+  const judge: Judge = (state, action, source) => {
+    try {
+      if (actionProblems(ir, action).length || stateProblems(ir, undefined, state).length) return undefined;
+      interp ??= createInterpreter(ir);
+      if (interp.brokenInvariants(state).length) return undefined;
+      const i = interp.check(state, action);
+      return { state, action, source, allowed: i.allowed, fired: [...i.violations.map((x) => x.rule), ...i.obliged] };
+    } catch {
+      return undefined;
+    }
+  };
+  let loaded: Promise<(state: Json, action: Json) => boolean> | undefined;
+  const confirm = (actions: readonly string[]) =>
+    (loaded ??= checkers(actions).then(
+      (mod) => (state: Json, action: Json) => {
+        try {
+          // the checkers were generated for these actions only
+          if (!actions.includes(String(action.action))) return false;
+          interp ??= createInterpreter(ir);
+          return mod.brokenInvariants(state).length === 0 && verdictOf(mod.check(state, action)) === verdictOf(interp.check(state, action));
+        } catch {
+          return false;
+        }
+      },
+      () => () => false,
+    ));
+  return { judge, confirm };
+}
+
+/**
  * Every scenario state under `roots` (default test/scenarios, when it exists) that `judge` keeps,
  * in file and line order. Scenarios of any edition are tried: a state of a variant with the
  * same schema is a state of this edition too.
  */
 export function scenarioCandidates(judge: Judge, roots = ["test/scenarios"]): JudgedState[] {
+  const out: JudgedState[] = [];
+  for (const s of scenarioStates(roots)) {
+    const j = judge(s.state, s.action, s.source);
+    if (j) out.push(j);
+  }
+  return out;
+}
+
+/**
+ * The same candidates as `scenarioCandidates`, judged lazily: a function from an action's name to
+ * the kept states of that action (in file and line order), judging them on its first call for that
+ * action. A re-proof after an edit asks for one action or a few, and judging every scenario
+ * state of the rulebooks costs more than half a second.
+ */
+export function scenarioWitnesses(judge: Judge, roots = ["test/scenarios"]): (action: string) => JudgedState[] {
+  const byAction = new Map<string, { state: Json; action: Json; source: string }[]>();
+  for (const s of scenarioStates(roots)) {
+    const name = String(s.action.action);
+    let list = byAction.get(name);
+    if (!list) byAction.set(name, (list = []));
+    list.push(s);
+  }
+  const judged = new Map<string, JudgedState[]>();
+  return (action) => {
+    let out = judged.get(action);
+    if (!out) {
+      out = [];
+      for (const s of byAction.get(action) ?? []) {
+        const j = judge(s.state, s.action, s.source);
+        if (j) out.push(j);
+      }
+      judged.set(action, out);
+    }
+    return out;
+  };
+}
+
+/** The states and actions of the scenarios under `roots` (those that give both), in file and line order. */
+function scenarioStates(roots: string[]): { state: Json; action: Json; source: string }[] {
   const existing = roots.filter((r) => fs.existsSync(r));
   if (!existing.length) return [];
-  const out: JudgedState[] = [];
+  const out: { state: Json; action: Json; source: string }[] = [];
   for (const file of findScenarioFiles(existing)) {
     const { scenarios } = readScenarioFile(file, (e) => path.join("test", "fixtures", path.basename(e)));
     for (const s of scenarios) {
       if (!s.state || typeof s.state !== "object" || !s.action || typeof s.action !== "object") continue;
-      const j = judge(s.state as Json, s.action as Json, `${file}:${s.line}`);
-      if (j) out.push(j);
+      out.push({ state: s.state as Json, action: s.action as Json, source: `${file}:${s.line}` });
     }
   }
   return out;

@@ -10,7 +10,7 @@ try {
   const compiled = existsSync(new URL("./generate.js", import.meta.url));
   if (!compiled) (await import("tsx/esm/api")).register();
   const { generateFiles } = compiled ? await import("./generate.js") : await import("./generate.ts");
-  msg = { files: await generateFiles(workerData.ir) };
+  msg = { files: await generateFiles(workerData.ir, { only: workerData.only }) };
 } catch (e) {
   msg = { error: String((e && e.message) || e) };
 }

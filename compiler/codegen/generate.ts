@@ -14,6 +14,15 @@ import { validatorStatements } from "./validators.js";
 import { pruneUnused } from "./unused.js";
 import { schemaFile, validateStateFile } from "./schema.js";
 
+/** The files of generated/<edition>/. */
+export type GeneratedFileName = "board.ts" | "index.ts" | "rules.ts" | "tables.ts" | "validators.ts" | "state.ts" | "schema.ts" | "validate-state.ts";
+
+/**
+ * The files `validators.ts` needs at run time (its other imports are types only): enough to call
+ * `check`, `brokenInvariants`, `obligedActions` and `legalMoves` from `validators.ts` itself.
+ */
+export const CHECKER_FILES: readonly GeneratedFileName[] = ["board.ts", "tables.ts", "validators.ts"];
+
 export interface GeneratedFile {
   /** relative to the repo root: generated/<edition>/<file>.ts */
   path: string;
@@ -40,30 +49,34 @@ function newProject(): Project {
 /**
  * The validators of one edition, generated on this thread (TypeScript's parser inside ts-morph
  * recurses on the nesting of the generated expressions: a deeply nested IR needs a large stack).
- * Deterministic: the same IR gives the same bytes, sorted by path.
+ * Deterministic: the same IR gives the same bytes, sorted by path. `opts.only`: just these files
+ * (`CHECKER_FILES`: what a caller that only checks moves needs).
  * @throws CodegenError when the IR holds something the generator cannot express.
  */
-export async function generateFiles(ir: IREdition): Promise<GeneratedFile[]> {
+export async function generateFiles(ir: IREdition, opts: { only?: readonly GeneratedFileName[] } = {}): Promise<GeneratedFile[]> {
   const dir = `generated/${editionFolder(ir)}`;
+  const want = (name: GeneratedFileName) => !opts.only || opts.only.includes(name);
   // Build every file's statements first, then print each with one createSourceFile.
-  const files: [string, (string | StatementStructures)[]][] = [
-    ["board.ts", boardStatements(ir)],
-    ["index.ts", indexStatements(ir)],
-    ["rules.ts", rulesStatements(ir)],
-    ["tables.ts", tablesStatements(ir)],
-    ["validators.ts", validatorStatements(ir)],
-  ];
+  const files: [string, (string | StatementStructures)[]][] = [];
+  if (want("board.ts")) files.push(["board.ts", boardStatements(ir)]);
+  if (want("index.ts")) files.push(["index.ts", indexStatements(ir)]);
+  if (want("rules.ts")) files.push(["rules.ts", rulesStatements(ir)]);
+  if (want("tables.ts")) files.push(["tables.ts", tablesStatements(ir)]);
+  if (want("validators.ts")) files.push(["validators.ts", validatorStatements(ir)]);
   const project = newProject();
   const out: GeneratedFile[] = [];
   for (const [name, statements] of files) {
+    // a turn of the event loop between files: a caller that generates while it serves other
+    // work (prove hands obligations to its solver processes meanwhile) is not blocked for the whole
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const sf = project.createSourceFile(`/${dir}/${name}`, { statements }, { overwrite: true });
     // unused parameters renamed `_x`, unused imports dropped: strict consumers compile it
     let text = pruneUnused(sf.getFullText(), name);
     if (!text.endsWith("\n")) text += "\n";
     out.push({ path: `${dir}/${name}`, content: text });
   }
-  out.push({ path: `${dir}/state.ts`, content: await stateFile(ir) });
-  out.push({ path: `${dir}/schema.ts`, content: schemaFile(ir) });
-  out.push({ path: `${dir}/validate-state.ts`, content: validateStateFile(ir) });
+  if (want("state.ts")) out.push({ path: `${dir}/state.ts`, content: await stateFile(ir) });
+  if (want("schema.ts")) out.push({ path: `${dir}/schema.ts`, content: schemaFile(ir) });
+  if (want("validate-state.ts")) out.push({ path: `${dir}/validate-state.ts`, content: validateStateFile(ir) });
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

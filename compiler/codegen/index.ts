@@ -5,22 +5,23 @@
 import { Worker } from "node:worker_threads";
 import type { IREdition } from "../ir/types.js";
 import { CodegenError } from "./expr.js";
-import { generateFiles, type GeneratedFile } from "./generate.js";
+import { CHECKER_FILES, generateFiles, type GeneratedFile, type GeneratedFileName } from "./generate.js";
 
-export { CodegenError, type GeneratedFile };
+export { CHECKER_FILES, CodegenError, type GeneratedFile, type GeneratedFileName };
 
 /**
  * Generates the validators of one edition. Deterministic: the same IR gives the same bytes
  * (no dates, no absolute paths; everything whose order is not semantic is sorted).
  * `opts.largeStack`: the calling thread has a large stack; generate here even for a deep IR.
+ * `opts.only`: just these files (`CHECKER_FILES` for a caller that only checks moves).
  * @throws CodegenError when the IR holds something the generator cannot express.
  */
-export async function generateEdition(ir: IREdition, opts?: { largeStack?: boolean }): Promise<GeneratedFile[]> {
+export async function generateEdition(ir: IREdition, opts?: { largeStack?: boolean; only?: readonly GeneratedFileName[] }): Promise<GeneratedFile[]> {
   // TypeScript's parser (inside ts-morph) recurses on the nesting of the generated expressions:
   // deeply nested rules (up to the front end's limit of 1024 levels) are generated on a thread
   // with a large stack (generate-worker.mjs, which calls generateFiles of generate.ts).
-  if (!opts?.largeStack && irDepth(ir) > SHALLOW_IR_DEPTH) return generateOnLargeStack(ir);
-  return generateFiles(ir);
+  if (!opts?.largeStack && irDepth(ir) > SHALLOW_IR_DEPTH) return generateOnLargeStack(ir, opts?.only);
+  return generateFiles(ir, { only: opts?.only });
 }
 
 /** Above this IR expression depth, `generateEdition` runs on a large-stack thread. */
@@ -40,9 +41,9 @@ export function irDepth(ir: IREdition): number {
 }
 
 /** `generateFiles(ir)` on a worker thread with a 256 MB stack. */
-function generateOnLargeStack(ir: IREdition): Promise<GeneratedFile[]> {
+function generateOnLargeStack(ir: IREdition, only?: readonly GeneratedFileName[]): Promise<GeneratedFile[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./generate-worker.mjs", import.meta.url), { workerData: { ir }, resourceLimits: { stackSizeMb: 256 }, stdout: false, stderr: false });
+    const worker = new Worker(new URL("./generate-worker.mjs", import.meta.url), { workerData: { ir, only }, resourceLimits: { stackSizeMb: 256 }, stdout: false, stderr: false });
     worker.once("message", (m: { files?: GeneratedFile[]; error?: string }) => {
       void worker.terminate();
       if (m.files) resolve(m.files);

@@ -156,14 +156,18 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
   let actorSym!: Sym;
 
   const firesIn = (r: IRRule, env: Env): B => enc.and([enc.ruleCore(r, env), ...liftsOf(ir, r).map((e) => enc.not(enc.bool(e.when, env)))]);
-  const unit = enc.unit(() => {
-    const conj: B[] = [];
-    conj.push(enc.bool({ k: "cmp", op: "=", left: { k: "field", obj: stateE, field: "phase", type: phaseField.type }, right: { k: "lit", value: phase, type: phaseField.type }, type: BOOL }, new Map()));
-    actorSym = apField
+  /** the acting power: state.active_power, or the actor parameter of the example action (touched in every part) */
+  const actorOf = (): Sym =>
+    apField
       ? enc.expr({ k: "field", obj: stateE, field: "active_power", type: apField.type }, new Map())
       : enc.actionEnv(exampleAction).get(actorParam(exampleAction).name)!;
-    /** an oblige rule read for the actor */
-    const obligeFires = (o: IRRule): B => firesIn(o, new Map([[actorParam(p.action(o.action)).name, actorSym]]));
+  /** an oblige rule read for the actor */
+  const obligeFires = (o: IRRule): B => firesIn(o, new Map([[actorParam(p.action(o.action)).name, actorSym]]));
+  // the phase, and (no decline move) an obligation binding the power
+  const goal = enc.unit(() => {
+    const conj: B[] = [];
+    conj.push(enc.bool({ k: "cmp", op: "=", left: { k: "field", obj: stateE, field: "phase", type: phaseField.type }, right: { k: "lit", value: phase, type: phaseField.type }, type: BOOL }, new Map()));
+    actorSym = actorOf();
     if (!decline) {
       const bind = obliges.map((o) => {
         const e = obligeFires(o);
@@ -172,7 +176,15 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
       });
       conj.push(enc.or(bind)); // an obligation binds the power: declining is not possible
     }
-    for (const a of withActor) {
+    return enc.and(conj);
+  });
+  // one part per move: it is forbidden for every choice of its other parameters. Tracked apart,
+  // so that the unsat core of a proof names the moves that are never all forbidden together
+  // (cache.ts coreObligation: an edit of another move's rules leaves the proof standing)
+  const moveParts: Tracked[] = withActor.map((a) => ({
+    name: `move:${a.name}`,
+    unit: enc.unit(() => {
+      actorOf();
       const others = a.params.filter((x) => !x.actor);
       const forbids = ir.rules.filter((r) => r.action === a.name && r.kind === "forbid");
       const otherObliges = obliges.filter((o) => o.action !== a.name);
@@ -193,37 +205,35 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
       const base = new Map<string, Sym>([[actorParam(a).name, actorSym]]);
       if (choices) {
         if (choices.length > 1) everyChoice.add(a.name);
-        conj.push(enc.and(choices.map((c) => forbiddenIn(enc.actionEnvWith(a, `stuck.${a.name}`, new Map([...base, ...c])), true))));
-      } else {
-        everyChoice.add(a.name);
-        let envQ!: Env;
-        const envU = enc.unit(() => {
-          envQ = enc.actionEnvWith(a, `stuck.${a.name}`, base);
-          return ctx.Bool.val(true);
-        });
-        const inner = enc.unit(() => forbiddenIn(envQ, false));
-        // the scalar parameters (leaves of the env) and the slots of list parameters the rules read
-        const boundNames = [...new Set([...envU.leaves, ...inner.leaves])].filter((l) => l.startsWith(`stuck.${a.name}.`)).sort();
-        const consts = boundNames.map((n) => enc.leaves.get(n)!.e as ZExpr<"main">);
-        const dom = enc.and(boundNames.flatMap((n) => enc.leaves.get(n)!.facts));
-        enc.absorb(inner);
-        // rules that forbid whatever the parameters (they mention none): recorded for the explanation
-        const names = new Set(others.map((x) => x.name));
-        for (const r of forbids) {
-          if (readsAny([r.when, ...liftsOf(ir, r).map((e) => e.when)], names)) continue;
-          records.push({ action: a.name, rule: r.id, e: firesIn(r, envQ), oblige: false });
-        }
-        for (const o of otherObliges) records.push({ action: a.name, rule: o.id, e: obligeFires(o), oblige: false });
-        conj.push(consts.length ? (ctx.ForAll(consts as never, ctx.Implies(dom, inner.e)) as unknown as B) : inner.e);
+        return enc.and(choices.map((c) => forbiddenIn(enc.actionEnvWith(a, `stuck.${a.name}`, new Map([...base, ...c])), true)));
       }
-    }
-    return enc.and(conj);
-  });
-  const bound = new Set([...unit.leaves].filter((l) => l.startsWith("stuck.")));
+      everyChoice.add(a.name);
+      let envQ!: Env;
+      const envU = enc.unit(() => {
+        envQ = enc.actionEnvWith(a, `stuck.${a.name}`, base);
+        return ctx.Bool.val(true);
+      });
+      const inner = enc.unit(() => forbiddenIn(envQ, false));
+      // the scalar parameters (leaves of the env) and the slots of list parameters the rules read
+      const boundNames = [...new Set([...envU.leaves, ...inner.leaves])].filter((l) => l.startsWith(`stuck.${a.name}.`)).sort();
+      const consts = boundNames.map((n) => enc.leaves.get(n)!.e as ZExpr<"main">);
+      const dom = enc.and(boundNames.flatMap((n) => enc.leaves.get(n)!.facts));
+      enc.absorb(inner);
+      // rules that forbid whatever the parameters (they mention none): recorded for the explanation
+      const names = new Set(others.map((x) => x.name));
+      for (const r of forbids) {
+        if (readsAny([r.when, ...liftsOf(ir, r).map((e) => e.when)], names)) continue;
+        records.push({ action: a.name, rule: r.id, e: firesIn(r, envQ), oblige: false });
+      }
+      for (const o of otherObliges) records.push({ action: a.name, rule: o.id, e: obligeFires(o), oblige: false });
+      return consts.length ? (ctx.ForAll(consts as never, ctx.Implies(dom, inner.e)) as unknown as B) : inner.e;
+    }),
+  }));
+  const bound = new Set(moveParts.flatMap((m) => [...m.unit.leaves]).filter((l) => l.startsWith("stuck.")));
   return {
-    // tracked (not a plain assertion) so a counterexample's facts can be minimized against it;
-    // `goal:` parts are left out of unsat cores
-    parts: [...invParts, { name: `goal:stuck_power`, unit }],
+    // tracked (not plain assertions) so a counterexample's facts can be minimized against them;
+    // `goal:` parts are left out of unsat cores, `move:` parts are in them (not minimized)
+    parts: [...invParts, { name: `goal:stuck_power`, unit: goal }, ...moveParts],
     units: [],
     bound,
     exampleAction,

@@ -23,7 +23,7 @@ import zlib from "node:zlib";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { IREdition, IRRule } from "../ir/types.js";
-import { liftsOf, safeName, type Obligation } from "./obligations.js";
+import { liftsOf, phaseMoves, safeName, type Obligation } from "./obligations.js";
 import type { Example, SolvedObligation } from "./results.js";
 import { routesIn, tablesIn } from "../ir/walk.js";
 
@@ -87,14 +87,53 @@ export function obligationKeys(ir: IREdition, obligations: Obligation[], opts: {
   return obligations.map(obligationKeyer(ir, opts));
 }
 
+const sharedHashes = new WeakMap<IREdition, Map<number, string>>();
+/** The hash of what every query of an edition depends on: tool, list bound, state, enums, board, invariants. */
+function sharedHash(ir: IREdition, listBound: number): string {
+  let m = sharedHashes.get(ir);
+  if (!m) sharedHashes.set(ir, (m = new Map()));
+  let h = m.get(listBound);
+  if (h === undefined) {
+    h = sha(
+      stable({ tool: toolVersion(), listBound, state: ir.state, enums: ir.enums.map((e) => ({ name: e.name, base: e.base, members: e.members })), board: ir.board, invariants: ir.invariants.map((i) => ({ id: i.id, expr: stripPos(i.expr) })) }),
+    );
+    m.set(listBound, h);
+  }
+  return h;
+}
+
+/**
+ * The key of the fact "the default state satisfies every invariant" (solve.ts
+ * `defaultsSatisfyInvariants`, which makes slicing exact), stored with `ProofCache.setFact`: a
+ * sha256 (hex) over what it depends on — the tool, the list bound, the state schema (its
+ * defaults), enums, board, invariants, and the tables and routes the invariants look up. Editing
+ * a rule leaves it alone.
+ */
+export function defaultsFactKey(ir: IREdition, opts: { listBound: number }): string {
+  const routes = new Set<string>();
+  const tables = new Set<string>();
+  for (const i of ir.invariants) {
+    routesIn(i.expr, routes);
+    tablesIn(i.expr, tables);
+  }
+  const usedRoutes = ir.routes.filter((r) => routes.has(r.name));
+  for (const r of usedRoutes) for (const c of [r.land, r.sea, r.port, ...(r.maxSeas ? [r.maxSeas] : []), r.passes]) tablesIn(c, tables);
+  return sha(
+    stable({
+      fact: "defaults satisfy the invariants",
+      shared: sharedHash(ir, opts.listBound),
+      routes: usedRoutes.map((r) => stripPos({ ...r })),
+      tables: (ir.tables ?? []).filter((t) => tables.has(t.name)).map((t) => ({ name: t.name, params: t.params, keys: stripPos(t.keys), result: t.result, rows: stripPos(t.rows) })),
+    }),
+  );
+}
+
 /**
  * The key function behind `obligationKeys`: the edition's shared parts are hashed once, then each
  * call keys one obligation (also a core obligation, `coreObligation`, that no rulebook lists).
  */
 export function obligationKeyer(ir: IREdition, opts: { listBound: number }): (ob: Obligation) => string {
-  const shared = sha(
-    stable({ tool: toolVersion(), listBound: opts.listBound, state: ir.state, enums: ir.enums.map((e) => ({ name: e.name, base: e.base, members: e.members })), board: ir.board, invariants: ir.invariants.map((i) => ({ id: i.id, expr: stripPos(i.expr) })) }),
-  );
+  const shared = sharedHash(ir, opts.listBound);
   /** one hash per part, computed on first use */
   const memo = <T, V>(of: (x: T) => V) => {
     const m = new Map<T, V>();
@@ -169,12 +208,11 @@ export function obligationKeyer(ir: IREdition, opts: { listBound: number }): (ob
 
 /**
  * The kinds whose unsat verdict is reused through its unsat core: their query is a conjunction of
- * tracked parts (rules, exemptions, invariants) and the domain facts of the leaves, with no other
- * assertion (analyses.ts), so a core that is still asserted, unchanged, is still unsat whatever
- * happened to the other rules. stuck_power is not among them: its quantified moves are built from
- * every rule of the phase.
+ * tracked parts (rules, exemptions, invariants; for stuck_power the phase and one part per move)
+ * and the domain facts of the leaves, with no other assertion (analyses.ts), so a core that is
+ * still asserted, unchanged, is still unsat whatever happened to the other parts.
  */
-export const CORE_REUSE_KINDS: ReadonlySet<Obligation["kind"]> = new Set(["redundant_rule", "always_forbidden"]);
+export const CORE_REUSE_KINDS: ReadonlySet<Obligation["kind"]> = new Set(["redundant_rule", "always_forbidden", "stuck_power"]);
 
 /**
  * The obligation an unsat core of `ob` stands for: `ob` with only the rules the core names (a
@@ -185,6 +223,7 @@ export const CORE_REUSE_KINDS: ReadonlySet<Obligation["kind"]> = new Set(["redun
  * or an id that is no rule, exemption or invariant of the edition.
  */
 export function coreObligation(ir: IREdition, ob: Obligation, core: readonly string[], assumed: ReadonlySet<string>): Obligation | undefined {
+  if (ob.kind === "stuck_power") return stuckCoreObligation(ir, ob, core, assumed);
   const inRules = new Set(ob.rules);
   const named = new Set<string>();
   for (const id of core) {
@@ -195,6 +234,36 @@ export function coreObligation(ir: IREdition, ob: Obligation, core: readonly str
   }
   const subject = ob.kind === "redundant_rule" ? ob.rules[0] : undefined;
   return { ...ob, rules: ob.rules.filter((id) => id === subject || named.has(id)) };
+}
+
+/**
+ * coreObligation of a stuck_power obligation. Its query (analyses.ts stuckQuery) is the phase
+ * (with, when the phase declares no decline move, an obligation binding the power) and one part
+ * per move `move:<action>`: every choice of the move forbidden, by its forbid rules or an oblige
+ * rule of another action. A core names the moves and invariants its proof needs; the obligation
+ * it stands for has the forbid rules of those moves and every oblige rule of the phase's
+ * obligation (all of them: the binding part and every move part read them), so its key changes
+ * with any of them, with the actions, the phase's decline move, the state and the invariants.
+ * Undefined when a move of the core is no longer a move of the phase, an invariant is not
+ * assumed, an id is unknown, or the edition has no `state.active_power` (the actor is then an
+ * action's parameter, chosen by rule order).
+ */
+function stuckCoreObligation(ir: IREdition, ob: Obligation, core: readonly string[], assumed: ReadonlySet<string>): Obligation | undefined {
+  if (!ob.phase || !ir.state.fields.some((f) => f.name === "active_power")) return undefined;
+  const moves = new Set(phaseMoves(ir, ob.phase).map((a) => a.name));
+  const used = new Set<string>();
+  for (const id of core) {
+    if (id.startsWith("move:")) {
+      const a = id.slice("move:".length);
+      if (!moves.has(a)) return undefined;
+      used.add(a);
+    } else if (ir.invariants.some((i) => i.id === id)) {
+      if (!assumed.has(id)) return undefined;
+    } else return undefined;
+  }
+  const inRules = new Set(ob.rules);
+  const rules = ir.rules.filter((r) => inRules.has(r.id) && (r.kind === "oblige" || used.has(r.action))).map((r) => r.id);
+  return { ...ob, rules: rules.sort() };
 }
 
 export type CachedResult = SolvedObligation;
@@ -213,6 +282,8 @@ interface StoreFile {
   states?: Record<string, Record<string, unknown>>;
   /** obligation id → the unsat cores of its verdicts, each with the key of its core obligation (an entry of `entries`) */
   cores?: Record<string, StoredCore[]>;
+  /** facts about the edition that queries depend on, by key (`defaultsFactKey`) */
+  facts?: Record<string, boolean>;
 }
 
 /** An unsat core of an obligation's verdict and the key its verdict is stored under. */
@@ -233,6 +304,8 @@ export class ProofCache {
   private states = new Map<string, Record<string, unknown>>();
   private cores = new Map<string, StoredCore[]>();
   private seenIds = new Set<string>();
+  private facts = new Map<string, boolean>();
+  private usedFacts = new Set<string>();
   readonly file: string;
 
   /** The store's file for an edition folder (nothing is read). */
@@ -248,6 +321,7 @@ export class ProofCache {
         this.states = new Map(Object.entries(data.states ?? {}));
         this.witnesses = new Map(Object.entries(data.witnesses ?? {}));
         this.cores = new Map(Object.entries(data.cores ?? {}));
+        this.facts = new Map(Object.entries(data.facts ?? {}).filter(([, v]) => typeof v === "boolean"));
         for (const [k, r] of Object.entries(data.entries)) {
           const e = this.inflate(r);
           if (e) this.entries.set(k, e);
@@ -336,6 +410,19 @@ export class ProofCache {
     this.cores.set(id, list);
   }
 
+  /** A stored fact (`defaultsFactKey`), or undefined. */
+  fact(key: string): boolean | undefined {
+    const v = this.facts.get(key);
+    if (v !== undefined) this.usedFacts.add(key);
+    return v;
+  }
+
+  /** Stores a fact decided in this run. */
+  setFact(key: string, value: boolean): void {
+    this.facts.set(key, value);
+    this.usedFacts.add(key);
+  }
+
   /** Stores a definite verdict (an `unknown` is never stored). */
   set(key: string, r: CachedResult): void {
     if (r.verdict === "unknown") return;
@@ -363,7 +450,8 @@ export class ProofCache {
       .map(([id, list]) => [id, list.filter((c) => kept.has(c.key))] as const)
       .filter(([, list]) => list.length)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const data: StoreFile = { format: FORMAT, tool: toolVersion(), entries: Object.fromEntries(entries), witnesses: Object.fromEntries(wit), states: Object.fromEntries(states), cores: Object.fromEntries(cores) };
+    const facts = [...this.facts].filter(([k]) => !prune || this.usedFacts.has(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const data: StoreFile = { format: FORMAT, tool: toolVersion(), entries: Object.fromEntries(entries), witnesses: Object.fromEntries(wit), states: Object.fromEntries(states), cores: Object.fromEntries(cores), facts: Object.fromEntries(facts) };
     // level 1: a quarter of the default level's time for a few percent more bytes
     fs.writeFileSync(tmp, zlib.gzipSync(JSON.stringify(data), { level: 1 }));
     fs.renameSync(tmp, this.file);

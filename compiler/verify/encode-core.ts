@@ -326,17 +326,7 @@ export abstract class EncoderCore {
     if (!info) {
       const members = this.enumMembers.get(base);
       if (!members) throw new EncodeError(`unknown enum \`${base}\``);
-      const dt = this.ctx.Datatype(`${base}`);
-      for (const m of members) dt.declare(`${base}.${m}`);
-      const sort = dt.create() as unknown as Sort<"main"> & Record<string, EV>;
-      const vals = members.map((m) => sort[`${base}.${m}`] as EV);
-      const byName = new Map<string, number>();
-      vals.forEach((v, i) => {
-        byName.set(v.toString(), i);
-        byName.set(`${base}.${members[i]}`, i);
-        byName.set(`|${base}.${members[i]}|`, i);
-      });
-      info = { sort, vals, byName };
+      info = enumDatatype(this.ctx, base, members);
       this.sorts.set(base, info);
     }
     return info;
@@ -530,4 +520,38 @@ export abstract class EncoderCore {
   bool(e: Expr, env: Env): B {
     return this.asBool(this.expr(e, env));
   }
+}
+
+type EnumInfo = { sort: Sort<"main">; vals: EV[]; byName: Map<string, number> };
+/** per Z3 context: the datatypes declared so far, by name, with their members */
+const datatypes = new WeakMap<object, Map<string, { members: string; info: EnumInfo }[]>>();
+
+/**
+ * The datatype sort of an enum: one nullary constructor `<Base>.<member>` per member. A solver
+ * process proves several editions in one Z3 context, and Z3 keeps one datatype definition per
+ * name: declaring `Phase` again (Virgin Queen's after Here I Stand's) would replace the first
+ * definition under the terms already built on it (a crash in the datatype theory). So an enum
+ * with the members of one declared before shares its sort, and one with other members gets a
+ * name of its own, `<Base>@<n>` (smt2.ts prints it as `<Base>`: a query mentions one edition).
+ */
+function enumDatatype(ctx: Z3Ctx, base: string, members: string[]): EnumInfo {
+  let byBase = datatypes.get(ctx);
+  if (!byBase) datatypes.set(ctx, (byBase = new Map()));
+  const declared = byBase.get(base) ?? [];
+  const key = members.join("\0");
+  const same = declared.find((d) => d.members === key);
+  if (same) return same.info;
+  const dt = ctx.Datatype(declared.length ? `${base}@${declared.length + 1}` : base);
+  for (const m of members) dt.declare(`${base}.${m}`);
+  const sort = dt.create() as unknown as Sort<"main"> & Record<string, EV>;
+  const vals = members.map((m) => sort[`${base}.${m}`] as EV);
+  const byName = new Map<string, number>();
+  vals.forEach((v, i) => {
+    byName.set(v.toString(), i);
+    byName.set(`${base}.${members[i]}`, i);
+    byName.set(`|${base}.${members[i]}|`, i);
+  });
+  const info = { sort, vals, byName };
+  byBase.set(base, [...declared, { members: key, info }]);
+  return info;
 }

@@ -8,11 +8,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { IREdition } from "../ir/types.js";
-import { CORE_REUSE_KINDS, coreObligation, obligationKeyer, ProofCache } from "./cache.js";
+import { CORE_REUSE_KINDS, coreObligation, defaultsFactKey, obligationKeyer, ProofCache } from "./cache.js";
 import { obligationsFor, safeName, type Obligation } from "./obligations.js";
-import { runInProcess, runPool, type SolverPool } from "./runner.js";
+import { defaultWorkers, preparePool, runInProcess, runPool, SolverPool, type RunOptions } from "./runner.js";
 import type { Candidate, ObligationResult, ProofReport, Smt2Mode, SolvedObligation } from "./results.js";
-import { candidatesFor, type JudgedState } from "./witnesses.js";
+import { candidatesFor, WITNESS_KINDS, type JudgedState } from "./witnesses.js";
 import { sliceInvariants } from "./slice.js";
 
 export { obligationsFor, safeName, type Obligation } from "./obligations.js";
@@ -31,6 +31,8 @@ export interface ProveOptions {
   listBound?: number;
   /** write report.json and the <id>.smt2 files (see `smt2`) here */
   outDir?: string;
+  /** false: write only the .smt2 files to `outDir` (a caller that writes a report.json of its own) */
+  writeReport?: boolean;
   /** reuse and store verdicts in `<cacheDir>/<cacheName>.json.gz` (cache.ts); absent = no cache */
   cacheDir?: string;
   /** the cache file's name (default: the edition name; the CLI uses the edition folder) */
@@ -75,7 +77,20 @@ export interface ProveOptions {
 
 /** Judged states to try as witnesses, and the judge of an earlier run's witnesses (ProveOptions.witnesses). */
 export interface Witnesses {
-  states: readonly JudgedState[];
+  /**
+   * The judged states, in the order to try them; or a function giving those of one action (its
+   * name), called only for the actions of the obligations solved in this run (judging costs).
+   */
+  states: readonly JudgedState[] | ((action: string) => readonly JudgedState[]);
+  /**
+   * When `states` and `judge` could only ask the interpreter so far: loads the generated
+   * validators of `actions` (the actions of the obligations a witness may answer; called once,
+   * when the solver processes have started on this run's obligations: the loading then does not
+   * hold up their tasks) and resolves to whether they agree on a state and action (valid state,
+   * same verdict). A concrete witness counts only when it resolves true (else its obligation is
+   * solved again, with no candidates).
+   */
+  confirm?: (actions: readonly string[]) => Promise<(state: Record<string, unknown>, action: Record<string, unknown>) => boolean>;
   judge?: (state: Record<string, unknown>, action: Record<string, unknown>, source: string) => JudgedState | undefined;
 }
 
@@ -176,24 +191,36 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
   }
   if (toSolve.length) {
     const byId = new Map(toSolve.map((ob) => [ob.id, ob]));
+    // a pool of this run's own when isolated and none is shared (closed at the end)
+    const owned = opts.isolate && !opts.pool ? new SolverPool(Math.min(opts.workers ?? defaultWorkers(), toSolve.length)) : undefined;
+    const pool = opts.isolate ? (opts.pool ?? owned) : undefined;
+    // the solver processes load Z3 while the witnesses are judged; one process when at most one
+    // obligation is likely to need a search (the others have a witness of an earlier run to try)
+    const searches = toSolve.filter((ob) => !WITNESS_KINDS.has(ob.kind) || !cache?.earlierWitness(ob.id)).length;
+    pool?.start(searches <= 1 ? 1 : undefined);
     // candidates: the judged states first (in their order), then this obligation's witness of an earlier run
-    // the solver processes load Z3 while the witnesses are judged
-    if (opts.isolate) opts.pool?.start();
-    const witnesses = typeof opts.witnesses === "function" ? await opts.witnesses() : opts.witnesses;
-    const states = [...(witnesses?.states ?? [])];
+    let witnesses: Witnesses | undefined;
+    const statesOf = (action: string): readonly JudgedState[] => {
+      const s = witnesses?.states;
+      return typeof s === "function" ? s(action) : (s ?? []);
+    };
     const picked = new Map<string, Candidate[]>();
     const candidates = (ob: Obligation): Candidate[] => {
+      if (!WITNESS_KINDS.has(ob.kind)) return [];
       let c = picked.get(ob.id);
       if (!c) {
         const earlier = cache?.earlierWitness(ob.id);
         const judged = earlier && witnesses?.judge?.(earlier.state, earlier.action, `earlier witness of ${ob.id}`);
+        const states = statesOf(ob.action);
         picked.set(ob.id, (c = candidatesFor(ob, judged ? [...states, judged] : states)));
       }
       return c;
     };
-    // the solver's searches first (they are the long ones), witnesses to try last: the pool's tail stays short
-    const order = [...toSolve].sort((a, b) => weight(b, candidates) - weight(a, candidates) || (a.id < b.id ? -1 : 1));
-    const runOpts = {
+    // "the default state satisfies the invariants" (slicing is exact): from the proof cache, or
+    // as the first solver process decides it (the others are then spared the check)
+    const defaultsKey = cache ? defaultsFactKey(ir, { listBound }) : undefined;
+    let defaultsOk = defaultsKey ? cache!.fact(defaultsKey) : undefined;
+    const runOpts: RunOptions = {
       timeoutMs,
       listBound,
       deadline: opts.deadlineMs === undefined ? undefined : t0 + opts.deadlineMs,
@@ -202,7 +229,16 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
       slicing,
       candidates,
       smt2: smt2Mode,
-      onStart: (id: string) => opts.onProgress?.({ type: "start", id, done: results.size, total }),
+      defaultsOk: () => defaultsOk || undefined,
+      onDefaultsOk: (ok) => {
+        if (!ok || defaultsOk) return;
+        defaultsOk = true;
+        if (defaultsKey) cache!.setFact(defaultsKey, true);
+      },
+      onStart: (id: string) => {
+        confirming_();
+        opts.onProgress?.({ type: "start", id, done: results.size, total });
+      },
       onResult: (id: string, r: SolvedObligation, ms: number) => {
         const ob = byId.get(id);
         if (!ob || results.has(id)) return;
@@ -213,19 +249,66 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
           retry.push(ob);
           return;
         }
-        settle(ob, r, ms, false);
-        cache?.set(keyOf.get(id)!, r);
-        rememberCore(ob, r);
-        mine.get(id)?.({ id, result: r });
+        const accept = () => {
+          settle(ob, r, ms, false);
+          cache?.set(keyOf.get(id)!, r);
+          rememberCore(ob, r);
+          mine.get(id)?.({ id, result: r });
+        };
+        const w = r.verdict === "proved" ? r.witness : undefined;
+        const confirm = confirming_();
+        if (!w?.source || !confirm) return accept();
+        // a concrete witness picked by the interpreter alone counts once the generated
+        // validators agree on it; else the obligation is solved again without candidates
+        confirming.push(
+          confirm
+            .then((agrees) => agrees(w.state, w.action))
+            .catch(() => false)
+            .then((ok) => {
+              if (ok) accept();
+              else unconfirmed.push(ob);
+            }),
+        );
       },
     };
+    const confirming: Promise<void>[] = [];
+    let confirmP: ReturnType<NonNullable<Witnesses["confirm"]>> | undefined;
+    /** the generated validators' agreement (Witnesses.confirm), loaded on first use */
+    const confirming_ = () => (witnesses?.confirm ? (confirmP ??= witnesses.confirm([...new Set(toSolve.filter((ob) => WITNESS_KINDS.has(ob.kind)).map((ob) => ob.action))].sort())) : undefined);
+    const unconfirmed: Obligation[] = [];
     const retried = new Set<string>();
     let retry: Obligation[] = [];
-    for (let round = 0, batch = order; batch.length && round < 2; round++) {
-      if (opts.isolate) await runPool(ir, batch, runOpts, opts.pool);
-      else await runInProcess(ir, batch, runOpts);
-      batch = retry;
-      retry = [];
+    const prepared = new AbortController();
+    const run = async (batch: Obligation[]) => {
+      if (batch.length) await (pool ? runPool(ir, batch, runOpts, pool) : runInProcess(ir, batch, runOpts));
+    };
+    const byWeight = (list: Obligation[]) => [...list].sort((a, b) => weight(b, candidates) - weight(a, candidates) || (a.id < b.id ? -1 : 1));
+    try {
+      // the obligations no witness can answer go to the solver processes at once, while this
+      // process judges the witnesses (the longest searches first: the pool's tail stays short)
+      const early = pool ? byWeight(toSolve.filter((ob) => !WITNESS_KINDS.has(ob.kind))) : [];
+      const first = run(early);
+      // solver processes the early ones leave idle encode the actions of the others meanwhile
+      if (pool) {
+        const idle = pool.size - early.length;
+        const actions = new Map<string, Obligation>();
+        for (const ob of toSolve) if (WITNESS_KINDS.has(ob.kind) && !actions.has(ob.action)) actions.set(ob.action, ob);
+        if (idle > 0) preparePool(ir, [...actions.values()].slice(0, idle), runOpts, pool, prepared.signal);
+      }
+      witnesses = typeof opts.witnesses === "function" ? await opts.witnesses() : opts.witnesses;
+      const earlyIds = new Set(early.map((ob) => ob.id));
+      // the solver's searches first, witnesses to try last
+      await Promise.all([first, run(byWeight(toSolve.filter((ob) => !earlyIds.has(ob.id))))]);
+      if (retry.length) await run(retry);
+      await Promise.all(confirming);
+      if (unconfirmed.length) {
+        witnesses = undefined;
+        picked.clear();
+        await run(unconfirmed);
+      }
+    } finally {
+      prepared.abort();
+      await owned?.close();
     }
   }
   await Promise.all(twins);
@@ -255,7 +338,7 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
   if (opts.outDir) {
     fs.mkdirSync(opts.outDir, { recursive: true });
     for (const o of list) if (o.smt2) fs.writeFileSync(path.join(opts.outDir, o.smt2), smt2.get(o.id) ?? `; ${o.id}: not encoded\n`);
-    fs.writeFileSync(path.join(opts.outDir, "report.json"), JSON.stringify(report, null, 2) + "\n");
+    if (opts.writeReport !== false) fs.writeFileSync(path.join(opts.outDir, "report.json"), JSON.stringify(report, null, 2) + "\n");
   }
   return report;
 }

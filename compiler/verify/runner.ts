@@ -34,6 +34,13 @@ export interface RunOptions {
   smt2?: Smt2Mode;
   onStart?: (id: string) => void;
   onResult: (id: string, r: SolvedObligation, ms: number) => void;
+  /**
+   * Whether the default state is known to satisfy the invariants (asked as each obligation
+   * starts: true spares every solver process that check, solve.ts `knowDefaultsSatisfyInvariants`)
+   */
+  defaultsOk?: () => boolean | undefined;
+  /** called with a solver process's decision of the same, as its obligations answer */
+  onDefaultsOk?: (ok: boolean) => void;
 }
 
 const unknown = (reason: string, ob: Obligation): SolvedObligation => ({ verdict: "unknown", reason, smt2: `; ${ob.id}: not solved (${reason})\n` });
@@ -42,6 +49,7 @@ const unknown = (reason: string, ob: Obligation): SolvedObligation => ({ verdict
 export async function runInProcess(ir: IREdition, obs: Obligation[], o: RunOptions): Promise<void> {
   const ctx = await getZ3();
   const prover = proverFor(ctx, ir, o.listBound, o.slicing ?? true);
+  if (o.defaultsOk?.()) prover.knowDefaultsSatisfyInvariants();
   await runExclusive(async () => {
     for (const ob of obs) {
       const left = o.deadline === undefined ? Infinity : o.deadline - performance.now();
@@ -52,6 +60,7 @@ export async function runInProcess(ir: IREdition, obs: Obligation[], o: RunOptio
       o.onStart?.(ob.id);
       const t0 = performance.now();
       const r = await prover.solve(ob, Math.max(1, Math.min(o.timeoutMs, Math.floor(left))), o.candidates?.(ob) ?? [], o.smt2);
+      if (prover.defaultsKnown !== undefined) o.onDefaultsOk?.(prover.defaultsKnown);
       o.onResult(ob.id, r, Math.round(performance.now() - t0));
     }
   });
@@ -68,11 +77,11 @@ export async function runInProcess(ir: IREdition, obs: Obligation[], o: RunOptio
  */
 export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, shared?: SolverPool): Promise<void> {
   if (!obs.length) return;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-prove-"));
-  const irFile = path.join(dir, "ir.json");
-  fs.writeFileSync(irFile, JSON.stringify(ir));
   const owned = shared ? undefined : new SolverPool(Math.min(o.workers ?? defaultWorkers(), obs.length));
-  const pool = (shared ?? owned!).pool;
+  const solvers = shared ?? owned!;
+  // one file per IR and pool: the batches of one run (and its retry round) find the encodings a
+  // solver process made for the earlier ones
+  const irFile = solvers.irFile(ir);
   const all = new AbortController();
   setMaxListeners(0, all.signal);
   let settledAny = false;
@@ -86,59 +95,119 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
     }
   }, 1000);
   const deadlineTimer = o.deadline === undefined ? undefined : setTimeout(() => all.abort(), Math.max(0, o.deadline - performance.now()));
+  /**
+   * One task: an obligation solved alone, or (`batch`) obligations of one action answered by
+   * their witnesses in one solver process without a round trip each. A batch whose process
+   * crashes or is killed falls back to solving each alone; an obligation whose witnesses fail is
+   * then solved alone with no candidates.
+   */
+  const attempt = async (items: Obligation[], batch: boolean, candidatesOf: (ob: Obligation) => Candidate[]): Promise<void> => {
+    const ob = items[0]!;
+    const mine = new AbortController();
+    const onAll = () => mine.abort();
+    all.signal.addEventListener("abort", onAll);
+    let watchdog: NodeJS.Timeout | undefined;
+    let killed: string | undefined;
+    let started = false;
+    const listeners: ((m: unknown) => void)[] = [];
+    const channel = {
+      onMessage: (l: (m: unknown) => void) => void listeners.push(l),
+      postMessage: (m: unknown) => {
+        const msg = m as WorkerMessage;
+        if (msg?.type !== "start" || msg.id !== ob.id) return;
+        started = true;
+        lastActivity = performance.now();
+        for (const x of items) o.onStart?.(x.id);
+        watchdog = setTimeout(() => {
+          killed = `no answer within ${o.killAfterMs} ms: the solver process was killed`;
+          mine.abort();
+        }, o.killAfterMs);
+      },
+    };
+    const base = { irFile, timeoutMs: o.timeoutMs, listBound: o.listBound, slicing: o.slicing ?? true, smt2: o.smt2 ?? "findings", defaultsOk: o.defaultsOk?.() } as const;
+    let answer: SolveAnswer;
+    try {
+      const task: SolveTask = batch ? { ...base, obligation: ob, candidates: [], batch: items.map((x) => ({ obligation: x, candidates: candidatesOf(x) })) } : { ...base, obligation: ob, candidates: candidatesOf(ob) };
+      answer = await solvers.run(task, { signal: mine.signal, channel });
+      settledAny = true;
+      lastActivity = performance.now();
+    } catch (e) {
+      lastActivity = performance.now();
+      if (batch && !all.signal.aborted) {
+        // a crash or a kill of the batch: each obligation alone, where it is its own
+        clearTimeout(watchdog);
+        all.signal.removeEventListener("abort", onAll);
+        await Promise.all(items.map((x) => attempt([x], false, candidatesOf)));
+        return;
+      }
+      const why =
+        killed ??
+        (stalled
+          ? `the solver process could not run: no obligation started within ${stallMs} ms${settledAny ? "" : " of the start"}`
+          : all.signal.aborted
+            ? started
+              ? "deadline reached: the solver process was killed"
+              : "deadline reached before this obligation was solved"
+            : `the solver process exited: ${e instanceof Error ? e.message : String(e)}`);
+      for (const x of items) o.onResult(x.id, unknown(why, x), 0);
+      return;
+    } finally {
+      clearTimeout(watchdog);
+      all.signal.removeEventListener("abort", onAll);
+    }
+    if (answer.defaultsOk !== undefined) o.onDefaultsOk?.(answer.defaultsOk);
+    if (!batch) return o.onResult(ob.id, answer.result, answer.ms);
+    const alone: Obligation[] = [];
+    items.forEach((x, i) => {
+      const a = answer.batch?.[i];
+      if (a) o.onResult(x.id, a.result, a.ms);
+      else alone.push(x);
+    });
+    await Promise.all(alone.map((x) => attempt([x], false, () => [])));
+  };
+  // the obligations with witnesses to try, by action, in batches; the others alone (in order)
+  const candidatesOf = (ob: Obligation) => o.candidates?.(ob) ?? [];
+  const tasks: { items: Obligation[]; batch: boolean }[] = [];
+  const open = new Map<string, { items: Obligation[]; batch: boolean }>();
+  for (const ob of obs) {
+    if (!candidatesOf(ob).length) {
+      tasks.push({ items: [ob], batch: false });
+      continue;
+    }
+    let t = open.get(ob.action);
+    if (!t || t.items.length >= MAX_BATCH) {
+      open.set(ob.action, (t = { items: [], batch: true }));
+      tasks.push(t);
+    }
+    t.items.push(ob);
+  }
   try {
-    await Promise.all(
-      obs.map(async (ob) => {
-        const mine = new AbortController();
-        const onAll = () => mine.abort();
-        all.signal.addEventListener("abort", onAll);
-        let watchdog: NodeJS.Timeout | undefined;
-        let killed: string | undefined;
-        let started = false;
-        const listeners: ((m: unknown) => void)[] = [];
-        const channel = {
-          onMessage: (l: (m: unknown) => void) => void listeners.push(l),
-          postMessage: (m: unknown) => {
-            const msg = m as WorkerMessage;
-            if (msg?.type !== "start" || msg.id !== ob.id) return;
-            started = true;
-            lastActivity = performance.now();
-            o.onStart?.(ob.id);
-            watchdog = setTimeout(() => {
-              killed = `no answer within ${o.killAfterMs} ms: the solver process was killed`;
-              mine.abort();
-            }, o.killAfterMs);
-          },
-        };
-        try {
-          const task: SolveTask = { irFile, obligation: ob, timeoutMs: o.timeoutMs, listBound: o.listBound, slicing: o.slicing ?? true, candidates: o.candidates?.(ob) ?? [], smt2: o.smt2 ?? "findings" };
-          const answer = (await pool.run(task, { signal: mine.signal, channel })) as SolveAnswer;
-          settledAny = true;
-          lastActivity = performance.now();
-          o.onResult(ob.id, answer.result, answer.ms);
-        } catch (e) {
-          lastActivity = performance.now();
-          const why =
-            killed ??
-            (stalled
-              ? `the solver process could not run: no obligation started within ${stallMs} ms${settledAny ? "" : " of the start"}`
-              : all.signal.aborted
-                ? started
-                  ? "deadline reached: the solver process was killed"
-                  : "deadline reached before this obligation was solved"
-                : `the solver process exited: ${e instanceof Error ? e.message : String(e)}`);
-          o.onResult(ob.id, unknown(why, ob), 0);
-        } finally {
-          clearTimeout(watchdog);
-          all.signal.removeEventListener("abort", onAll);
-        }
-      }),
-    );
+    await Promise.all(tasks.map((t) => attempt(t.items, t.batch, candidatesOf)));
   } finally {
     clearInterval(stall);
     clearTimeout(deadlineTimer);
     await owned?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Has the solver processes of `shared` encode the queries of `obs` (Prover.prepare) while the
+ * caller still prepares their tasks: each obligation is one task, answered with no verdict; a
+ * failure is ignored (the obligation's own task reports it). Tasks still queued or running when
+ * `signal` aborts (the run's end) are dropped, and each is dropped after `o.killAfterMs`.
+ */
+export function preparePool(ir: IREdition, obs: Obligation[], o: RunOptions, shared: SolverPool, signal: AbortSignal): void {
+  if (!obs.length || signal.aborted) return;
+  const irFile = shared.irFile(ir);
+  for (const ob of obs) {
+    const task: SolveTask = { irFile, obligation: ob, timeoutMs: o.timeoutMs, listBound: o.listBound, slicing: o.slicing ?? true, candidates: [], smt2: "findings", defaultsOk: o.defaultsOk?.(), prepare: true };
+    const mine = AbortSignal.any([signal, AbortSignal.timeout(o.killAfterMs)]);
+    shared.run(task, { signal: mine }).then(
+      (answer: SolveAnswer) => {
+        if (answer.defaultsOk !== undefined) o.onDefaultsOk?.(answer.defaultsOk);
+      },
+      () => undefined,
+    );
   }
 }
 
@@ -157,7 +226,9 @@ export class SolverPool {
     if (this.tiny) return this.tiny;
     const { script, execArgv } = workerCommand();
     const n = Math.max(1, Math.floor(this.workers));
-    this.tiny = new Tinypool({ runtime: "child_process", filename: script, execArgv, minThreads: n, maxThreads: n, serialization: "advanced", env: process.env as Record<string, string> });
+    // one process at first; tinypool starts the others when tasks wait (runs that want one
+    // process keep one task in flight: `start`, `run`)
+    this.tiny = new Tinypool({ runtime: "child_process", filename: script, execArgv, minThreads: Math.min(n, this.booted), maxThreads: n, serialization: "advanced", env: process.env as Record<string, string> });
     // a solver process that dies while it holds no obligation (killed from outside, out of
     // memory while idle) is an 'error' event of the pool: tinypool starts another; without a
     // listener the event would end the whole run
@@ -166,16 +237,115 @@ export class SolverPool {
     });
     return this.tiny;
   }
-  /** Starts the solver processes now (they load Z3 while the caller prepares the first tasks). */
-  start(): void {
+  /** processes started with the pool (then more on demand, up to `workers`) */
+  private booted = Infinity;
+  /** tasks in flight at most (`start`); 0 until a run asks */
+  private limit = 0;
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+  /** the solver processes a run may keep busy at once (`start`) */
+  get size(): number {
+    return Math.min(this.workers, this.limit || this.workers);
+  }
+  /**
+   * Starts one solver process now, before the runs know what they will solve (it loads Z3
+   * while the caller compiles the editions); `start` decides how many work.
+   */
+  boot(): void {
+    if (this.tiny) return;
+    this.booted = 1;
     void this.pool;
+  }
+  /**
+   * Starts the solver processes now (they load Z3 while the caller prepares the first tasks):
+   * `wanted` of them busy at once, at most `workers` (all of them when not given). Each process
+   * encodes the state and invariants of every edition it proves (about a second for Here I
+   * Stand): for a few cheap obligations (a re-proof after an edit, the witnesses of one action)
+   * one process is faster than two. Runs sharing the pool get the largest number any asked for.
+   */
+  start(wanted?: number): void {
+    this.limit = Math.max(this.limit, Math.max(1, Math.floor(wanted ?? Infinity)));
+    if (!this.tiny) this.booted = this.limit;
+    void this.pool;
+    this.release();
+  }
+  /**
+   * `pool.run` with at most `size` tasks in flight (the others wait here, in order, and are
+   * dropped when their signal aborts: the same AbortError tinypool gives).
+   */
+  async run(task: SolveTask, opts: { signal: AbortSignal; channel?: unknown }): Promise<SolveAnswer> {
+    if (this.inFlight < this.size) this.inFlight++;
+    else {
+      // `release` counts the task in flight before it lets it go
+      await new Promise<void>((resolve, reject) => {
+        const go = () => {
+          opts.signal.removeEventListener("abort", stop);
+          resolve();
+        };
+        const stop = () => {
+          const i = this.waiting.indexOf(go);
+          if (i >= 0) this.waiting.splice(i, 1);
+          reject(new DOMException("The task was aborted", "AbortError"));
+        };
+        if (opts.signal.aborted) return stop();
+        opts.signal.addEventListener("abort", stop, { once: true });
+        this.waiting.push(go);
+      });
+    }
+    try {
+      return (await this.pool.run(task, opts as never)) as SolveAnswer;
+    } finally {
+      this.inFlight--;
+      this.release();
+    }
+  }
+  private release(): void {
+    while (this.waiting.length && this.inFlight < this.size) {
+      this.inFlight++;
+      this.waiting.shift()!();
+    }
+  }
+  private dir: string | undefined;
+  private readonly irFiles = new Map<IREdition, string>();
+  private irCount = 0;
+  /**
+   * The JSON file the solver processes read `ir` from (worker.ts), written on first use under a
+   * temporary folder of this pool that `close()` removes. One per IR object, so that the batches
+   * of a run find the prover (and encodings) a solver process made for the earlier ones; the
+   * files of the IRs used last are kept, as many as a solver process keeps (`prove --watch`
+   * proves new IRs on every save).
+   */
+  irFile(ir: IREdition): string {
+    let file = this.irFiles.get(ir);
+    if (file) {
+      this.irFiles.delete(ir);
+    } else {
+      this.dir ??= fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-prove-"));
+      file = path.join(this.dir, `ir-${++this.irCount}.json`);
+      fs.writeFileSync(file, JSON.stringify(ir));
+    }
+    this.irFiles.set(ir, file);
+    for (const [old, f] of this.irFiles) {
+      if (this.irFiles.size <= MAX_IR_FILES) break;
+      this.irFiles.delete(old);
+      fs.rmSync(f, { force: true });
+    }
+    return file;
   }
   /** what went wrong with solver processes that held no obligation (for debugging) */
   readonly errors: string[] = [];
   async close(): Promise<void> {
     await this.tiny?.destroy().catch(() => undefined);
+    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
+    this.dir = undefined;
   }
 }
+
+/** Obligations in one batch task at most (runPool) */
+const MAX_BATCH = 32;
+
+/** IR files a pool keeps (worker.ts keeps the provers of as many) */
+const MAX_IR_FILES = 8;
 
 /** One solver process per core (at most 4: each holds a Z3 context and the encodings). */
 export function defaultWorkers(): number {

@@ -60,6 +60,17 @@ export class Prover extends QueryParts {
   }
 
   private defaultsOk?: Promise<boolean>;
+  /** `defaultsSatisfyInvariants()` once decided here, or as given by `knowDefaultsSatisfyInvariants` */
+  defaultsKnown?: boolean;
+  /**
+   * Takes `defaultsSatisfyInvariants()` as already decided (true, from the proof cache, under a
+   * key of every input it depends on: cache.ts `defaultsFactKey`), sparing its check: about a
+   * second for Here I Stand, paid by every solver process on its first obligation.
+   */
+  knowDefaultsSatisfyInvariants(): void {
+    this.defaultsOk ??= Promise.resolve(true);
+    this.defaultsKnown = true;
+  }
   /**
    * Whether the default state (decode.ts's defaults) satisfies every invariant: the condition
    * under which slicing is exact (slice.ts). Decided once per prover by Z3 with the default
@@ -80,8 +91,24 @@ export class Prover extends QueryParts {
       if (problems.length) return false;
       const facts = [...leaves].flatMap((n) => enc.leaves.get(n)?.facts ?? []);
       return this.holdsOn(values, [...invs.map((i) => i.unit.e), ...facts], 30_000);
-    })();
+    })().then((ok) => (this.defaultsKnown = ok));
     return this.defaultsOk;
+  }
+
+  /**
+   * Encodes the query of an obligation without solving it (never throws): the encodings of its
+   * state, rules and exemptions are then cached for the obligations of the same action that this
+   * prover solves next (README "Concrete witnesses": a solver process encodes while the caller
+   * still judges the witnesses).
+   */
+  async prepare(ob: Obligation): Promise<void> {
+    try {
+      if (ob.kind === "table_gap" || ob.kind === "table_overlap") return;
+      queryFor(this, ob);
+      if (this.slicing) await this.defaultsSatisfyInvariants();
+    } catch {
+      // solve() reports the same error as `unknown`
+    }
   }
 
   /**
@@ -92,6 +119,18 @@ export class Prover extends QueryParts {
    * whose `sat` proves (dead_rule, redundant_rule, always_forbidden, swallowing_exemption).
    */
   async solve(ob: Obligation, timeoutMs: number, candidates: Candidate[] = [], smt2: Smt2Mode = "findings"): Promise<SolvedObligation> {
+    return (await this.solveOrWitness(ob, timeoutMs, candidates, smt2, true))!;
+  }
+
+  /**
+   * `solve` without the search: the verdict when one of `candidates` is a witness (or the
+   * obligation cannot be encoded), undefined when none is (the caller then solves it).
+   */
+  async witness(ob: Obligation, timeoutMs: number, candidates: Candidate[], smt2: Smt2Mode = "findings"): Promise<SolvedObligation | undefined> {
+    return this.solveOrWitness(ob, timeoutMs, candidates, smt2, false);
+  }
+
+  private async solveOrWitness(ob: Obligation, timeoutMs: number, candidates: Candidate[], smt2: Smt2Mode, search: boolean): Promise<SolvedObligation | undefined> {
     // result tables have queries of their own (tables.ts): no rules, no state
     if (ob.kind === "table_gap" || ob.kind === "table_overlap") return solveTable(this.ctx, this.enc, ob, timeoutMs);
     const t0 = performance.now();
@@ -133,34 +172,47 @@ export class Prover extends QueryParts {
         prof.witnessMs = lap();
         if (w) return withText(w);
       }
-      const r = await this.check(built, q, timeoutMs);
+      if (!search) return undefined;
+      const r = await this.check(this.withSolver(built, q, timeoutMs), q, timeoutMs);
       prof.solveMs = lap();
       return withText(r);
     } catch (e) {
       if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`${ob.id}: ${e instanceof Error ? e.stack : String(e)}\n`);
       return { verdict: "unknown", reason: `error: ${e instanceof Error ? e.message : String(e)}`, smt2: `; ${ob.id}: not solved\n` };
     } finally {
-      built?.solver.release();
+      built?.solver?.release();
     }
   }
 
-  /** One solver per obligation: domain facts untracked, every part tracked by name. */
-  private build(q: Query, timeoutMs: number): Built {
-    const { ctx, enc } = this;
+  /**
+   * The leaves, routes and formulas of a query; its solver comes with `withSolver` (a concrete
+   * witness is checked without one).
+   */
+  private build(q: Query, _timeoutMs: number): Built {
+    const { enc } = this;
     const leaves = new Set<string>();
     const routes = new Set<string>();
     for (const u of [...q.units, ...q.parts.map((p) => p.unit)]) {
       for (const l of u.leaves) if (!q.bound?.has(l)) leaves.add(l);
       for (const r of u.routes) routes.add(r);
     }
+    const exprOf = (p: Tracked) => (p.negate ? enc.not(p.unit.e) : p.unit.e);
+    return { leaves, routes, exprOf };
+  }
+
+  /** One solver per obligation: domain facts untracked, every part tracked by name. */
+  private withSolver(b: Built, q: Query, timeoutMs: number): Built & Required<Pick<Built, "solver" | "track">> {
+    if (b.solver && b.track) return b as Built & Required<Pick<Built, "solver" | "track">>;
+    const { ctx } = this;
     const solver = new ctx.Solver();
     solver.set("timeout", timeoutMs);
     // relevancy propagation off: 10-20× faster on the unrolled list quantifiers of HIS
     solver.set("smt.relevancy", 0);
     const track = new Map<string, Bool<"main">>();
-    const exprOf = (p: Tracked) => (p.negate ? enc.not(p.unit.e) : p.unit.e);
-    assertQuery(this, q, leaves, solver, track, exprOf);
-    return { solver, leaves, routes, track, exprOf };
+    assertQuery(this, q, b.leaves, solver, track, b.exprOf);
+    b.solver = solver;
+    b.track = track;
+    return b as Built & Required<Pick<Built, "solver" | "track">>;
   }
 
   /** The canonical SMT-LIB text of a query: the same assertions in a fresh solver, printed (smt2.ts). */
@@ -254,7 +306,7 @@ export class Prover extends QueryParts {
     return [...q.parts.map((p) => ({ name: p.name, e: b.exprOf(p) })), ...[...b.leaves].flatMap((n) => (enc.leaves.get(n)?.facts ?? []).map((e) => ({ name: `domain of ${n}`, e })))];
   }
 
-  private async check(b: Built, q: Query, timeoutMs: number): Promise<SolvedObligation> {
+  private async check(b: Built & Required<Pick<Built, "solver" | "track">>, q: Query, timeoutMs: number): Promise<SolvedObligation> {
     const { ctx, enc } = this;
     const { solver, leaves, routes, track, exprOf } = b;
     const r = await solveCanonical(ctx, enc, solver, leaves, timeoutMs, track);
@@ -300,10 +352,12 @@ export class Prover extends QueryParts {
 
 /** The solver of one obligation with its tracked parts (Prover.build). */
 interface Built {
-  solver: import("z3-solver").Solver<"main">;
+  /** the solver with the query asserted (Prover.withSolver) */
+  solver?: import("z3-solver").Solver<"main">;
   leaves: Set<string>;
   routes: Set<string>;
-  track: Map<string, Bool<"main">>;
+  /** part name → its tracking literal, with `solver` */
+  track?: Map<string, Bool<"main">>;
   exprOf: (p: Tracked) => Bool<"main">;
 }
 

@@ -18,6 +18,9 @@ export interface JudgedState extends Candidate {
   fired: string[];
 }
 
+/** The kinds a concrete witness can prove (their query's `sat` proves); the others always need the solver. */
+export const WITNESS_KINDS: ReadonlySet<Obligation["kind"]> = new Set(["dead_rule", "swallowing_exemption", "redundant_rule", "always_forbidden"]);
+
 /** How many candidates an obligation tries before the solver searches. */
 export const MAX_CANDIDATES = 3;
 
@@ -28,6 +31,7 @@ export const MAX_CANDIDATES = 3;
  * allowed. Other kinds (whose `sat` refutes) get none.
  */
 export function candidatesFor(ob: Obligation, judged: readonly JudgedState[]): Candidate[] {
+  if (!WITNESS_KINDS.has(ob.kind)) return [];
   const mine = judged.filter((j) => j.action.action === ob.action);
   let pick: JudgedState[];
   switch (ob.kind) {

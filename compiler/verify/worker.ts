@@ -4,7 +4,7 @@
  * so a solver that runs out of memory, crashes or hangs takes down this process alone: the pool
  * reports the obligation `unknown` and starts a fresh process for the rest.
  *
- * Task: `{ irFile, obligation, timeoutMs, listBound, slicing, candidates, smt2 }`. The IR is read from
+ * Task: `{ irFile, obligation, timeoutMs, listBound, slicing, candidates, smt2, defaultsOk, prepare?, batch? }`. The IR is read from
  * `irFile` (JSON written by the parent once per run) and kept per file, with its prover (and its
  * cached encodings), for the 8 files used last (a pool lives across the runs of `prove --watch`,
  * each with new files). Before solving, the worker sends `{ type: "start", id }` to the parent
@@ -29,11 +29,25 @@ export interface SolveTask {
   slicing: boolean;
   candidates: Candidate[];
   smt2: Smt2Mode;
+  /** true: the default state is known to satisfy the invariants (Prover.knowDefaultsSatisfyInvariants) */
+  defaultsOk?: boolean;
+  /** true: only encode the obligation's query (Prover.prepare); the answer has no verdict */
+  prepare?: boolean;
+  /**
+   * Obligations (of one action) to answer by a concrete witness only (Prover.witness), in order;
+   * `obligation` is the first of them. The answer's `batch` has, per obligation, its answer or
+   * null when no candidate is a witness (the parent then solves it alone).
+   */
+  batch?: { obligation: Obligation; candidates: Candidate[] }[];
 }
 export interface SolveAnswer {
   result: SolvedObligation;
   /** wall time of the obligation in the solver process */
   ms: number;
+  /** Prover.defaultsKnown after the obligation: whether the default state satisfies the invariants, when decided */
+  defaultsOk?: boolean;
+  /** the answers of a batch task (SolveTask.batch), null where no witness held */
+  batch?: (SolveAnswer | null)[];
 }
 export type WorkerMessage = { type: "start"; id: string; pid: number };
 
@@ -53,11 +67,14 @@ getZ3().catch(() => undefined);
 /** Solves one obligation (the pool calls it; never throws for a solver problem: that is `unknown`). */
 export default async function solveTask(task: SolveTask): Promise<SolveAnswer> {
   const ob = task.obligation;
-  process.send?.({ type: "start", id: ob.id, pid: process.pid } satisfies WorkerMessage);
+  if (!task.prepare) process.send?.({ type: "start", id: ob.id, pid: process.pid } satisfies WorkerMessage);
   const crashOn = process.env.RW_WORKER_CRASH_ON;
   const hangOn = process.env.RW_WORKER_HANG_ON;
-  if (crashOn && ob.id.includes(crashOn)) process.exit(70);
-  if (hangOn && ob.id.includes(hangOn)) for (;;);
+  const switches = (id: string) => {
+    if (crashOn && id.includes(crashOn)) process.exit(70);
+    if (hangOn && id.includes(hangOn)) for (;;);
+  };
+  if (!task.prepare && !task.batch) switches(ob.id);
   let ir = irs.get(task.irFile);
   if (ir) irs.delete(task.irFile);
   else ir = JSON.parse(fs.readFileSync(task.irFile, "utf8")) as IREdition;
@@ -67,9 +84,25 @@ export default async function solveTask(task: SolveTask): Promise<SolveAnswer> {
   for (const old of irs.keys()) if (irs.size > MAX_IRS) irs.delete(old);
   const ctx = await getZ3();
   const prover = proverFor(ctx, ir, task.listBound, task.slicing);
+  if (task.defaultsOk) prover.knowDefaultsSatisfyInvariants();
   return runExclusive(async () => {
     const t0 = performance.now();
+    if (task.prepare) {
+      await prover.prepare(ob);
+      return { result: { verdict: "unknown", reason: "prepared, not solved" }, ms: Math.round(performance.now() - t0), defaultsOk: prover.defaultsKnown };
+    }
+    if (task.batch) {
+      // each obligation's witnesses, one after the other, with no round trip to the parent
+      const batch: (SolveAnswer | null)[] = [];
+      for (const b of task.batch) {
+        switches(b.obligation.id);
+        const t1 = performance.now();
+        const r = await prover.witness(b.obligation, task.timeoutMs, b.candidates, task.smt2);
+        batch.push(r ? { result: r, ms: Math.round(performance.now() - t1) } : null);
+      }
+      return { result: { verdict: "unknown", reason: "a batch" }, ms: Math.round(performance.now() - t0), batch, defaultsOk: prover.defaultsKnown };
+    }
     const result = await prover.solve(ob, task.timeoutMs, task.candidates, task.smt2);
-    return { result, ms: Math.round(performance.now() - t0) };
+    return { result, ms: Math.round(performance.now() - t0), defaultsOk: prover.defaultsKnown };
   });
 }
