@@ -33,6 +33,12 @@ export interface Query {
   adjustExample?: (ex: Example, model: Model<"main">) => void;
   /** stuck_power: what blocks each move in the counterexample (and whether it replays without routes) */
   stuckInfo?: (model: Model<"main">, ex: Example) => StuckInfo;
+  /**
+   * The `goal:` part split into parts of its own (stuck_power: the phase, and `move:<action>`
+   * per move): on unsat they name the core (solve.ts asks once more with them tracked apart),
+   * while the search itself runs on the one goal part (faster on a satisfiable query).
+   */
+  coreParts?: Tracked[];
 }
 
 /** The query of an obligation. Throws (EncodeError, Error) on constructs the prover cannot encode. */
@@ -178,8 +184,8 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
     }
     return enc.and(conj);
   });
-  // one part per move: it is forbidden for every choice of its other parameters. Tracked apart,
-  // so that the unsat core of a proof names the moves that are never all forbidden together
+  // one part per move: it is forbidden for every choice of its other parameters. Tracked apart
+  // when a proof's core is named, so that it names the moves that are never all forbidden together
   // (cache.ts coreObligation: an edit of another move's rules leaves the proof standing)
   const moveParts: Tracked[] = withActor.map((a) => ({
     name: `move:${a.name}`,
@@ -230,10 +236,14 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
     }),
   }));
   const bound = new Set(moveParts.flatMap((m) => [...m.unit.leaves]).filter((l) => l.startsWith("stuck.")));
+  const units = [goal, ...moveParts.map((m) => m.unit)];
+  const whole = { e: enc.and(units.map((u) => u.e)), leaves: new Set(units.flatMap((u) => [...u.leaves])), routes: new Set(units.flatMap((u) => [...u.routes])) };
   return {
-    // tracked (not plain assertions) so a counterexample's facts can be minimized against them;
-    // `goal:` parts are left out of unsat cores, `move:` parts are in them (not minimized)
-    parts: [...invParts, { name: `goal:stuck_power`, unit: goal }, ...moveParts],
+    // tracked (not a plain assertion) so a counterexample's facts can be minimized against it;
+    // `goal:` parts are left out of unsat cores
+    parts: [...invParts, { name: `goal:stuck_power`, unit: whole }],
+    // on unsat, the moves the proof needs (cache.ts stuckCoreObligation)
+    coreParts: [{ name: `goal:stuck_power`, unit: goal }, ...moveParts],
     units: [],
     bound,
     exampleAction,

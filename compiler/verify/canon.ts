@@ -51,17 +51,12 @@ export async function solveCanonical(
     return guardedCheck(ctx, solver, timeoutMs, assume);
   };
   const coreNames = () => [...solver.unsatCore()].map((c) => c.toString().replace(/^\|(.*)\|$/, "$1"));
-  // ids of rules, exemptions and invariants without their prefix; a stuck_power move keeps its `move:`
-  const realCore = (names: string[]) => [...new Set(names.map((n) => n.replace(/^(?:inv|rule|exempt|goal):/, "")))].sort();
-  /**
-   * deletion-based: drop each tracked part whose removal keeps the rest unsat (a timeout keeps
-   * it). A stuck_power move (`move:`) is kept as the solver's core names it: each deletion would
-   * be another quantified search.
-   */
+  const realCore = (names: string[]) => [...new Set(names.map((n) => n.replace(/^[a-z]+:/, "")))].sort();
+  /** deletion-based: drop each tracked part whose removal keeps the rest unsat (a timeout keeps it) */
   const minimalCore = async (names: string[]): Promise<string[]> => {
     let core = names.filter((n) => track.has(n)).sort();
     for (const n of [...core]) {
-      if (core.length <= 1 || !core.includes(n) || n.startsWith("move:")) continue;
+      if (core.length <= 1 || !core.includes(n)) continue;
       const rest = core.filter((x) => x !== n);
       const restLits = rest.map((x) => track.get(x)!);
       // a model under (some of) the defaults shows `n` is needed, cheaply; drop defaults that

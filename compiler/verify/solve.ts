@@ -300,6 +300,31 @@ export class Prover extends QueryParts {
     }
   }
 
+  /**
+   * The unsat core of a query whose goal is split for naming it (`Query.coreParts`): one more
+   * check, the invariants of `core` and the split parts each tracked, its core as Z3 gives it
+   * (not minimized: each deletion would be another quantified search). When that check does not
+   * answer unsat, every split part is named (a core that is always right, and reuses nothing).
+   */
+  private async coreOfParts(b: Built, q: Query, core: string[], timeoutMs: number): Promise<string[]> {
+    const { ctx } = this;
+    const split = q.coreParts!;
+    const every = () => [...new Set([...core, ...split.filter((x) => !x.name.startsWith("goal:")).map((x) => x.name)])].sort();
+    const kept = new Set(core.map((id) => `inv:${id}`));
+    const solver = new ctx.Solver();
+    try {
+      solver.set("timeout", timeoutMs);
+      solver.set("smt.relevancy", 0);
+      const track = new Map<string, Bool<"main">>();
+      assertQuery(this, { ...q, parts: [...q.parts.filter((x) => kept.has(x.name)), ...split] }, b.leaves, solver, track, b.exprOf);
+      if ((await guardedCheck(ctx, solver, timeoutMs, [...track.values()])) !== "unsat") return every();
+      const names = [...solver.unsatCore()].map((c) => c.toString().replace(/^\|(.*)\|$/, "$1"));
+      return [...new Set(names.filter((n) => !n.startsWith("goal:")).map((n) => n.replace(/^inv:/, "")))].sort();
+    } finally {
+      solver.release();
+    }
+  }
+
   /** Every asserted part and domain fact of a built query, named. */
   private assertions(b: Built, q: Query): { name: string; e: Bool<"main"> }[] {
     const { enc } = this;
@@ -313,7 +338,8 @@ export class Prover extends QueryParts {
     if (r.result === "unknown") return { verdict: "unknown", reason: r.reason };
     if (r.result === "unsat") {
       const goals = new Set(q.parts.filter((x) => x.name.startsWith("goal:")).map((x) => x.name.slice("goal:".length)));
-      const core = (r.core ?? []).filter((id) => !goals.has(id));
+      let core = (r.core ?? []).filter((id) => !goals.has(id));
+      if (q.coreParts) core = await this.coreOfParts(b, q, core, timeoutMs);
       if (q.vacuousUnless && !q.vacuousUnless.some((id) => core.includes(id))) return { verdict: "proved", vacuous: true, core, reason: q.vacuousReason };
       return { verdict: q.satMeans === "refuted" ? "proved" : "refuted", core };
     }
