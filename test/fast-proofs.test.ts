@@ -13,7 +13,7 @@ import { loadEdition } from "../compiler/check/index.js";
 import { loadValidators, resolveEdition } from "../compiler/cli/common.js";
 import { judgeWith, scenarioCandidates, stagedJudge } from "../compiler/cli/witnesses.js";
 import { coreObligation, obligationKeyer } from "../compiler/verify/cache.js";
-import { mergeReports, proveEdition, type ProofReport } from "../compiler/verify/index.js";
+import { mergeReports, proveEdition, SolverPool, type ProofReport } from "../compiler/verify/index.js";
 import { obligationsFor } from "../compiler/verify/obligations.js";
 import { sliceInvariants } from "../compiler/verify/slice.js";
 import { candidatesFor } from "../compiler/verify/witnesses.js";
@@ -146,5 +146,23 @@ describe("stuck_power reuse by unsat core", () => {
     // a core that names no move of the phase stands for nothing
     expect(keyOf(ir, ["move:spring_deploy"])).toBeUndefined();
     expect(keyOf(ir, ["move:no_such_action"])).toBeUndefined();
+  });
+});
+
+describe("SolverPool", () => {
+  it("keeps as many solver processes busy as the largest claim of the runs still going", async () => {
+    const pool = new SolverPool(2);
+    try {
+      const small = pool.start(1);
+      expect(pool.size).toBe(1);
+      const big = pool.start();
+      expect(pool.size).toBe(2);
+      big();
+      expect(pool.size).toBe(1);
+      small();
+      expect(pool.size).toBe(2);
+    } finally {
+      await pool.close();
+    }
   });
 });

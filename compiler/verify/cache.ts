@@ -249,8 +249,13 @@ export function coreObligation(ir: IREdition, ob: Obligation, core: readonly str
  * action's parameter, chosen by rule order).
  */
 function stuckCoreObligation(ir: IREdition, ob: Obligation, core: readonly string[], assumed: ReadonlySet<string>): Obligation | undefined {
-  if (!ob.phase || !ir.state.fields.some((f) => f.name === "active_power")) return undefined;
-  const moves = new Set(phaseMoves(ir, ob.phase).map((a) => a.name));
+  if (!ob.phase) return undefined;
+  const phaseMoveList = phaseMoves(ir, ob.phase);
+  // the actor is state.active_power when it is an enum of the actors' type (as stuckQuery reads it)
+  const actorType = phaseMoveList[0]?.params.find((x) => x.actor)?.type;
+  const ap = ir.state.fields.find((f) => f.name === "active_power");
+  if (!actorType || actorType.k !== "enum" || ap?.type.k !== "enum" || ap.type.base !== actorType.base) return undefined;
+  const moves = new Set(phaseMoveList.map((a) => a.name));
   const used = new Set<string>();
   for (const id of core) {
     if (id.startsWith("move:")) {

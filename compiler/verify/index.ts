@@ -197,7 +197,7 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
     // the solver processes load Z3 while the witnesses are judged; one process when at most one
     // obligation is likely to need a search (the others have a witness of an earlier run to try)
     const searches = toSolve.filter((ob) => !WITNESS_KINDS.has(ob.kind) || !cache?.earlierWitness(ob.id)).length;
-    pool?.start(searches <= 1 ? 1 : undefined);
+    const release = pool?.start(searches <= 1 ? 1 : undefined);
     // candidates: the judged states first (in their order), then this obligation's witness of an earlier run
     let witnesses: Witnesses | undefined;
     const statesOf = (action: string): readonly JudgedState[] => {
@@ -278,7 +278,6 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
     const unconfirmed: Obligation[] = [];
     const retried = new Set<string>();
     let retry: Obligation[] = [];
-    const prepared = new AbortController();
     const run = async (batch: Obligation[]) => {
       if (batch.length) await (pool ? runPool(ir, batch, runOpts, pool) : runInProcess(ir, batch, runOpts));
     };
@@ -290,25 +289,35 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
       const first = run(early);
       // solver processes the early ones leave idle encode the actions of the others meanwhile
       if (pool) {
-        const idle = pool.size - early.length;
         const actions = new Map<string, Obligation>();
         for (const ob of toSolve) if (WITNESS_KINDS.has(ob.kind) && !actions.has(ob.action)) actions.set(ob.action, ob);
-        if (idle > 0) preparePool(ir, [...actions.values()].slice(0, idle), runOpts, pool, prepared.signal);
+        preparePool(ir, [...actions.values()], runOpts, pool);
       }
       witnesses = typeof opts.witnesses === "function" ? await opts.witnesses() : opts.witnesses;
       const earlyIds = new Set(early.map((ob) => ob.id));
       // the solver's searches first, witnesses to try last
       await Promise.all([first, run(byWeight(toSolve.filter((ob) => !earlyIds.has(ob.id))))]);
-      if (retry.length) await run(retry);
-      await Promise.all(confirming);
-      if (unconfirmed.length) {
+      // a timeout gets one more try; a witness the generated validators reject, a solve with no
+      // candidates (and that solve its own retry)
+      for (let round = 0; round < 4; round++) {
+        await Promise.all(confirming.splice(0));
+        const again = [...retry.splice(0), ...unconfirmed.splice(0)];
+        if (!again.length) break;
         witnesses = undefined;
         picked.clear();
-        await run(unconfirmed);
+        await run(again);
       }
+      await Promise.all(confirming.splice(0));
     } finally {
-      prepared.abort();
+      release?.();
       await owned?.close();
+    }
+    // every obligation gets a verdict (a safety net: the rounds above leave none without)
+    for (const ob of toSolve) {
+      if (results.has(ob.id)) continue;
+      const r: SolvedObligation = { verdict: "unknown", reason: "not solved: its retries ran out", smt2: `; ${ob.id}: not solved\n` };
+      settle(ob, r, 0, false);
+      mine.get(ob.id)?.({ id: ob.id, result: r });
     }
   }
   await Promise.all(twins);

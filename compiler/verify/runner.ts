@@ -68,7 +68,8 @@ export async function runInProcess(ir: IREdition, obs: Obligation[], o: RunOptio
 
 /**
  * Solves in a pool of solver processes (tinypool, runtime `child_process`, `workers` of them:
- * default one per core, at most 4). Each obligation is one task; a watchdog per task starts when
+ * default one per core, at most 4). Each obligation is one task, but those with witness candidates,
+ * which go in batches per action (`SolveTask.batch`); a watchdog per task starts when
  * a worker takes it (`killAfterMs`) and a timer for the whole-run deadline aborts what is left.
  * An aborted task kills its process (tinypool starts a fresh one); a process that exits or
  * crashes fails its task. Either way the obligation is `unknown` with the reason, and the run
@@ -118,10 +119,12 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
         started = true;
         lastActivity = performance.now();
         for (const x of items) o.onStart?.(x.id);
+        // a batch tries up to MAX_BATCH witnesses: its own allowance grows with its size
+        const limit = o.killAfterMs + (items.length - 1) * Math.min(o.timeoutMs, 5000);
         watchdog = setTimeout(() => {
-          killed = `no answer within ${o.killAfterMs} ms: the solver process was killed`;
+          killed = `no answer within ${limit} ms: the solver process was killed`;
           mine.abort();
-        }, o.killAfterMs);
+        }, limit);
       },
     };
     const base = { irFile, timeoutMs: o.timeoutMs, listBound: o.listBound, slicing: o.slicing ?? true, smt2: o.smt2 ?? "findings", defaultsOk: o.defaultsOk?.() } as const;
@@ -186,23 +189,26 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
   } finally {
     clearInterval(stall);
     clearTimeout(deadlineTimer);
+    solvers.doneWith(ir);
     await owned?.close();
   }
 }
 
 /**
- * Has the solver processes of `shared` encode the queries of `obs` (Prover.prepare) while the
- * caller still prepares their tasks: each obligation is one task, answered with no verdict; a
- * failure is ignored (the obligation's own task reports it). Tasks still queued or running when
- * `signal` aborts (the run's end) are dropped, and each is dropped after `o.killAfterMs`.
+ * Has the idle solver processes of `shared` encode the queries of `obs` (Prover.prepare) while
+ * the caller still prepares their tasks: one task per obligation while a process is free now (no
+ * task waits for one), answered with no verdict; a failure is ignored (the obligation's own task
+ * reports it). A prepare task is never aborted (tinypool would kill its process): it ends by itself.
  */
-export function preparePool(ir: IREdition, obs: Obligation[], o: RunOptions, shared: SolverPool, signal: AbortSignal): void {
-  if (!obs.length || signal.aborted) return;
-  const irFile = shared.irFile(ir);
+export function preparePool(ir: IREdition, obs: Obligation[], o: RunOptions, shared: SolverPool): void {
   for (const ob of obs) {
-    const task: SolveTask = { irFile, obligation: ob, timeoutMs: o.timeoutMs, listBound: o.listBound, slicing: o.slicing ?? true, candidates: [], smt2: "findings", defaultsOk: o.defaultsOk?.(), prepare: true };
-    const mine = AbortSignal.any([signal, AbortSignal.timeout(o.killAfterMs)]);
-    shared.run(task, { signal: mine }).then(
+    const task: SolveTask = { irFile: shared.irFile(ir), obligation: ob, timeoutMs: o.timeoutMs, listBound: o.listBound, slicing: o.slicing ?? true, candidates: [], smt2: "findings", defaultsOk: o.defaultsOk?.(), prepare: true };
+    const started = shared.tryRun(task, () => shared.doneWith(ir));
+    if (!started) {
+      shared.doneWith(ir);
+      break;
+    }
+    started.then(
       (answer: SolveAnswer) => {
         if (answer.defaultsOk !== undefined) o.onDefaultsOk?.(answer.defaultsOk);
       },
@@ -228,7 +234,9 @@ export class SolverPool {
     const n = Math.max(1, Math.floor(this.workers));
     // one process at first; tinypool starts the others when tasks wait (runs that want one
     // process keep one task in flight: `start`, `run`)
-    this.tiny = new Tinypool({ runtime: "child_process", filename: script, execArgv, minThreads: Math.min(n, this.booted), maxThreads: n, serialization: "advanced", env: process.env as Record<string, string> });
+    // idleTimeout: a process tinypool started beyond minThreads stays (its Z3 context and
+    // encodings with it) while our own queue holds the tasks; the longest timer, unref'd
+    this.tiny = new Tinypool({ runtime: "child_process", filename: script, execArgv, minThreads: Math.min(n, this.booted), maxThreads: n, idleTimeout: 2 ** 31 - 1, serialization: "advanced", env: process.env as Record<string, string> });
     // a solver process that dies while it holds no obligation (killed from outside, out of
     // memory while idle) is an 'error' event of the pool: tinypool starts another; without a
     // listener the event would end the whole run
@@ -261,13 +269,35 @@ export class SolverPool {
    * `wanted` of them busy at once, at most `workers` (all of them when not given). Each process
    * encodes the state and invariants of every edition it proves (about a second for Here I
    * Stand): for a few cheap obligations (a re-proof after an edit, the witnesses of one action)
-   * one process is faster than two. Runs sharing the pool get the largest number any asked for.
+   * one process is faster than two. Runs sharing the pool get the largest number a run still
+   * going asked for. Returns the function that ends this run's claim.
    */
-  start(wanted?: number): void {
-    this.limit = Math.max(this.limit, Math.max(1, Math.floor(wanted ?? Infinity)));
+  start(wanted?: number): () => void {
+    const lease = Symbol("run");
+    this.leases.set(lease, Math.max(1, Math.floor(wanted ?? Infinity)));
+    this.limit = Math.max(...this.leases.values());
     if (!this.tiny) this.booted = this.limit;
     void this.pool;
     this.release();
+    return () => {
+      this.leases.delete(lease);
+      this.limit = this.leases.size ? Math.max(...this.leases.values()) : 0;
+      this.release();
+    };
+  }
+  private readonly leases = new Map<symbol, number>();
+  /**
+   * Runs `task` now if fewer than `size` tasks are in flight (no signal: it is never aborted),
+   * calling `done` when it ends; undefined (and `done` not called) when no process is free.
+   */
+  tryRun(task: SolveTask, done: () => void): Promise<SolveAnswer> | undefined {
+    if (this.inFlight >= this.size || this.waiting.length) return undefined;
+    this.inFlight++;
+    return (this.pool.run(task) as Promise<SolveAnswer>).finally(() => {
+      this.inFlight--;
+      done();
+      this.release();
+    });
   }
   /**
    * `pool.run` with at most `size` tasks in flight (the others wait here, in order, and are
@@ -313,7 +343,7 @@ export class SolverPool {
    * temporary folder of this pool that `close()` removes. One per IR object, so that the batches
    * of a run find the prover (and encodings) a solver process made for the earlier ones; the
    * files of the IRs used last are kept, as many as a solver process keeps (`prove --watch`
-   * proves new IRs on every save).
+   * proves new IRs on every save), and never one in use (each call is one use, `doneWith` ends it).
    */
   irFile(ir: IREdition): string {
     let file = this.irFiles.get(ir);
@@ -325,12 +355,25 @@ export class SolverPool {
       fs.writeFileSync(file, JSON.stringify(ir));
     }
     this.irFiles.set(ir, file);
+    this.uses.set(ir, (this.uses.get(ir) ?? 0) + 1);
+    this.evict();
+    return file;
+  }
+  /** Ends one use of `irFile(ir)` (a file in use is never removed). */
+  doneWith(ir: IREdition): void {
+    const n = (this.uses.get(ir) ?? 1) - 1;
+    if (n > 0) this.uses.set(ir, n);
+    else this.uses.delete(ir);
+    this.evict();
+  }
+  private readonly uses = new Map<IREdition, number>();
+  private evict(): void {
     for (const [old, f] of this.irFiles) {
       if (this.irFiles.size <= MAX_IR_FILES) break;
+      if (this.uses.has(old)) continue;
       this.irFiles.delete(old);
       fs.rmSync(f, { force: true });
     }
-    return file;
   }
   /** what went wrong with solver processes that held no obligation (for debugging) */
   readonly errors: string[] = [];
