@@ -256,3 +256,15 @@ describe("rulewright explain", () => {
     expect(defs.related.defs).toEqual(["allied"]);
   }, LONG);
 });
+
+describe("prove's bad input", () => {
+  it("a --cache-dir that is a file is a usage error before anything is proved", () => {
+    const dir = tmp();
+    const file = path.join(dir, "afile");
+    fs.writeFileSync(file, "x");
+    const r = run(["prove", "test/broken/always-forbidden", "--cache-dir", file]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("is a file, not a folder");
+    expect(r.err).not.toMatch(/internal error|EEXIST/);
+  }, LONG);
+});

@@ -365,6 +365,8 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
     workers = Number(opts.workers);
     if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError(`--workers takes a number of solver processes from 1 to 64, not \`${opts.workers}\``, 2);
   }
+  if (opts.cacheDir !== undefined && opts.cache !== false && fs.existsSync(opts.cacheDir) && !fs.statSync(opts.cacheDir).isDirectory())
+    throw new UsageError(`--cache-dir \`${opts.cacheDir}\` is a file, not a folder`, 2, "give a folder (it is created when missing), or --no-cache");
   const witnesses = opts.witnesses === false ? false : typeof opts.witnesses === "string" ? opts.witnesses.split(",") : undefined;
   const results: ProveResult[] = [];
   // one pool of solver processes and one table of verdicts for every edition of the run

@@ -56,6 +56,12 @@ export type WorkerMessage = { type: "start"; id: string; pid: number };
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 console.log = (...args: unknown[]) => console.error(...args);
 
+// Ctrl-C reaches every process of the terminal's foreground group: the parent decides what
+// happens (prove --watch waits for the running proofs, then closes the pool), so a solver process
+// ignores it; one whose parent is gone (killed, or ended without closing the pool) exits
+process.on("SIGINT", () => undefined);
+process.on("disconnect", () => process.exit(0));
+
 const irs = new Map<string, IREdition>();
 /** IR files (with their provers) a process keeps: the editions of one run, and a retry round */
 const MAX_IRS = 8;
