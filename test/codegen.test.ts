@@ -348,3 +348,21 @@ describe("pruneUnused (generated code under noUnusedLocals / noUnusedParameters)
     );
   });
 });
+
+describe("generateEdition for a caller that only checks moves", () => {
+  it("only: CHECKER_FILES, actions: the three files validators.ts needs, with those actions' rules and every oblige rule", async () => {
+    const { loadEdition } = await import("../compiler/check/index.js");
+    const { CHECKER_FILES } = await import("../compiler/codegen/index.js");
+    const ir = loadEdition("dsl/his", { repoRoot: process.cwd() }).edition!;
+    const files = await generateEdition(ir, { only: CHECKER_FILES, actions: ["declare_war"] });
+    expect(files.map((f) => path.basename(f.path))).toEqual(["board.ts", "tables.ts", "validators.ts"]);
+    const validators = files.find((f) => f.path.endsWith("validators.ts"))!.content;
+    expect(validators).toContain("dow.self");
+    expect(validators).not.toContain("cp.too_expensive");
+    const oblige = ir.rules.find((r) => r.kind === "oblige")!;
+    expect(validators).toContain(oblige.id);
+    // the whole edition's validators.ts has them all
+    const whole = (await generateEdition(ir, { only: ["validators.ts"] }))[0].content;
+    expect(whole).toContain("cp.too_expensive");
+  });
+});

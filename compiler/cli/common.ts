@@ -225,10 +225,14 @@ export async function loadCheckers(ref: EditionRef, edition: IREdition, opts: { 
  */
 export function needsGenerating(ref: EditionRef, edition: IREdition): boolean {
   if (ref.root !== undefined) return false;
-  if (!ref.bundled) return true;
+  return !ref.bundled || committedInputsHash(edition) !== edition.inputHash;
+}
+
+/** The inputs hash in the header of a bundled edition's committed generated/<edition>/index.ts, or undefined when missing. */
+function committedInputsHash(edition: IREdition): string | undefined {
   const index = path.join(path.resolve(GENERATED_DIR, editionFolder(edition)), "index.ts");
   const header = fs.existsSync(index) ? fs.readFileSync(index, "utf8").slice(0, 2000) : "";
-  return /inputs sha256: ([0-9a-f]{64})/.exec(header)?.[1] !== edition.inputHash;
+  return /inputs sha256: ([0-9a-f]{64})/.exec(header)?.[1];
 }
 
 async function loadGenerated(ref: EditionRef, edition: IREdition, opts: { generateWhenStale?: boolean; quiet?: boolean; checkersOnly?: boolean; actions?: readonly string[] }): Promise<unknown> {
@@ -241,9 +245,7 @@ async function loadGenerated(ref: EditionRef, edition: IREdition, opts: { genera
     generate = false;
   } else if (ref.bundled) {
     dir = path.resolve(GENERATED_DIR, editionFolder(edition));
-    const index = path.join(dir, "index.ts");
-    const header = fs.existsSync(index) ? fs.readFileSync(index, "utf8").slice(0, 2000) : "";
-    const hash = /inputs sha256: ([0-9a-f]{64})/.exec(header)?.[1];
+    const hash = committedInputsHash(edition);
     // --watch: the rule files change under the designer's hands; the validators of this run are
     // generated to a temporary folder (as for an edition outside dsl/), generated/ is left alone
     if (hash !== edition.inputHash && opts.generateWhenStale) {
@@ -259,11 +261,7 @@ async function loadGenerated(ref: EditionRef, edition: IREdition, opts: { genera
   }
   if (generate) {
     const { CHECKER_FILES, generateEdition } = await import("../codegen/index.js");
-    // `actions`: the checkers of those actions only (their forbid and oblige rules, and every
-    // oblige rule: it binds the actor whatever the action) — generated in a fraction of the time
-    const keep = opts.checkersOnly && opts.actions ? new Set(opts.actions) : undefined;
-    const ir = keep ? { ...edition, rules: edition.rules.filter((r) => keep.has(r.action) || r.kind === "oblige") } : edition;
-    const files = await generateEdition(ir, opts.checkersOnly ? { only: CHECKER_FILES } : {});
+    const files = await generateEdition(edition, opts.checkersOnly ? { only: CHECKER_FILES, actions: opts.actions } : {});
     if (opts.checkersOnly) entry = "validators.ts";
     const key = crypto.createHash("sha256").update(files.map((f) => f.path + "\0" + f.content).join("\0")).digest("hex").slice(0, 16);
     // outside node_modules: tsx compiles TypeScript only outside it

@@ -24,20 +24,11 @@ export type Judge = (state: Json, action: Json, source: string) => JudgedState |
 
 /** The judge of an edition: schema, invariants, then generated validator and interpreter compared. */
 export function judgeWith(ir: IREdition, mod: CheckerModule): Judge {
-  let interp: Interpreter | undefined;
+  const { judge, interpreter } = interpreterJudge(ir);
+  const agrees = agreement(mod, interpreter);
   return (state, action, source) => {
-    try {
-      if (actionProblems(ir, action).length || stateProblems(ir, mod, state).length) return undefined;
-      interp ??= createInterpreter(ir);
-      const g = mod.check(state, action);
-      const i = interp.check(state, action);
-      const ids = (v: typeof g | typeof i) => JSON.stringify([v.allowed, v.violations.map((x) => x.rule), [...v.obliged]]);
-      if (ids(g) !== ids(i)) return undefined;
-      return { state, action, source, allowed: g.allowed, fired: [...g.violations.map((x) => x.rule), ...g.obliged] };
-    } catch {
-      // a state the validators cannot read (a RangeError of a table, say) is no candidate
-      return undefined;
-    }
+    const j = judge(state, action, source);
+    return j && agrees(state, action) ? j : undefined;
   };
 }
 
@@ -47,38 +38,50 @@ export function judgeWith(ir: IREdition, mod: CheckerModule): Judge {
  * (schema, invariants, verdict); `confirm` loads the `checkers` of some actions (on its first
  * call) and resolves to whether the generated validators agree on a state and action of one of
  * them (no broken invariant, the same verdict as the interpreter); to "never" when they do not
- * load.
+ * load. `judgeWith` is both steps at once.
  */
 export function stagedJudge(ir: IREdition, checkers: (actions: readonly string[]) => Promise<CheckerModule>): { judge: Judge; confirm: (actions: readonly string[]) => Promise<(state: Json, action: Json) => boolean> } {
-  let interp: Interpreter | undefined;
-  const verdictOf = (v: { allowed: boolean; violations: readonly { rule: string }[]; obliged: readonly string[] }) => JSON.stringify([v.allowed, v.violations.map((x) => x.rule), [...v.obliged]]);
-  const judge: Judge = (state, action, source) => {
-    try {
-      if (actionProblems(ir, action).length || stateProblems(ir, undefined, state).length) return undefined;
-      interp ??= createInterpreter(ir);
-      if (interp.brokenInvariants(state).length) return undefined;
-      const i = interp.check(state, action);
-      return { state, action, source, allowed: i.allowed, fired: [...i.violations.map((x) => x.rule), ...i.obliged] };
-    } catch {
-      return undefined;
-    }
-  };
+  const { judge, interpreter } = interpreterJudge(ir);
   let loaded: Promise<(state: Json, action: Json) => boolean> | undefined;
   const confirm = (actions: readonly string[]) =>
     (loaded ??= checkers(actions).then(
-      (mod) => (state: Json, action: Json) => {
-        try {
-          // the checkers were generated for these actions only
-          if (!actions.includes(String(action.action))) return false;
-          interp ??= createInterpreter(ir);
-          return mod.brokenInvariants(state).length === 0 && verdictOf(mod.check(state, action)) === verdictOf(interp.check(state, action));
-        } catch {
-          return false;
-        }
+      (mod) => {
+        const agrees = agreement(mod, interpreter);
+        // the checkers were generated for these actions only
+        return (state: Json, action: Json) => actions.includes(String(action.action)) && agrees(state, action);
       },
       () => () => false,
     ));
   return { judge, confirm };
+}
+
+/** The interpreter's judge (a valid state and action: schema and invariants; its verdict), and the interpreter, made on first use. */
+function interpreterJudge(ir: IREdition): { judge: Judge; interpreter: () => Interpreter } {
+  let interp: Interpreter | undefined;
+  const interpreter = () => (interp ??= createInterpreter(ir));
+  const judge: Judge = (state, action, source) => {
+    try {
+      if (actionProblems(ir, action).length || stateProblems(ir, undefined, state).length || interpreter().brokenInvariants(state).length) return undefined;
+      const i = interpreter().check(state, action);
+      return { state, action, source, allowed: i.allowed, fired: [...i.violations.map((x) => x.rule), ...i.obliged] };
+    } catch {
+      // a state the interpreter cannot read (a RangeError of a table, say) is no candidate
+      return undefined;
+    }
+  };
+  return { judge, interpreter };
+}
+
+/** Whether the generated checkers agree with the interpreter on a state and action: no broken invariant, the same verdict (false when either throws). */
+function agreement(mod: CheckerModule, interpreter: () => Interpreter): (state: Json, action: Json) => boolean {
+  const verdict = (v: { allowed: boolean; violations: readonly { rule: string }[]; obliged: readonly string[] }) => JSON.stringify([v.allowed, v.violations.map((x) => x.rule), [...v.obliged]]);
+  return (state, action) => {
+    try {
+      return mod.brokenInvariants(state).length === 0 && verdict(mod.check(state, action)) === verdict(interpreter().check(state, action));
+    } catch {
+      return false;
+    }
+  };
 }
 
 /**

@@ -14,9 +14,15 @@ export { CHECKER_FILES, CodegenError, type GeneratedFile, type GeneratedFileName
  * (no dates, no absolute paths; everything whose order is not semantic is sorted).
  * `opts.largeStack`: the calling thread has a large stack; generate here even for a deep IR.
  * `opts.only`: just these files (`CHECKER_FILES` for a caller that only checks moves).
+ * `opts.actions`: the checkers of these actions only — their rules and every oblige rule (it
+ * binds the actor whatever the action); `check` of another action finds no rule of it.
  * @throws CodegenError when the IR holds something the generator cannot express.
  */
-export async function generateEdition(ir: IREdition, opts?: { largeStack?: boolean; only?: readonly GeneratedFileName[] }): Promise<GeneratedFile[]> {
+export async function generateEdition(ir: IREdition, opts?: { largeStack?: boolean; only?: readonly GeneratedFileName[]; actions?: readonly string[] }): Promise<GeneratedFile[]> {
+  if (opts?.actions) {
+    const keep = new Set(opts.actions);
+    ir = { ...ir, rules: ir.rules.filter((r) => keep.has(r.action) || r.kind === "oblige") };
+  }
   // TypeScript's parser (inside ts-morph) recurses on the nesting of the generated expressions:
   // deeply nested rules (up to the front end's limit of 1024 levels) are generated on a thread
   // with a large stack (generate-worker.mjs, which calls generateFiles of generate.ts).

@@ -102,6 +102,28 @@ function sharedHash(ir: IREdition, listBound: number): string {
   return h;
 }
 
+/** The hash of a result table as its lookups read it (no positions). */
+const tableHashOf = (t: NonNullable<IREdition["tables"]>[number]) => sha(stable({ name: t.name, params: t.params, keys: stripPos(t.keys), result: t.result, rows: stripPos(t.rows) }));
+/** The hash of a route (no positions). */
+const routeHashOf = (r: IREdition["routes"][number]) => sha(stable(stripPos({ ...r })));
+/** The tables a route's conditions look up. */
+function routeTablesOf(r: IREdition["routes"][number]): string[] {
+  const t = new Set<string>();
+  for (const c of [r.land, r.sea, r.port, ...(r.maxSeas ? [r.maxSeas] : []), r.passes]) tablesIn(c, t);
+  return [...t];
+}
+/** The routes the invariants call and the tables they look up (their routes' tables included). */
+function invariantLookups(ir: IREdition): { routes: Set<string>; tables: Set<string> } {
+  const routes = new Set<string>();
+  const tables = new Set<string>();
+  for (const i of ir.invariants) {
+    routesIn(i.expr, routes);
+    tablesIn(i.expr, tables);
+  }
+  for (const r of ir.routes) if (routes.has(r.name)) for (const t of routeTablesOf(r)) tables.add(t);
+  return { routes, tables };
+}
+
 /**
  * The key of the fact "the default state satisfies every invariant" (solve.ts
  * `defaultsSatisfyInvariants`, which makes slicing exact), stored with `ProofCache.setFact`: a
@@ -110,20 +132,13 @@ function sharedHash(ir: IREdition, listBound: number): string {
  * a rule leaves it alone.
  */
 export function defaultsFactKey(ir: IREdition, opts: { listBound: number }): string {
-  const routes = new Set<string>();
-  const tables = new Set<string>();
-  for (const i of ir.invariants) {
-    routesIn(i.expr, routes);
-    tablesIn(i.expr, tables);
-  }
-  const usedRoutes = ir.routes.filter((r) => routes.has(r.name));
-  for (const r of usedRoutes) for (const c of [r.land, r.sea, r.port, ...(r.maxSeas ? [r.maxSeas] : []), r.passes]) tablesIn(c, tables);
+  const { routes, tables } = invariantLookups(ir);
   return sha(
     stable({
       fact: "defaults satisfy the invariants",
       shared: sharedHash(ir, opts.listBound),
-      routes: usedRoutes.map((r) => stripPos({ ...r })),
-      tables: (ir.tables ?? []).filter((t) => tables.has(t.name)).map((t) => ({ name: t.name, params: t.params, keys: stripPos(t.keys), result: t.result, rows: stripPos(t.rows) })),
+      routes: ir.routes.filter((r) => routes.has(r.name)).map(routeHashOf),
+      tables: (ir.tables ?? []).filter((t) => tables.has(t.name)).map(tableHashOf),
     }),
   );
 }
@@ -144,11 +159,11 @@ export function obligationKeyer(ir: IREdition, opts: { listBound: number }): (ob
       return v;
     };
   };
-  const tableHash = memo((t: NonNullable<IREdition["tables"]>[number]) => sha(stable({ name: t.name, params: t.params, keys: stripPos(t.keys), result: t.result, rows: stripPos(t.rows) })));
+  const tableHash = memo(tableHashOf);
   const ruleHash = memo((r: IRRule) => sha(stable({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: stripPos(r.when) })));
   const exemptionHash = memo((e: IREdition["exemptions"][number]) => sha(stable({ id: e.id, groups: e.groups, rules: e.rules, when: stripPos(e.when) })));
   const actionHash = memo((a: IREdition["actions"][number]) => sha(stable({ name: a.name, params: a.params })));
-  const routeHash = memo((r: IREdition["routes"][number]) => sha(stable(stripPos({ ...r }))));
+  const routeHash = memo(routeHashOf);
   /** the routes and tables an expression mentions, per expression */
   const refs = memo((e: IRRule["when"]): [Set<string>, Set<string>] => {
     const routes = new Set<string>();
@@ -157,19 +172,8 @@ export function obligationKeyer(ir: IREdition, opts: { listBound: number }): (ob
     tablesIn(e, tables);
     return [routes, tables];
   });
-  const invRoutes = new Set<string>();
-  const invTables = new Set<string>();
-  for (const i of ir.invariants) {
-    const [r, t] = refs(i.expr);
-    for (const x of r) invRoutes.add(x);
-    for (const x of t) invTables.add(x);
-  }
-  const routeTables = new Map<string, string[]>();
-  for (const r of ir.routes) {
-    const t = new Set<string>();
-    for (const c of [r.land, r.sea, r.port, ...(r.maxSeas ? [r.maxSeas] : []), r.passes]) tablesIn(c, t);
-    routeTables.set(r.name, [...t]);
-  }
+  const { routes: invRoutes, tables: invTables } = invariantLookups(ir);
+  const routeTables = new Map(ir.routes.map((r) => [r.name, routeTablesOf(r)]));
   const ruleOf = new Map(ir.rules.map((r) => [r.id, r]));
   const liftIds = memo((r: IRRule) => liftsOf(ir, r).map((e) => e.id));
   return (ob) => {

@@ -157,7 +157,7 @@ export class Prover extends QueryParts {
         q = { ...q, parts };
       }
       prof.queryMs = lap();
-      built = this.build(q, timeoutMs);
+      built = this.build(q);
       prof.buildMs = lap();
       const withText = (r: SolvedObligation): SolvedObligation => {
         if (smt2 === "all" || r.verdict !== "proved") {
@@ -188,7 +188,7 @@ export class Prover extends QueryParts {
    * The leaves, routes and formulas of a query; its solver comes with `withSolver` (a concrete
    * witness is checked without one).
    */
-  private build(q: Query, _timeoutMs: number): Built {
+  private build(q: Query): Built {
     const { enc } = this;
     const leaves = new Set<string>();
     const routes = new Set<string>();
