@@ -10,7 +10,6 @@ import { parseJson } from "../diagnostics/json.js";
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
-import os from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pc from "picocolors";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -19,6 +18,7 @@ import { declaresEdition } from "../syntax/index.js";
 import { renderDiagnostic } from "../diagnostics/render.js";
 import type { Diagnostic } from "../diagnostics/types.js";
 import { editionFolder, type IREdition } from "../ir/types.js";
+import { cacheSecret, ensurePrivateDir, seal, sealed, userCacheDir, UntrustedCacheError } from "../verify/user-cache.js";
 
 export type Format = "text" | "json";
 
@@ -264,9 +264,11 @@ async function loadGenerated(ref: EditionRef, edition: IREdition, opts: { genera
     const files = await generateEdition(edition, opts.checkersOnly ? { only: CHECKER_FILES, actions: opts.actions } : {});
     if (opts.checkersOnly) entry = "validators.ts";
     const key = crypto.createHash("sha256").update(files.map((f) => f.path + "\0" + f.content).join("\0")).digest("hex").slice(0, 16);
-    // outside node_modules: tsx compiles TypeScript only outside it
-    dir = path.join(os.tmpdir(), "rulewright-cache", `${editionFolder(edition)}-${opts.checkersOnly ? "checkers-" : ""}${key}`);
-    fs.mkdirSync(dir, { recursive: true });
+    // the user's own code cache (never a shared temporary folder: issue 29), outside
+    // node_modules (tsx compiles TypeScript only outside it); every file is compared with what
+    // was just generated and rewritten when it differs, so what is imported is what codegen made
+    dir = path.join(codeCacheDir(), `${editionFolder(edition)}-${opts.checkersOnly ? "checkers-" : ""}${key}`);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     // the generated modules are ESM, like the project they are normally committed into
     fs.writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
     for (const f of files) {
@@ -278,7 +280,7 @@ async function loadGenerated(ref: EditionRef, edition: IREdition, opts: { genera
   try {
     // compiled, no loader for TypeScript; from the sources, tsx would load validators outside this
     // checkout by the module type of their own project (a CommonJS project: "require() … in a cycle")
-    const foreign = !isInside(dir, PACKAGE_ROOT) && !isInside(dir, path.join(os.tmpdir(), "rulewright-cache"));
+    const foreign = !isInside(dir, PACKAGE_ROOT) && !isInside(dir, codeCacheDir());
     if (entry.endsWith(".ts") && (COMPILED || foreign)) {
       dir = await transpiledValidators(dir, editionFolder(edition));
       entry = entry.replace(/\.ts$/, ".js");
@@ -299,33 +301,104 @@ function isInside(dir: string, parent: string): boolean {
 }
 
 /**
+ * The user's cache of compiled validators, `<userCacheDir()>/code/` (user-cache.ts: mode 0700,
+ * owned by the user, not writable by group or others), created when missing.
+ * @throws UsageError (exit 2) naming the folder when it is not safe to use
+ */
+export function codeCacheDir(): string {
+  try {
+    return ensurePrivateDir(path.join(ensurePrivateDir(userCacheDir()), "code"));
+  } catch (e) {
+    if (e instanceof UntrustedCacheError) throw new UsageError(e.message, 2, e.help);
+    throw e;
+  }
+}
+
+/** The manifest of a folder of compiled validators: each file's sha256, sealed with the user's secret. */
+const MANIFEST = "rulewright-manifest.json";
+
+/** The text a manifest's seal covers: the folder's name (the hash of its sources) and each file's hash. */
+const manifestText = (name: string, files: Record<string, string>) => `code\0${name}\0${JSON.stringify(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
+
+/** Writes the manifest of folder `dir` (named `name`): every file in it with its sha256, sealed. */
+function writeManifest(dir: string, name: string): void {
+  const files: Record<string, string> = {};
+  for (const f of fs.readdirSync(dir).sort()) if (f !== MANIFEST) files[f] = crypto.createHash("sha256").update(fs.readFileSync(path.join(dir, f))).digest("hex");
+  fs.writeFileSync(path.join(dir, MANIFEST), JSON.stringify({ files, seal: seal(cacheSecret(), manifestText(name, files)) }) + "\n", { mode: 0o600 });
+}
+
+/**
+ * Whether folder `dir` of compiled validators (named `name`) may be imported: its manifest is
+ * sealed with the user's secret for this name, it lists `index.js`, and every file in the folder
+ * is listed with the sha256 of its content now (no file added, removed or changed since it was
+ * written). Undefined when it may, else what is wrong.
+ */
+export function codeFolderProblem(dir: string, name: string): string | undefined {
+  let m: { files?: Record<string, unknown>; seal?: unknown };
+  try {
+    m = JSON.parse(fs.readFileSync(path.join(dir, MANIFEST), "utf8")) as typeof m;
+  } catch {
+    return "no readable manifest";
+  }
+  const files = m.files && typeof m.files === "object" ? (m.files as Record<string, string>) : {};
+  if (!sealed(cacheSecret(), manifestText(name, files), m.seal)) return "its manifest is not sealed with your key";
+  if (!("index.js" in files)) return "its manifest lists no index.js";
+  const present = fs.readdirSync(dir).filter((f) => f !== MANIFEST);
+  for (const f of present) if (!(f in files)) return `${f} is not in its manifest`;
+  for (const [f, h] of Object.entries(files)) {
+    const p = path.join(dir, f);
+    if (!fs.existsSync(p) || !fs.lstatSync(p).isFile()) return `${f} is missing`;
+    if (crypto.createHash("sha256").update(fs.readFileSync(p)).digest("hex") !== h) return `${f} does not have the content it was written with`;
+  }
+  return undefined;
+}
+
+/**
  * The TypeScript validators of folder `dir` (generated/<name>/ or a cache folder) as JavaScript
  * modules, for the compiled CLI, which registers no TypeScript loader: each `.ts` file is
  * transpiled alone (TypeScript's `transpileModule`, types erased, no type check; the TypeScript
  * that ts-morph ships, which codegen already depends on) into
- * `<tmp>/rulewright-cache/<name>-js-<hash of the sources>/` with a `{"type": "module"}`
- * package.json, so the modules are ESM whatever the project around `dir` is (a CommonJS project
- * included). Returns that folder; reused when it exists.
+ * `<codeCacheDir()>/<name>-js-<hash of the sources>/` with a `{"type": "module"}` package.json,
+ * so the modules are ESM whatever the project around `dir` is (a CommonJS project included), and
+ * a sealed manifest of the files' hashes. Returns that folder. An existing folder is reused only
+ * when `codeFolderProblem` finds nothing wrong (else it is written again), so no file another
+ * user or a stray write put there is imported.
+ * @throws UsageError (exit 2) when the user's cache folder or key is not safe to use
  */
 export async function transpiledValidators(dir: string, name: string): Promise<string> {
   const sources = fs.readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")).sort();
   const texts = sources.map((f) => fs.readFileSync(path.join(dir, f), "utf8"));
   const key = crypto.createHash("sha256").update(sources.map((f, i) => f + "\0" + texts[i]).join("\0")).digest("hex").slice(0, 16);
-  const out = path.join(os.tmpdir(), "rulewright-cache", `${name}-js-${key}`);
-  if (fs.existsSync(path.join(out, "index.js"))) return out;
+  const cache = codeCacheDir();
+  const folder = `${name}-js-${key}`;
+  const out = path.join(cache, folder);
+  try {
+    if (fs.existsSync(out) && codeFolderProblem(out, folder) === undefined) return out;
+  } catch (e) {
+    if (e instanceof UntrustedCacheError) throw new UsageError(e.message, 2, e.help);
+    throw e;
+  }
   const { ts } = await import("ts-morph");
-  const tmp = `${out}.${process.pid}.tmp`;
-  fs.mkdirSync(tmp, { recursive: true });
-  fs.writeFileSync(path.join(tmp, "package.json"), '{ "type": "module" }\n');
-  sources.forEach((f, i) => {
-    const js = ts.transpileModule(texts[i]!, { fileName: f, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, isolatedModules: true } }).outputText;
-    fs.writeFileSync(path.join(tmp, f.replace(/\.ts$/, ".js")), js);
-  });
+  const write = () => {
+    const tmp = `${out}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`;
+    fs.mkdirSync(tmp, { mode: 0o700 });
+    fs.writeFileSync(path.join(tmp, "package.json"), '{ "type": "module" }\n');
+    sources.forEach((f, i) => {
+      const js = ts.transpileModule(texts[i]!, { fileName: f, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, isolatedModules: true } }).outputText;
+      fs.writeFileSync(path.join(tmp, f.replace(/\.ts$/, ".js")), js);
+    });
+    writeManifest(tmp, folder);
+    return tmp;
+  };
+  const tmp = write();
+  // a folder that failed the check is replaced; another process may write the same folder first
+  if (fs.existsSync(out) && codeFolderProblem(out, folder) !== undefined) fs.rmSync(out, { recursive: true, force: true });
   try {
     fs.renameSync(tmp, out);
   } catch {
-    // another process wrote the same folder first: use its copy
     fs.rmSync(tmp, { recursive: true, force: true });
+    const problem = codeFolderProblem(out, folder);
+    if (problem !== undefined) throw new UsageError(`the compiled validators in ${out} cannot be trusted: ${problem}`, 2, `delete ${out} and run again`);
   }
   return out;
 }

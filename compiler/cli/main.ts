@@ -73,6 +73,8 @@ export async function main(argv: string[]): Promise<number> {
     .option("--out <dir>", "where to write the report, .smt2 files and counterexamples")
     .option("--no-cache", "solve every obligation (ignore and do not update the proof cache)")
     .option("--cache-dir <dir>", "proof cache folder (default proofs/.cache)")
+    .option("--ci", "trust nothing from the checkout: no proof cache in it (none unless --cache-dir is outside it), a committed proofs/.cache fails the run, verdicts compared with proofs/verdicts.tsv")
+    .option("--expect-verdicts <file>", "fail (exit 1) when a verdict differs from this verdict table (proofs/verdicts.tsv)")
     .option("--no-isolate", "run Z3 in this process instead of solver child processes (debugging)")
     .option("--workers <n>", "solver processes (default one per core, at most 4)")
     .option("--shard <i/n>", "prove only the i-th of n shards of the obligations (CI splits the work; merge the JSON reports)")

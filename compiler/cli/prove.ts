@@ -32,11 +32,15 @@ import { KIND_ORDER } from "../verify/obligations.js";
 import { bundledEditions, compile, DSL_DIR, errorCount, loadCheckers, MAX_TIMER_MS, needsGenerating, parseMillis, resolveEdition, UsageError, color, PROOFS_DIR, type EditionRef } from "./common.js";
 import { Progress } from "./progress.js";
 import type { WatchRun } from "./watch.js";
+import { ciPreflight, compareVerdicts, mismatchLines, readVerdictTable } from "./ci.js";
+import { cacheSecret, UntrustedCacheError } from "../verify/user-cache.js";
 
 export type ProveFormat = "text" | "json" | "sarif" | "junit";
 type Report = ProofReport;
 
 export const DEFAULT_CACHE_DIR = path.join(PROOFS_DIR, ".cache");
+/** The committed verdict table of the bundled editions (scripts/verdicts.ts writes it). */
+export const VERDICT_TABLE = path.join(PROOFS_DIR, "verdicts.tsv");
 const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 
 export interface ProveResult {
@@ -330,6 +334,10 @@ export interface ProveCommandOptions {
   /** --watch: ends the watch (tests); the CLI ends it on Ctrl-C */
   signal?: AbortSignal;
   onRun?: (r: WatchRun) => void;
+  /** --ci: trust nothing from the checkout (compiler/cli/ci.ts; README "Proving in CI") */
+  ci?: boolean;
+  /** a verdict table (proofs/verdicts.tsv) the fresh verdicts must equal */
+  expectVerdicts?: string;
 }
 
 /** `i/n` → { index: i, count: n } (1 ≤ i ≤ n). @throws UsageError */
@@ -368,6 +376,26 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
   if (opts.cacheDir !== undefined && opts.cache !== false && fs.existsSync(opts.cacheDir) && !fs.statSync(opts.cacheDir).isDirectory())
     throw new UsageError(`--cache-dir \`${opts.cacheDir}\` is a file, not a folder`, 2, "give a folder (it is created when missing), or --no-cache");
   const witnesses = opts.witnesses === false ? false : typeof opts.witnesses === "string" ? opts.witnesses.split(",") : undefined;
+  // --ci and --expect-verdicts (issue 29, compiler/cli/ci.ts): no cache from the checkout (none at
+  // all unless --cache-dir names a folder outside it), a committed proof cache fails the run, the
+  // verdicts are compared with the verdict table (by default proofs/verdicts.tsv when every
+  // edition is a bundled one and the run is not a shard); any cache used is sealed with the
+  // user's key (compiler/verify/user-cache.ts), checked before anything is proved
+  if (opts.ci && opts.watch) throw new UsageError("--ci proves once; it does not take --watch", 2);
+  if (opts.ci) ciPreflight(opts.cache === false ? undefined : opts.cacheDir);
+  const useCache = opts.cache !== false && (!opts.ci || opts.cacheDir !== undefined);
+  if (useCache) {
+    try {
+      cacheSecret();
+    } catch (e) {
+      if (e instanceof UntrustedCacheError) throw new UsageError(e.message, 2, `${e.help}; or prove with --no-cache`);
+      throw e;
+    }
+  }
+  if (opts.expectVerdicts !== undefined && shard) throw new UsageError("--expect-verdicts compares whole editions; a --shard run proves only part of them", 2, "compare the merged report, or drop --shard");
+  const bundledOnly = names.every((n) => resolveEdition(n).bundled);
+  const verdictFile = opts.expectVerdicts ?? (opts.ci && !shard && bundledOnly && fs.existsSync(VERDICT_TABLE) ? VERDICT_TABLE : undefined);
+  const verdictTable = verdictFile === undefined ? undefined : readVerdictTable(verdictFile);
   const results: ProveResult[] = [];
   // one pool of solver processes and one table of verdicts for every edition of the run
   const pool = opts.isolate === false ? undefined : new SolverPool(workers);
@@ -378,7 +406,7 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
     timeoutMs,
     out: opts.out,
     deadlineMs,
-    cacheDir: opts.cache === false ? false : opts.cacheDir,
+    cacheDir: useCache ? opts.cacheDir : false,
     isolate: opts.isolate,
     // a watch captures each run's output: no progress in it
     progress: !opts.quiet && !watching,
@@ -431,7 +459,24 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
     for (const r of results) printProveSummary(r, { verbose: opts.verbose, failOn });
     if (code === 3) process.stdout.write(color.yellow(`not proved: an obligation at or above --fail-on ${failOn} is unknown (exit 3)\n`));
   }
+  if (verdictTable && verdictFile !== undefined && code !== 2) return expectVerdicts(verdictFile, verdictTable, results, opts.format, code);
   return code;
+}
+
+/**
+ * `--expect-verdicts` (and `--ci`): compares the run's verdicts with the verdict table; prints the
+ * differences on stderr (stdout holds only the document with --format json|sarif|junit) and
+ * returns 1 when there is one, else `code` (the run's exit code).
+ */
+function expectVerdicts(file: string, table: Map<string, string>, results: ProveResult[], format: ProveFormat, code: number): number {
+  const mismatches = compareVerdicts(table, results.map((r) => ({ edition: r.ir!.name, obligations: r.report!.obligations })));
+  if (!mismatches.length) {
+    if (format === "text") process.stdout.write(color.dim(`verdicts: every obligation as in ${file}\n`));
+    return code;
+  }
+  process.stderr.write(`${color.red("verdicts differ")} from ${file} (${mismatches.length}):\n${mismatchLines(file, mismatches).join("\n")}\n`);
+  process.stderr.write("  the committed table must equal a fresh proof: fix the rules, or after a change made on purpose run `npx rulewright prove && npm run verdicts` and review the diff\n");
+  return 1;
 }
 
 /** A verdict that differs between two runs of `prove --watch`; `before`/`after` absent: the obligation is new / gone. */

@@ -15,6 +15,13 @@
  * The store is one gzip'd JSON file per edition folder under the cache directory (the CLI uses
  * `proofs/.cache/`, git-ignored; CI rebuilds it). Writes are atomic (temp file + rename). A store
  * that cannot be read is ignored (everything is solved again), never an error.
+ *
+ * Sealed (issue 29): every stored verdict and fact carries an HMAC-SHA256 under the user's secret
+ * (user-cache.ts `cacheSecret`) over its key and content, and every stored state is checked
+ * against its content hash. An entry without a valid seal — forged, edited, committed to a
+ * repository, copied from another user or machine — is dropped on reading: its obligation is
+ * solved again. Witnesses and unsat-core lists are not sealed: a witness is only a candidate the
+ * solver checks, and a core is only reused through a sealed entry under the key it recomputes.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -26,6 +33,7 @@ import type { IREdition, IRRule } from "../ir/types.js";
 import { liftsOf, phaseMoves, safeName, type Obligation } from "./obligations.js";
 import type { Example, SolvedObligation } from "./results.js";
 import { routesIn, tablesIn } from "../ir/walk.js";
+import { cacheSecret, sealed, seal, UntrustedCacheError } from "./user-cache.js";
 
 const FORMAT = 3;
 
@@ -293,6 +301,13 @@ interface StoreFile {
   cores?: Record<string, StoredCore[]>;
   /** facts about the edition that queries depend on, by key (`defaultsFactKey`) */
   facts?: Record<string, boolean>;
+  /** the seals (`sealText`) of `entries` and `facts`, by key */
+  seals?: { entries?: Record<string, string>; facts?: Record<string, string> };
+}
+
+/** The text a stored verdict's or fact's seal is computed over: what it is, its key and its content. */
+function sealText(what: "entry" | "fact", key: string, value: unknown): string {
+  return `${what}\0${key}\0${stable(value)}`;
 }
 
 /** An unsat core of an obligation's verdict and the key its verdict is stored under. */
@@ -316,28 +331,50 @@ export class ProofCache {
   private facts = new Map<string, boolean>();
   private usedFacts = new Set<string>();
   readonly file: string;
+  /** the key of the seals; undefined when the user's secret cannot be trusted (then nothing is read or written) */
+  private readonly secret?: Buffer;
+  /** why the cache is off (the user's cache folder or secret is not safe), or undefined */
+  readonly untrusted?: string;
 
   /** The store's file for an edition folder (nothing is read). */
   static fileFor(dir: string, name: string): string {
     return path.join(dir, `${safeName(name)}.json.gz`);
   }
 
-  constructor(dir: string, name: string) {
+  /**
+   * Reads the store of edition folder `name` under `dir` (a missing or unreadable one is empty),
+   * keeping only the entries and facts sealed with `opts.secret` (default: the user's secret,
+   * `cacheSecret()`). When the user's secret cannot be trusted (`untrusted` says why) the cache
+   * reads and writes nothing.
+   */
+  constructor(dir: string, name: string, opts: { secret?: Buffer } = {}) {
     this.file = ProofCache.fileFor(dir, name);
     try {
+      this.secret = opts.secret ?? cacheSecret();
+    } catch (e) {
+      if (!(e instanceof UntrustedCacheError)) throw e;
+      this.untrusted = e.message;
+      return;
+    }
+    try {
       const data = JSON.parse(zlib.gunzipSync(fs.readFileSync(this.file)).toString("utf8")) as StoreFile;
-      if (data.format === FORMAT) {
-        this.states = new Map(Object.entries(data.states ?? {}));
-        this.witnesses = new Map(Object.entries(data.witnesses ?? {}));
-        this.cores = new Map(Object.entries(data.cores ?? {}));
-        this.facts = new Map(Object.entries(data.facts ?? {}).filter(([, v]) => typeof v === "boolean"));
-        for (const [k, r] of Object.entries(data.entries)) {
-          const e = this.inflate(r);
-          if (e) this.entries.set(k, e);
-        }
-      }
+      if (data.format === FORMAT) this.load(data, this.secret);
     } catch {
       // missing or unreadable: start empty
+    }
+  }
+
+  /** Takes in what `data` holds that is sealed with `secret` (states: those whose content has their hash). */
+  private load(data: StoreFile, secret: Buffer): void {
+    const seals = data.seals ?? {};
+    this.states = new Map(Object.entries(data.states ?? {}).filter(([h, st]) => sha(JSON.stringify(st)).slice(0, 24) === h));
+    this.witnesses = new Map(Object.entries(data.witnesses ?? {}));
+    this.cores = new Map(Object.entries(data.cores ?? {}));
+    this.facts = new Map(Object.entries(data.facts ?? {}).filter(([k, v]) => typeof v === "boolean" && sealed(secret, sealText("fact", k, v), seals.facts?.[k])));
+    for (const [k, r] of Object.entries(data.entries)) {
+      if (!sealed(secret, sealText("entry", k, r), seals.entries?.[k])) continue;
+      const e = this.inflate(r);
+      if (e) this.entries.set(k, e);
     }
   }
 
@@ -445,6 +482,8 @@ export class ProofCache {
    * holds exactly the current rulebook's verdicts and does not grow).
    */
   save(prune: boolean): void {
+    const secret = this.secret;
+    if (!secret) return;
     const keep = prune ? [...this.entries].filter(([k]) => this.used.has(k)) : [...this.entries];
     keep.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const wit = [...this.witnesses].filter(([id]) => !prune || this.seenIds.has(id)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -461,6 +500,11 @@ export class ProofCache {
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const facts = [...this.facts].filter(([k]) => !prune || this.usedFacts.has(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const data: StoreFile = { format: FORMAT, tool: toolVersion(), entries: Object.fromEntries(entries), witnesses: Object.fromEntries(wit), states: Object.fromEntries(states), cores: Object.fromEntries(cores), facts: Object.fromEntries(facts) };
+    // sealed as written (the JSON text reads back to the same stable text)
+    data.seals = {
+      entries: Object.fromEntries(entries.map(([k, r]) => [k, seal(secret, sealText("entry", k, JSON.parse(JSON.stringify(r))))])),
+      facts: Object.fromEntries(facts.map(([k, v]) => [k, seal(secret, sealText("fact", k, v))])),
+    };
     // level 1: a quarter of the default level's time for a few percent more bytes
     fs.writeFileSync(tmp, zlib.gzipSync(JSON.stringify(data), { level: 1 }));
     fs.renameSync(tmp, this.file);

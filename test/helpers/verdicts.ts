@@ -1,4 +1,2 @@
-/** The verdict table's rows (proofs/verdicts.tsv): `<id> TAB <verdict> [TAB vacuous]`. */
-export function verdictTable(obligations: { id: string; verdict: string; vacuous?: boolean }[]): string[] {
-  return obligations.map((o) => [o.id, o.verdict, ...(o.vacuous ? ["vacuous"] : [])].join("\t"));
-}
+/** The verdict table's rows (proofs/verdicts.tsv): `<id> TAB <verdict> [TAB vacuous]` (the CLI's `verdictRows`, compiler/cli/ci.ts). */
+export { verdictRows as verdictTable } from "../../compiler/cli/ci.js";
