@@ -193,9 +193,11 @@ export interface ValidatorModule {
  * (its header's input hash must match the rules: a stale folder is a usage error naming the
  * command that fixes it; `build --check` compares every byte); an edition shipped with the
  * installed package uses the package's compiled `dist/editions/<name>/`. Other editions (test
- * fixtures, a designer's work folder) are compiled into a cache folder under the system's
- * temporary folder. Compiled (dist/, no TypeScript loader), TypeScript validators are first
- * transpiled to JavaScript in that cache folder (`transpiledValidators`). `generateWhenStale`
+ * fixtures, a designer's work folder) are compiled into the user's own code cache
+ * (`codeCacheDir()`, never a shared temporary folder). Compiled (dist/, no TypeScript loader),
+ * TypeScript validators are first transpiled to JavaScript in that cache (`transpiledValidators`,
+ * imported only when its sealed manifest of content hashes holds).
+ * @throws UsageError (exit 2) also when the user's cache folder or key is not safe to use `generateWhenStale`
  * (`--watch`): a stale generated/ is replaced by validators generated for this call, with a note
  * on stderr unless `quiet`.
  */
@@ -247,7 +249,7 @@ async function loadGenerated(ref: EditionRef, edition: IREdition, opts: { genera
     dir = path.resolve(GENERATED_DIR, editionFolder(edition));
     const hash = committedInputsHash(edition);
     // --watch: the rule files change under the designer's hands; the validators of this run are
-    // generated to a temporary folder (as for an edition outside dsl/), generated/ is left alone
+    // generated to the user's code cache (as for an edition outside dsl/), generated/ is left alone
     if (hash !== edition.inputHash && opts.generateWhenStale) {
       generate = true;
       if (!opts.quiet) process.stderr.write(`note: generated/${editionFolder(edition)} is ${hash ? "stale" : "missing"}; this run uses validators generated from the rule files as they are (\`npx rulewright build ${editionFolder(edition)}\` updates generated/)\n`);
@@ -287,6 +289,8 @@ async function loadGenerated(ref: EditionRef, edition: IREdition, opts: { genera
     }
     return (await import(pathToFileURL(path.join(dir, entry)).href)) as unknown;
   } catch (e) {
+    // the user's cache refused (codeCacheDir, transpiledValidators): its own message and fix
+    if (e instanceof UsageError) throw e;
     throw new UsageError(
       `the generated validators in \`${path.relative(process.cwd(), dir)}\` do not load: ${(e as Error).message.split("\n")[0]}`,
       2,

@@ -203,7 +203,7 @@ export function compactReport(report: Report, files: Map<string, { state: string
  * The concrete witness candidates of an edition (compiler/cli/witnesses.ts): scenario states its
  * validators and interpreter agree on, and the judge of earlier witnesses. When a bundled
  * edition's generated/ is stale (a designer edited a rule and proves before `build`), the judge
- * uses validators generated from the rule files for this run (in a temporary folder; generated/
+ * uses validators generated from the rule files for this run (in the user's code cache; generated/
  * is left alone): a concrete witness then still spares a search. Undefined (the solver does all
  * the work) when no validators can be loaded.
  */

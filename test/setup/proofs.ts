@@ -2,8 +2,9 @@
  * Vitest global setup: proves, once per test run, every edition whose whole proof report the
  * tests read (the bundled editions and the broken fixtures of test/crosscheck.test.ts), in one
  * pool of solver processes with one table of shared verdicts, through the proof cache
- * (proofs/.cache, as `rulewright prove` uses it: a second run, or `prove` after `npm test` in CI,
- * reuses the verdicts). Each report is written to a temporary folder as
+ * (proofs/.cache, as `rulewright prove` uses it: a second run reuses the verdicts; entries are
+ * sealed with the user's key, so a committed or forged store is solved again; CI's `prove --ci`
+ * reads none of it). Each report is written to a temporary folder as
  * `<safeName(edition folder)>.json` (full, with states); tests find it with `proofReport(dir)`
  * (test/helpers/proof-reports.ts). No test file proves a whole edition on its own.
  */
