@@ -321,7 +321,7 @@ describe.skipIf(!posix || !spawnSync("git", ["--version"]).stdout)("prove with a
     expect(differs.err).toContain(`  ${CONTRADICTION}: proved in ${table}, refuted now`);
   }, LONG);
 
-  it("refuses to prove through a cache when the user's cache folder is group/other-writable (exit 2, with the fix)", () => {
+  it("refuses to prove through a cache when the user's cache folder or a --cache-dir outside the project is group/other-writable (exit 2, with the fix)", () => {
     const dir = path.join(xdg, "rulewright");
     fs.mkdirSync(dir, { recursive: true });
     fs.chmodSync(dir, 0o777);
@@ -333,5 +333,11 @@ describe.skipIf(!posix || !spawnSync("git", ["--version"]).stdout)("prove with a
     } finally {
       fs.chmodSync(dir, 0o700);
     }
+    // a --cache-dir outside the project is held to the same rules
+    const shared = tmp("rw-shared-cache-");
+    fs.chmodSync(shared, 0o777);
+    const r = run(["prove", "ed", "--cache-dir", shared]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`the cache folder ${shared} has mode 777`);
   }, LONG);
 });

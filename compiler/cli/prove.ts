@@ -32,8 +32,8 @@ import { KIND_ORDER } from "../verify/obligations.js";
 import { bundledEditions, compile, DSL_DIR, errorCount, loadCheckers, MAX_TIMER_MS, needsGenerating, parseMillis, resolveEdition, UsageError, color, PROOFS_DIR, type EditionRef } from "./common.js";
 import { Progress } from "./progress.js";
 import type { WatchRun } from "./watch.js";
-import { ciPreflight, compareVerdicts, mismatchLines, readVerdictTable } from "./ci.js";
-import { cacheSecret, UntrustedCacheError } from "../verify/user-cache.js";
+import { ciPreflight, compareVerdicts, isInsideDir, mismatchLines, readVerdictTable } from "./ci.js";
+import { cacheSecret, ensurePrivateDir, UntrustedCacheError } from "../verify/user-cache.js";
 
 export type ProveFormat = "text" | "json" | "sarif" | "junit";
 type Report = ProofReport;
@@ -387,6 +387,8 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
   if (useCache) {
     try {
       cacheSecret();
+      // a cache folder outside the project is held to the per-user folder's rules (0700, yours)
+      if (opts.cacheDir !== undefined && !isInsideDir(opts.cacheDir, process.cwd())) ensurePrivateDir(path.resolve(opts.cacheDir));
     } catch (e) {
       if (e instanceof UntrustedCacheError) throw new UsageError(e.message, 2, `${e.help}; or prove with --no-cache`);
       throw e;
