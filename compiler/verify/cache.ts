@@ -13,8 +13,9 @@
  * does not depend on it, and `unknown` verdicts are never stored.
  *
  * The store is one gzip'd JSON file per edition folder under the cache directory (the CLI uses
- * `proofs/.cache/`, git-ignored; CI proves without it: `prove --ci`). Writes are atomic (temp file + rename). A store
- * that cannot be read is ignored (everything is solved again), never an error.
+ * `proofs/.cache/`, git-ignored; CI proves without it: `prove --ci`). Writes are atomic (temp
+ * file + rename). A store that cannot be read is ignored (everything is solved again), never an
+ * error.
  *
  * Sealed (issue 29): every stored verdict and fact carries an HMAC-SHA256 under the user's secret
  * (user-cache.ts `cacheSecret`) over its key and content, and every stored state is checked
