@@ -134,8 +134,6 @@ describe.skipIf(!posix)("the per-user cache folder and key", () => {
   });
 
   it("refuses a key that group or others may read", () => {
-    const dir = path.join(tmp("rw-key-"), "rulewright");
-    cacheSecret(dir);
     const fresh = path.join(tmp("rw-key2-"), "rulewright");
     fs.mkdirSync(fresh, { mode: 0o700 });
     fs.writeFileSync(path.join(fresh, "secret.key"), "ab".repeat(32), { mode: 0o644 });
