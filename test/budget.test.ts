@@ -79,6 +79,17 @@ describe("resource budgets (rlimit)", () => {
     expect(r.obligations[0]!.rlimit!.used).toBeGreaterThan(0);
   }, LONG);
 
+  it("a solver process whose Z3 memory reaches its ceiling gives unknown with that reason, not a crash", async () => {
+    process.env.RW_Z3_MEMORY_MB = "1";
+    try {
+      const o = await proveIt({});
+      expect(o.verdict).toBe("unknown");
+      expect(o.reason).toMatch(/^memory limit reached \(1 MB of Z3 memory\)/);
+    } finally {
+      delete process.env.RW_Z3_MEMORY_MB;
+    }
+  }, LONG);
+
   it("--rlimit takes a count with an optional k/M/G suffix; anything else is a usage error", () => {
     expect(parseRlimit("400M")).toBe(400_000_000);
     expect(parseRlimit("2000")).toBe(2000);

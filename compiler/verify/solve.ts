@@ -24,7 +24,7 @@ import { concreteModel, pinState, valueAt, type Assignment, type PinMemo } from 
 import { defaultJson, scalarDefault } from "./state-facts.js";
 import { sliceInvariants } from "./slice.js";
 import { solveTable } from "./tables.js";
-import { atMemoryLimit, Budget, budgetedCheck, memoryLimitMb, type Z3Ctx } from "./z3.js";
+import { Budget, budgetedCheck, errorReason, type Z3Ctx } from "./z3.js";
 
 export type { Candidate, Example, Fact, Limits, Profile, Smt2Mode, SolvedObligation, StuckInfo, Tracked } from "./results.js";
 import type { Candidate, Example, Limits, Profile, Smt2Mode, SolvedObligation, Tracked } from "./results.js";
@@ -379,12 +379,6 @@ export class Prover extends QueryParts {
       model.release();
     }
   }
-}
-
-/** The reason of an `unknown` from an exception: Z3's memory ceiling when it is reached (a Z3 call then fails), else the error. */
-function errorReason(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return atMemoryLimit() ? `memory limit reached (${memoryLimitMb()} MB of Z3 memory): ${msg}` : `error: ${msg}`;
 }
 
 /** The solver of one obligation with its tracked parts (Prover.build). */

@@ -22,7 +22,7 @@ import type { IREdition, IRTable, TableScalar, Type } from "../ir/types.js";
 import type { Encoder, Sym } from "./encode.js";
 import { obligationsFor, type Obligation } from "./obligations.js";
 import { canonicalSmt2 } from "./smt2.js";
-import { budgetedCheck, type Budget, type Z3Ctx } from "./z3.js";
+import { budgetedCheck, errorReason, type Budget, type Z3Ctx } from "./z3.js";
 
 type B = Bool<"main">;
 
@@ -69,7 +69,7 @@ export async function solveTable(ctx: Z3Ctx, enc: Encoder, ob: Obligation, budge
     if (out.result === "sat") return { verdict: "refuted", example: out.example, smt2 };
     return { verdict: "unknown", reason: out.reason, smt2 };
   } catch (e) {
-    return { verdict: "unknown", reason: `error: ${e instanceof Error ? e.message : String(e)}`, smt2: `; ${ob.id}: not encoded\n` };
+    return { verdict: "unknown", reason: errorReason(e), smt2: `; ${ob.id}: not encoded\n` };
   }
 }
 

@@ -113,6 +113,12 @@ export function reasonUnknown(solver: Solver<"main">): string {
   }
 }
 
+/** The reason of an `unknown` from an exception: Z3's memory ceiling when it is reached (a Z3 call then fails), else `error: <message>`. */
+export function errorReason(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return atMemoryLimit() ? `memory limit reached (${memoryLimitMb()} MB of Z3 memory): ${msg}` : `error: ${msg}`;
+}
+
 /**
  * Z3's memory ceiling in a process, in MB (`memory_max_size`): `RW_Z3_MEMORY_MB` when set (tests,
  * a machine with less memory), else 1536. The bundled obligations stay far below it.
