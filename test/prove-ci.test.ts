@@ -112,7 +112,8 @@ describe("prove --fail-on and exit codes", () => {
     const [res] = JSON.parse(r.out);
     const unknown = res.report.obligations.filter((o: { verdict: string }) => o.verdict === "unknown");
     expect(unknown.length).toBeGreaterThan(0);
-    for (const o of unknown) expect(o.reason).toMatch(/timeout|canceled|interrupted|without a model/);
+    // the wall-clock safety net, or the process killed 30 s past it while it still encoded
+    for (const o of unknown) expect(o.reason).toMatch(/timeout|canceled|interrupted|without a model|the solver process was killed/);
     // nothing unknown is ever reported as proved, and no error obligation was refuted under 1 ms
     if (!res.report.obligations.some((o: { verdict: string; severity: string }) => o.verdict === "refuted" && o.severity === "error")) expect(r.code).toBe(3);
     else expect(r.code).toBe(1);

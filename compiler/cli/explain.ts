@@ -16,7 +16,7 @@ import { liftsOf, type Obligation } from "../verify/obligations.js";
 import { routesIn } from "../ir/walk.js";
 import { idInfo, posText } from "../verify/describe.js";
 import { bundledEditions, compile, parseMillis, resolveEdition, UsageError, color, type EditionRef } from "./common.js";
-import { DEFAULT_CACHE_DIR, explainLines, proofsDirFor, type ProveResult } from "./prove.js";
+import { DEFAULT_CACHE_DIR, explainLines, parseRlimit, proofsDirFor, type ProveResult } from "./prove.js";
 import { Progress } from "./progress.js";
 
 export interface ExplainOptions {
@@ -25,6 +25,8 @@ export interface ExplainOptions {
   /** prove the obligations when the last report does not match (default true) */
   prove?: boolean;
   timeout?: string;
+  /** resource budget of one obligation when proving on demand (prove.ts parseRlimit) */
+  rlimit?: string;
 }
 
 interface Found {
@@ -147,6 +149,7 @@ export async function explainCommand(id: string, opts: ExplainOptions): Promise<
       cacheName: ref.dir,
       isolate: true,
       timeoutMs: opts.timeout !== undefined ? parseMillis(opts.timeout, "--timeout") : undefined,
+      rlimit: opts.rlimit !== undefined ? parseRlimit(opts.rlimit) : undefined,
       only,
       onProgress: (e) => progress.event(e),
     });

@@ -67,7 +67,8 @@ export async function main(argv: string[]): Promise<number> {
     .command("prove")
     .description("prove rule consistency with Z3; writes proofs/<edition>/ (exit 0 ok, 1 refuted, 3 unknown, 2 bad input; see README)")
     .argument("[editions...]", "bundled edition names or edition folders")
-    .option("--timeout <ms>", "per-obligation solver timeout in milliseconds (default 10000)")
+    .option("--rlimit <units>", "resource budget of one obligation in units of Z3's deterministic resource count, e.g. 120M (default 60M): running out is unknown, the same at any load")
+    .option("--timeout <ms>", "wall-clock safety net of one obligation in milliseconds, from its start in a solver process (default 600000); the process is killed 30 s later")
     .option("--deadline <duration>", "whole-run deadline, e.g. 90s, 5m, 120000 (ms): what is not solved by then is unknown")
     .addOption(new Option("--fail-on <severity>", "lowest severity of a refuted or unknown obligation that fails the run").choices(["error", "warning", "info"]).default("error"))
     .option("--out <dir>", "where to write the report, .smt2 files and counterexamples")
@@ -95,9 +96,10 @@ export async function main(argv: string[]): Promise<number> {
     .argument("<id>", "a rule, exemption or invariant id, e.g. pass.home_card, or a diagnostic code, e.g. RW2001")
     .option("--edition <edition>", "bundled edition name or edition folder (default: the bundled edition that has the id)")
     .option("--no-prove", "only use the last prove report; do not prove on demand")
-    .option("--timeout <ms>", "per-obligation solver timeout when proving on demand")
+    .option("--rlimit <units>", "resource budget of one obligation when proving on demand (default 60M)")
+    .option("--timeout <ms>", "wall-clock safety net of one obligation when proving on demand (ms)")
     .addOption(formatOption())
-    .action(async (id: string, o: { edition?: string; prove?: boolean; timeout?: string; format: Format }) => {
+    .action(async (id: string, o: { edition?: string; prove?: boolean; timeout?: string; rlimit?: string; format: Format }) => {
       code = /^rw\d+$/i.test(id) ? await explainCodeCommand(id, o) : await explainCommand(id, o);
     });
   program

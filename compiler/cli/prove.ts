@@ -59,7 +59,10 @@ export interface ProveResult {
 
 export interface ProveOneOptions {
   format: ProveFormat;
+  /** wall-clock safety net of one obligation (ms; default: the prover's) */
   timeoutMs?: number;
+  /** resource budget of one obligation (rlimit units; default: the prover's, README "Budgets") */
+  rlimit?: number;
   out?: string;
   /** whole-run deadline in ms (from the start of this edition) */
   deadlineMs?: number;
@@ -103,6 +106,7 @@ export async function proveOne(arg: string, opts: ProveOneOptions): Promise<Prov
   const cacheDir = opts.cacheDir === false ? undefined : (opts.cacheDir ?? DEFAULT_CACHE_DIR);
   const report = await proveEdition(ir, {
     timeoutMs: opts.timeoutMs,
+    rlimit: opts.rlimit,
     outDir,
     // report.json is written below, compact (example states in files of their own)
     writeReport: false,
@@ -308,9 +312,22 @@ export function parseDuration(s: string, flag: string): number {
   return ms;
 }
 
+/**
+ * `--rlimit` values: a positive whole number of units of Z3's resource count, with an optional
+ * `k`/`M`/`G` suffix (×10³, ×10⁶, ×10⁹). @throws UsageError (exit 2)
+ */
+export function parseRlimit(s: string, flag = "--rlimit"): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([kMG])?$/.exec(s.trim());
+  const n = m ? Math.round(Number(m[1]) * (m[2] === "k" ? 1e3 : m[2] === "M" ? 1e6 : m[2] === "G" ? 1e9 : 1)) : NaN;
+  if (!m || !Number.isSafeInteger(n) || n < 1 || n > 1e15) throw new UsageError(`${flag} takes a positive number of resource units (e.g. 120M, 2000000), not \`${s}\``, 2, `e.g. \`${flag} 120M\` to double the default budget`);
+  return n;
+}
+
 export interface ProveCommandOptions {
   format: ProveFormat;
   timeout?: string;
+  /** resource budget of one obligation (parseRlimit) */
+  rlimit?: string;
   out?: string;
   failOn?: string;
   deadline?: string;
@@ -363,6 +380,7 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
   if (!names.length) throw new UsageError("no editions found under dsl/", 2);
   let timeoutMs: number | undefined;
   if (opts.timeout !== undefined) timeoutMs = parseMillis(opts.timeout, "--timeout");
+  const rlimit = opts.rlimit !== undefined ? parseRlimit(opts.rlimit) : undefined;
   const failOn = (opts.failOn ?? "error") as Severity;
   if (!["error", "warning", "info"].includes(failOn)) throw new UsageError(`--fail-on takes error, warning or info, not \`${opts.failOn}\``, 2);
   const deadlineMs = opts.deadline !== undefined ? parseDuration(opts.deadline, "--deadline") : undefined;
@@ -406,6 +424,7 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
   const base = (memo: NonNullable<ProveOptions["memo"]>, watching: boolean): ProveOneOptions => ({
     format: opts.format,
     timeoutMs,
+    rlimit,
     out: opts.out,
     deadlineMs,
     cacheDir: useCache ? opts.cacheDir : false,

@@ -9,8 +9,10 @@
  * change a verdict (except for a table obligation, whose example cites row lines: its own table
  * is keyed with positions); the actions involved; the state type, the enums and the board; the list bound;
  * and the tool version (package version, z3-solver version, and a hash of compiler/verify and
- * compiler/ir sources). The per-obligation timeout is not in the key: a `proved`/`refuted` verdict
- * does not depend on it, and `unknown` verdicts are never stored.
+ * compiler/ir sources). The per-obligation timeout (a wall-clock safety net) is not in the key.
+ * The resource budget (`rlimit`, README "Budgets") is in the entry: a `proved`/`refuted` verdict is
+ * reused under any budget at least the count it used, an `unknown` from a spent budget (the only
+ * `unknown` stored) under that same budget only; otherwise the obligation is solved again.
  *
  * The store is one gzip'd JSON file per edition folder under the cache directory (the CLI uses
  * `proofs/.cache/`, git-ignored; CI proves without it: `prove --ci`). Writes are atomic (temp
@@ -35,8 +37,9 @@ import { liftsOf, phaseMoves, safeName, type Obligation } from "./obligations.js
 import type { Example, SolvedObligation } from "./results.js";
 import { routesIn, tablesIn } from "../ir/walk.js";
 import { cacheSecret, sealed, seal, UntrustedCacheError } from "./user-cache.js";
+import { DEFAULT_RLIMIT } from "./limits.js";
 
-const FORMAT = 3;
+const FORMAT = 4;
 
 let toolVersionMemo: string | undefined;
 /** package version + z3-solver version + a hash of the prover's own sources */
@@ -430,10 +433,18 @@ export class ProofCache {
     return out;
   }
 
-  get(key: string): CachedResult | undefined {
+  /**
+   * The verdict stored under `key` if it holds under the resource budget `rlimit` (default
+   * `DEFAULT_RLIMIT`; see the file comment), reported with that budget; undefined when absent or
+   * to be solved again.
+   */
+  get(key: string, rlimit: number = DEFAULT_RLIMIT): CachedResult | undefined {
     const r = this.entries.get(key);
-    if (r) this.used.add(key);
-    return r;
+    if (!r?.rlimit) return undefined;
+    const holds = r.verdict === "unknown" ? r.rlimit.budget === rlimit : r.rlimit.used <= rlimit;
+    if (!holds) return undefined;
+    this.used.add(key);
+    return { ...r, rlimit: { budget: rlimit, used: r.rlimit.used } };
   }
 
   /** The unsat cores stored for an obligation id (latest first), whatever its key was then. */
@@ -470,9 +481,13 @@ export class ProofCache {
     this.usedFacts.add(key);
   }
 
-  /** Stores a definite verdict (an `unknown` is never stored). */
+  /**
+   * Stores a definite verdict, or an `unknown` whose resource budget ran out (the same answer
+   * every time under that budget); no other `unknown` and no verdict without its `rlimit`.
+   */
   set(key: string, r: CachedResult): void {
-    if (r.verdict === "unknown") return;
+    if (!r.rlimit) return;
+    if (r.verdict === "unknown" && r.rlimit.used < r.rlimit.budget) return;
     const { profile: _p, ...kept } = r;
     this.entries.set(key, kept);
     this.used.add(key);

@@ -1,12 +1,13 @@
 /**
  * Solving one obligation's query with canonical models and minimized unsat cores, and
  * minimizing a counterexample to the facts that matter. Moved out of index.ts; used by
- * solve.ts. INVARIANT: every check goes through `guardedCheck` (GC guard + watchdog).
+ * solve.ts. INVARIANT: every check goes through `budgetedCheck` (z3.ts: the obligation's resource
+ * budget, GC guard, wall-clock watchdog); no limit here is a wall-clock one.
  */
 import type { Bool, Expr as ZExpr, Model, Solver } from "z3-solver";
 import type { Type } from "../ir/types.js";
 import type { Encoder } from "./encode.js";
-import { duringCheck, reasonUnknown, type Z3Ctx } from "./z3.js";
+import { budgetedCheck, type Budget, type Z3Ctx } from "./z3.js";
 
 /**
  * Solves with a canonical model, so witnesses are small, readable and independent of Z3's
@@ -16,16 +17,18 @@ import { duringCheck, reasonUnknown, type Z3Ctx } from "./z3.js";
  *    naming no default is the obligation's real core;
  * 2. on sat, the model is made the lexicographic minimum over the leaves in name order (each
  *    leaf's order: its default first, then ascending): a leaf already at its default costs no
- *    check, others a binary search. Capped at `MAX_PIN_CHECKS` checks and `CANON_MS` ms; past
- *    the cap leaves keep their model values (the witness is still a model, just not canonical).
- * Falls back to one plain check (full timeout) when the defaults keep failing. All preference
- * checks use a short timeout (`CANON_CHECK_MS`), a timeout counting as "not satisfiable".
+ *    check, others a binary search. Capped at `MAX_PIN_CHECKS` checks and `CANON_RLIMIT` units of
+ *    Z3's resource count; past the cap leaves keep their model values (the witness is still a
+ *    model, just not canonical). Both caps are deterministic: the same witness at any load.
+ * Falls back to one plain check (the rest of the budget) when the defaults keep failing. All
+ * preference checks are capped (`CANON_CHECK_RLIMIT`), running out counting as "not satisfiable".
  * Unsat cores are minimized by deletion (re-checking without each part).
  */
 const MAX_PIN_CHECKS = 128;
-/** wall-time cap of the canonicalization of one model (past it, leaves keep their model values) */
-const CANON_MS = 1500;
-const CANON_CHECK_MS = 1000;
+/** resource-count cap of the canonicalization of one model (past it, leaves keep their model values) */
+export const CANON_RLIMIT = 1_000_000;
+/** resource-count cap of one preference check (defaults, canonical values, core minimization shortcuts) */
+export const CANON_CHECK_RLIMIT = 500_000;
 const MAX_DROP_ROUNDS = 12;
 export interface Solved {
   result: "sat" | "unsat" | "unknown";
@@ -39,16 +42,18 @@ export async function solveCanonical(
   enc: Encoder,
   solver: Solver<"main">,
   leaves: Set<string>,
-  timeoutMs: number,
+  budget: Budget,
   track: Map<string, Bool<"main">>,
 ): Promise<Solved> {
   type IntE = ReturnType<Z3Ctx["Int"]["const"]>;
   let checks = 0;
   const tracked = [...track.values()];
+  /** the cap of the checks `run` makes now: a preference check's, or none (the budget's rest) */
+  let cap = (): number => CANON_CHECK_RLIMIT;
   const run = async (assume0: Bool<"main">[], only?: Bool<"main">[]) => {
     const assume = [...(only ?? tracked), ...assume0];
     checks++;
-    return guardedCheck(ctx, solver, timeoutMs, assume);
+    return budgetedCheck(ctx, solver, budget, assume, cap());
   };
   const coreNames = () => [...solver.unsatCore()].map((c) => c.toString().replace(/^\|(.*)\|$/, "$1"));
   const realCore = (names: string[]) => [...new Set(names.map((n) => n.replace(/^[a-z]+:/, "")))].sort();
@@ -95,8 +100,8 @@ export async function solveCanonical(
   }
   const dropped: string[] = [];
   let sat = false;
-  // the checks under defaults are only a shortcut: a short timeout, then the plain check
-  solver.set("timeout", Math.max(1, Math.min(timeoutMs, CANON_CHECK_MS)));
+  // the checks under defaults are only a shortcut: capped, then the plain check
+  cap = () => CANON_CHECK_RLIMIT;
   for (let i = 0; i < MAX_DROP_ROUNDS; i++) {
     const r = await run([...prefs.values()]);
     if (r === "sat") {
@@ -114,10 +119,10 @@ export async function solveCanonical(
   }
   if (!sat) {
     // plain check
-    solver.set("timeout", timeoutMs);
+    cap = () => Infinity;
     const r = await run([]);
     if (r === "unsat") return { result: "unsat", core: await minimalCore(coreNames()), checks };
-    if (r === "unknown") return { result: "unknown", reason: reasonUnknown(solver), checks };
+    if (r === "unknown") return { result: "unknown", reason: budget.reason(solver), checks };
   }
   // Lexicographic minimum over the leaves in name order (value order: the default first, then
   // ascending; bool false < true; enum members in declaration order). A leaf whose current model
@@ -130,11 +135,12 @@ export async function solveCanonical(
     return { result: "unknown", reason: `the solver answered sat without a model (${(e as Error).message})`, checks };
   }
   const pins: Bool<"main">[] = [];
-  let budget = MAX_PIN_CHECKS;
-  const deadline = performance.now() + Math.min(timeoutMs, CANON_MS);
-  // canonicalization checks are only preferences: a short timeout (counted as "not sat")
-  solver.set("timeout", Math.max(1, Math.min(timeoutMs, CANON_CHECK_MS)));
-  const spent = () => budget <= 0 || performance.now() > deadline;
+  let pinChecks = MAX_PIN_CHECKS;
+  const canonFrom = budget.used;
+  // canonicalization checks are only preferences: capped, together within CANON_RLIMIT (running
+  // out counts as "not sat")
+  cap = () => Math.max(1, Math.min(CANON_CHECK_RLIMIT, CANON_RLIMIT - (budget.used - canonFrom)));
+  const spent = () => pinChecks <= 0 || budget.used - canonFrom >= CANON_RLIMIT;
   let proxies = 0;
   // INVARIANT: assumptions are always Boolean constants (proxies); formulas as assumptions have
   // crashed the wasm build of Z3.
@@ -144,7 +150,7 @@ export async function solveCanonical(
     return p;
   };
   const ok = async (extra: Bool<"main">): Promise<boolean> => {
-    budget--;
+    pinChecks--;
     return (await run([...pins, proxy(extra)])) === "sat";
   };
   const order = [...leaves].filter((n) => enc.leaves.has(n)).sort();
@@ -182,8 +188,8 @@ export async function solveCanonical(
       // the smallest value in the leaf's order (default first) still satisfiable with the pins
       let best: number | boolean | undefined;
       const defPin = prefLits.get(name) ?? proxy(eqVal(def));
-      budget--;
-      if ((await run([...pins, defPin, ...softAfter(i)])) === "sat" || ((budget--, !spent()) && (await run([...pins, defPin])) === "sat")) {
+      pinChecks--;
+      if ((await run([...pins, defPin, ...softAfter(i)])) === "sat" || ((pinChecks--, !spent()) && (await run([...pins, defPin])) === "sat")) {
         pins.push(defPin);
         model.release();
         model = solver.model();
@@ -224,7 +230,7 @@ export async function solveCanonical(
         pins.push(proxy(eqVal(cur)));
       }
     }
-    if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  sat checks=${checks} pinChecks=${MAX_PIN_CHECKS - budget} leaves=${leaves.size} dropped=${dropped.length} fellBack=${!sat}\n`);
+    if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  sat checks=${checks} pinChecks=${MAX_PIN_CHECKS - pinChecks} rlimit=${budget.used} leaves=${leaves.size} dropped=${dropped.length} fellBack=${!sat}\n`);
     return { result: "sat", model, checks };
   } catch (e) {
     model.release();
@@ -241,15 +247,6 @@ export function valueOf(enc: Encoder, model: Model<"main">, leaf: { e: unknown; 
   return undefined;
 }
 
-/** `solver.check()` with a watchdog: if the solver's own timeout does not fire, interrupt and await. */
-export async function guardedCheck(ctx: Z3Ctx, solver: Solver<"main">, timeoutMs: number, assumptions: Bool<"main">[] = []): Promise<"sat" | "unsat" | "unknown"> {
-  const timer = setTimeout(() => ctx.interrupt(), timeoutMs + 2000);
-  try {
-    return await duringCheck(() => solver.check(...assumptions));
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** A fact of an example: a leaf path of the state or action and its value in the model. */
 export interface Fact {
@@ -272,15 +269,16 @@ export function leafJson(enc: Encoder, model: Model<"main">, name: string): unkn
 }
 
 const FACT_CHECKS = 64;
-const FACT_MS = 2000;
-const FACT_CHECK_MS = 1000;
+/** resource-count cap of minimizing the facts of one counterexample, and of one of its checks */
+export const FACT_RLIMIT = 1_200_000;
+export const FACT_CHECK_RLIMIT = 500_000;
 
 /**
  * The facts of a model that matter: a small set S of leaf values such that the invariants and S
  * imply the goal (the obligation's parts other than the invariants) — every model of the
  * invariants that agrees with S is a counterexample too. Found from an unsat core of
  * `inv ∧ S ∧ ¬goal` under one assumption per leaf, then minimized by deletion under a small
- * budget (`FACT_CHECKS` checks, `FACT_MS` ms). Returns undefined when the goal is not implied
+ * budget (`FACT_CHECKS` checks, `FACT_RLIMIT` units of the resource count). Returns undefined when the goal is not implied
  * by the leaves alone (an uninterpreted route also decides it) or the budget ran out before the
  * first core: the caller then shows the non-default leaves.
  */
@@ -292,10 +290,10 @@ export async function minimizeFacts(
   leaves: string[],
   invLits: Bool<"main">[],
   goal: Bool<"main">,
+  budget: Budget,
 ): Promise<string[] | undefined> {
-  const deadline = performance.now() + FACT_MS;
-  let budget = FACT_CHECKS;
-  solver.set("timeout", FACT_CHECK_MS);
+  const from = budget.used;
+  let checks = FACT_CHECKS;
   const neg = ctx.Bool.const("facts:not_goal");
   solver.add(ctx.Implies(neg, ctx.Not(goal)));
   const pins = new Map<string, Bool<"main">>();
@@ -310,13 +308,13 @@ export async function minimizeFacts(
     pinNames.set(p, name);
   }
   const check = async (lits: Bool<"main">[]) => {
-    budget--;
-    return guardedCheck(ctx, solver, FACT_CHECK_MS, [...invLits, neg, ...lits]);
+    checks--;
+    return budgetedCheck(ctx, solver, budget, [...invLits, neg, ...lits], Math.min(FACT_CHECK_RLIMIT, from + FACT_RLIMIT - budget.used));
   };
   if ((await check([...pins.values()])) !== "unsat") return undefined;
   let keep = [...solver.unsatCore()].map((c) => pins.get(c.toString().replace(/^\|(.*)\|$/, "$1"))).filter((x): x is Bool<"main"> => !!x);
   for (const p of [...keep]) {
-    if (budget <= 0 || performance.now() > deadline) break;
+    if (checks <= 0 || budget.used - from >= FACT_RLIMIT) break;
     const rest = keep.filter((x) => x !== p);
     if ((await check(rest)) === "unsat") {
       const again = new Set([...solver.unsatCore()].map((c) => c.toString()));

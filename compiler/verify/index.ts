@@ -14,6 +14,7 @@ import { defaultWorkers, preparePool, runInProcess, runPool, SolverPool, type Ru
 import type { Candidate, ObligationResult, ProofReport, Smt2Mode, SolvedObligation } from "./results.js";
 import { candidatesFor, WITNESS_KINDS, type JudgedState } from "./witnesses.js";
 import { sliceInvariants } from "./slice.js";
+import { DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, KILL_GRACE_MS } from "./limits.js";
 
 export { obligationsFor, safeName, type Obligation } from "./obligations.js";
 export { SolverPool, defaultWorkers } from "./runner.js";
@@ -25,7 +26,16 @@ export { describeTableExample } from "./describe.js";
 
 
 export interface ProveOptions {
-  /** per-obligation solver timeout (default 10 000 ms) */
+  /**
+   * resource budget of one obligation: units of Z3's deterministic resource count (`rlimit`)
+   * all its checks may use together (default `DEFAULT_RLIMIT`; README "Budgets"). Running out
+   * is `unknown`, the same on every machine and under any load.
+   */
+  rlimit?: number;
+  /**
+   * wall-clock safety net of one obligation in ms, counted from its start in a solver process
+   * (default `DEFAULT_TIMEOUT_MS`, far above what the budget takes): only a wedged solver hits it
+   */
   timeoutMs?: number;
   /** bound of list-typed action parameters (default 4) */
   listBound?: number;
@@ -41,7 +51,7 @@ export interface ProveOptions {
   isolate?: boolean;
   /** whole-run deadline in ms: obligations not solved by then are `unknown` */
   deadlineMs?: number;
-  /** isolated mode: kill a solver process silent for this long on one obligation (default 3 × timeout + 15 s) */
+  /** isolated mode: kill a solver process silent for this long on one obligation (default timeout + 30 s) */
   killAfterMs?: number;
   /** prove only these obligations (the report lists only them; the cache is then not pruned) */
   only?: (ob: Obligation) => boolean;
@@ -104,7 +114,7 @@ export interface ProgressEvent {
   cached?: boolean;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+export { DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, KILL_GRACE_MS } from "./limits.js";
 export const DEFAULT_LIST_BOUND = 4;
 
 /**
@@ -115,6 +125,7 @@ export const DEFAULT_LIST_BOUND = 4;
 export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Promise<ProofReport> {
   const t0 = performance.now();
   const timeoutMs = Math.max(1, Math.floor(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS));
+  const rlimit = Math.max(1, Math.floor(opts.rlimit ?? DEFAULT_RLIMIT));
   const listBound = opts.listBound ?? DEFAULT_LIST_BOUND;
   const all = obligationsFor(ir);
   let obligations = opts.only ? all.filter(opts.only) : all;
@@ -139,7 +150,7 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
     for (const c of cache.coresOf(ob.id)) {
       const core = coreObligation(ir, ob, c.core, assumed(ob));
       if (core && keyer(core) === c.key) {
-        const r = cache.get(c.key);
+        const r = cache.get(c.key, rlimit);
         if (r) return r;
       }
     }
@@ -166,7 +177,7 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
   const mine = new Map<string, (v: { id: string; result: SolvedObligation }) => void>();
   for (const ob of obligations) {
     const key = keyOf.get(ob.id)!;
-    let hit = cache?.get(key);
+    let hit = cache?.get(key, rlimit);
     if (!hit) {
       hit = coreHit(ob);
       // stored under this run's key too: the next run hits it directly
@@ -222,9 +233,10 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
     let defaultsOk = defaultsKey ? cache!.fact(defaultsKey) : undefined;
     const runOpts: RunOptions = {
       timeoutMs,
+      rlimit,
       listBound,
       deadline: opts.deadlineMs === undefined ? undefined : t0 + opts.deadlineMs,
-      killAfterMs: opts.killAfterMs ?? 3 * timeoutMs + 15_000,
+      killAfterMs: opts.killAfterMs ?? timeoutMs + KILL_GRACE_MS,
       workers: opts.workers,
       slicing,
       candidates,
@@ -242,8 +254,9 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
       onResult: (id: string, r: SolvedObligation, ms: number) => {
         const ob = byId.get(id);
         if (!ob || results.has(id)) return;
-        // a solver timeout or an untrusted model on a busy machine gets one more try before it
-        // is reported unknown (a crash, a kill or the deadline do not: they are final)
+        // a wall-clock timeout or an untrusted model gets one more try before it is reported
+        // unknown (a crash, a kill, the deadline or a spent resource budget do not: they are final;
+        // the budget gives the same answer every time)
         if (r.verdict === "unknown" && !retried.has(id) && /^timeout|not trusted/.test(r.reason ?? "")) {
           retried.add(id);
           retry.push(ob);
@@ -337,6 +350,7 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
     bounds: {
       listBound,
       timeoutMs,
+      rlimit,
       lists: listBounds(ir),
       note:
         `state lists are unrolled to their schema maxItems (exact); list-typed action parameters to ${listBound} items ` +

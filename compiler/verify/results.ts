@@ -59,6 +59,19 @@ export interface SolvedObligation {
   smt2?: string;
   /** where the time went (run-dependent, like `ms`; absent for cached results) */
   profile?: Profile;
+  /**
+   * The obligation's resource budget and the units of Z3's resource count its checks used
+   * (README "Budgets"): `used` ≥ `budget` with an `unknown` verdict means the budget ran out.
+   */
+  rlimit?: { budget: number; used: number };
+}
+
+/** The limits of one obligation (README "Budgets"). */
+export interface Limits {
+  /** units of Z3's deterministic resource count (`rlimit`) all its checks may use together */
+  rlimit: number;
+  /** wall-clock safety net in ms, counted from the obligation's start in its solver process */
+  timeoutMs: number;
 }
 
 /** Wall time (ms) of the steps of one obligation in the solver process (README "Profile"). */
@@ -123,6 +136,8 @@ export interface ObligationResult extends Obligation {
   ms: number;
   /** where the solver process spent that time (strip for determinism; absent when cached) */
   profile?: Profile;
+  /** the resource budget and the count used (SolvedObligation.rlimit) */
+  rlimit?: { budget: number; used: number };
   /** the verdict is that of an identical obligation of another edition of the same run (`memo`), not solved again */
   reusedFrom?: string;
 }
@@ -145,7 +160,7 @@ export interface ProofReport {
     /** obligations whose verdict another edition of the same run found (`memo`) */
     reused: number;
   };
-  bounds: { listBound: number; timeoutMs: number; lists: { path: string; bound: number }[]; note: string };
+  bounds: { listBound: number; timeoutMs: number; rlimit: number; lists: { path: string; bound: number }[]; note: string };
   /** wall time of the whole run (strip for determinism) */
   ms: number;
 }

@@ -18,11 +18,14 @@ import type { SolveAnswer, SolveTask, WorkerMessage } from "./worker.js";
 import { getZ3, runExclusive } from "./z3.js";
 
 export interface RunOptions {
+  /** wall-clock safety net of one obligation (ms, from its start in a solver process) */
   timeoutMs: number;
+  /** resource budget of one obligation (units of Z3's rlimit count; README "Budgets") */
+  rlimit: number;
   listBound: number;
   /** absolute time (performance.now()) past which nothing more is solved */
   deadline?: number;
-  /** isolated mode: kill the solver process when one obligation takes longer than this (ms) */
+  /** isolated mode: kill the solver process when one obligation takes longer than this (ms, from its start in the process) */
   killAfterMs: number;
   /** solver processes (pool mode; default `defaultWorkers()`) */
   workers?: number;
@@ -59,7 +62,7 @@ export async function runInProcess(ir: IREdition, obs: Obligation[], o: RunOptio
       }
       o.onStart?.(ob.id);
       const t0 = performance.now();
-      const r = await prover.solve(ob, Math.max(1, Math.min(o.timeoutMs, Math.floor(left))), o.candidates?.(ob) ?? [], o.smt2);
+      const r = await prover.solve(ob, { rlimit: o.rlimit, timeoutMs: Math.max(1, Math.min(o.timeoutMs, Math.floor(left))) }, o.candidates?.(ob) ?? [], o.smt2);
       if (prover.defaultsKnown !== undefined) o.onDefaultsOk?.(prover.defaultsKnown);
       o.onResult(ob.id, r, Math.round(performance.now() - t0));
     }
@@ -69,12 +72,14 @@ export async function runInProcess(ir: IREdition, obs: Obligation[], o: RunOptio
 /**
  * Solves in a pool of solver processes (tinypool, runtime `child_process`, `workers` of them:
  * default one per core, at most 4). Each obligation is one task, but those with witness candidates,
- * which go in batches per action (`SolveTask.batch`); a watchdog per task starts when
- * a worker takes it (`killAfterMs`) and a timer for the whole-run deadline aborts what is left.
+ * which go in batches per action (`SolveTask.batch`); a watchdog per obligation starts when
+ * its solver process starts it (`killAfterMs`; the time a task waits for a free process or for
+ * the process to load Z3 is never counted) and a timer for the whole-run deadline aborts what is left.
  * An aborted task kills its process (tinypool starts a fresh one); a process that exits or
  * crashes fails its task. Either way the obligation is `unknown` with the reason, and the run
  * goes on. A pool that starts no task for `killAfterMs` + 60 s (a solver process that cannot
- * start) ends the run: every obligation left is `unknown` ("could not run").
+ * start) ends the run: every obligation left is `unknown` ("could not run"); time this process's
+ * own event loop was blocked (compiling, judging witnesses) is not counted as the pool's.
  */
 export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, shared?: SolverPool): Promise<void> {
   if (!obs.length) return;
@@ -89,8 +94,14 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
   let lastActivity = performance.now();
   const stallMs = o.killAfterMs + 60_000;
   let stalled = false;
+  let lastTick = performance.now();
   const stall = setInterval(() => {
-    if (performance.now() - lastActivity > stallMs) {
+    const now = performance.now();
+    // a tick that comes late: this process was busy (its event loop blocked), and the solver
+    // processes' messages wait behind this timer; that time is not the pool's
+    if (now - lastTick > 2000) lastActivity += now - lastTick - 1000;
+    lastTick = now;
+    if (now - lastActivity > stallMs) {
       stalled = true;
       all.abort();
     }
@@ -115,19 +126,20 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
       onMessage: (l: (m: unknown) => void) => void listeners.push(l),
       postMessage: (m: unknown) => {
         const msg = m as WorkerMessage;
-        if (msg?.type !== "start" || msg.id !== ob.id) return;
+        if (msg?.type !== "start" || !items.some((x) => x.id === msg.id)) return;
         started = true;
         lastActivity = performance.now();
-        for (const x of items) o.onStart?.(x.id);
-        // a batch tries up to MAX_BATCH witnesses: its own allowance grows with its size
-        const limit = o.killAfterMs + (items.length - 1) * Math.min(o.timeoutMs, 5000);
+        o.onStart?.(msg.id);
+        // one allowance per obligation (each one of a batch), from its own start
+        clearTimeout(watchdog);
+        const limit = o.killAfterMs;
         watchdog = setTimeout(() => {
           killed = `no answer within ${limit} ms: the solver process was killed`;
           mine.abort();
         }, limit);
       },
     };
-    const base = { irFile, timeoutMs: o.timeoutMs, listBound: o.listBound, slicing: o.slicing ?? true, smt2: o.smt2 ?? "findings", defaultsOk: o.defaultsOk?.() } as const;
+    const base = { irFile, timeoutMs: o.timeoutMs, rlimit: o.rlimit, listBound: o.listBound, slicing: o.slicing ?? true, smt2: o.smt2 ?? "findings", defaultsOk: o.defaultsOk?.() } as const;
     let answer: SolveAnswer;
     try {
       const task: SolveTask = batch ? { ...base, obligation: ob, candidates: [], batch: items.map((x) => ({ obligation: x, candidates: candidatesOf(x) })) } : { ...base, obligation: ob, candidates: candidatesOf(ob) };
@@ -202,7 +214,7 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
  */
 export function preparePool(ir: IREdition, obs: Obligation[], o: RunOptions, shared: SolverPool): void {
   for (const ob of obs) {
-    const task: SolveTask = { irFile: shared.irFile(ir), obligation: ob, timeoutMs: o.timeoutMs, listBound: o.listBound, slicing: o.slicing ?? true, candidates: [], smt2: "findings", defaultsOk: o.defaultsOk?.(), prepare: true };
+    const task: SolveTask = { irFile: shared.irFile(ir), obligation: ob, timeoutMs: o.timeoutMs, rlimit: o.rlimit, listBound: o.listBound, slicing: o.slicing ?? true, candidates: [], smt2: "findings", defaultsOk: o.defaultsOk?.(), prepare: true };
     const started = shared.tryRun(task, () => shared.doneWith(ir));
     if (!started) {
       shared.doneWith(ir);

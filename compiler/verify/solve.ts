@@ -19,15 +19,15 @@ import { QueryParts } from "./parts.js";
 export { joinUnits } from "./parts.js";
 import type { Obligation } from "./obligations.js";
 import { queryFor, type Query } from "./analyses.js";
-import { guardedCheck, leafJson, minimizeFacts, solveCanonical, valueOf, type Fact } from "./canon.js";
+import { leafJson, minimizeFacts, solveCanonical, valueOf, type Fact } from "./canon.js";
 import { concreteModel, pinState, valueAt, type Assignment, type PinMemo } from "./concrete.js";
 import { defaultJson, scalarDefault } from "./state-facts.js";
 import { sliceInvariants } from "./slice.js";
 import { solveTable } from "./tables.js";
-import type { Z3Ctx } from "./z3.js";
+import { Budget, budgetedCheck, errorReason, type Z3Ctx } from "./z3.js";
 
-export type { Candidate, Example, Fact, Profile, Smt2Mode, SolvedObligation, StuckInfo, Tracked } from "./results.js";
-import type { Candidate, Example, Profile, Smt2Mode, SolvedObligation, Tracked } from "./results.js";
+export type { Candidate, Example, Fact, Limits, Profile, Smt2Mode, SolvedObligation, StuckInfo, Tracked } from "./results.js";
+import type { Candidate, Example, Limits, Profile, Smt2Mode, SolvedObligation, Tracked } from "./results.js";
 
 
 
@@ -90,7 +90,8 @@ export class Prover extends QueryParts {
       const { values, problems } = pinState(enc, leaves, defaultJson(this.ir.state), { action: "" });
       if (problems.length) return false;
       const facts = [...leaves].flatMap((n) => enc.leaves.get(n)?.facts ?? []);
-      return this.holdsOn(values, [...invs.map((i) => i.unit.e), ...facts], 30_000);
+      // a fact of the process, not of an obligation: a budget of its own
+      return this.holdsOn(values, [...invs.map((i) => i.unit.e), ...facts], new Budget(DEFAULTS_RLIMIT, 600_000));
     })().then((ok) => (this.defaultsKnown = ok));
     return this.defaultsOk;
   }
@@ -117,28 +118,36 @@ export class Prover extends QueryParts {
    * which the obligation's own formula holds (every leaf pinned to its value, Z3 decides the
    * rest) answers a `proved`-by-witness obligation without a search. Only used for the kinds
    * whose `sat` proves (dead_rule, redundant_rule, always_forbidden, swallowing_exemption).
+   * `limits`: the obligation's resource budget and wall-clock safety net (README "Budgets"),
+   * counted from this call; the result records the budget and the count used (`rlimit`).
    */
-  async solve(ob: Obligation, timeoutMs: number, candidates: Candidate[] = [], smt2: Smt2Mode = "findings"): Promise<SolvedObligation> {
-    return (await this.solveOrWitness(ob, timeoutMs, candidates, smt2, true))!;
+  async solve(ob: Obligation, limits: Limits, candidates: Candidate[] = [], smt2: Smt2Mode = "findings"): Promise<SolvedObligation> {
+    return (await this.solveOrWitness(ob, limits, candidates, smt2, true))!;
   }
 
   /**
    * `solve` without the search: the verdict when one of `candidates` is a witness (or the
    * obligation cannot be encoded), undefined when none is (the caller then solves it).
    */
-  async witness(ob: Obligation, timeoutMs: number, candidates: Candidate[], smt2: Smt2Mode = "findings"): Promise<SolvedObligation | undefined> {
-    return this.solveOrWitness(ob, timeoutMs, candidates, smt2, false);
+  async witness(ob: Obligation, limits: Limits, candidates: Candidate[], smt2: Smt2Mode = "findings"): Promise<SolvedObligation | undefined> {
+    return this.solveOrWitness(ob, limits, candidates, smt2, false);
   }
 
-  private async solveOrWitness(ob: Obligation, timeoutMs: number, candidates: Candidate[], smt2: Smt2Mode, search: boolean): Promise<SolvedObligation | undefined> {
+  private async solveOrWitness(ob: Obligation, limits: Limits, candidates: Candidate[], smt2: Smt2Mode, search: boolean): Promise<SolvedObligation | undefined> {
+    const budget = new Budget(limits.rlimit, limits.timeoutMs);
+    const r = await this.solveWithin(ob, budget, candidates, smt2, search);
+    return r && { ...r, rlimit: budget.record() };
+  }
+
+  private async solveWithin(ob: Obligation, budget: Budget, candidates: Candidate[], smt2: Smt2Mode, search: boolean): Promise<SolvedObligation | undefined> {
     // result tables have queries of their own (tables.ts): no rules, no state
-    if (ob.kind === "table_gap" || ob.kind === "table_overlap") return solveTable(this.ctx, this.enc, ob, timeoutMs);
+    if (ob.kind === "table_gap" || ob.kind === "table_overlap") return solveTable(this.ctx, this.enc, ob, budget);
     const t0 = performance.now();
     let q: Query;
     try {
       q = queryFor(this, ob);
     } catch (e) {
-      return { verdict: "unknown", reason: `error: ${e instanceof Error ? e.message : String(e)}`, smt2: `; ${ob.id}: not encoded\n` };
+      return { verdict: "unknown", reason: errorReason(e), smt2: `; ${ob.id}: not encoded\n` };
     }
     const prof: Profile = { queryMs: 0, buildMs: 0, smt2Ms: 0, witnessMs: 0, solveMs: 0, sliced: 0 };
     let built: Built | undefined;
@@ -168,17 +177,17 @@ export class Prover extends QueryParts {
         return { ...r, profile: prof };
       };
       if (q.satMeans === "proved" && candidates.length) {
-        const w = await this.tryCandidates(built, q, candidates, timeoutMs);
+        const w = await this.tryCandidates(built, q, candidates, budget);
         prof.witnessMs = lap();
         if (w) return withText(w);
       }
       if (!search) return undefined;
-      const r = await this.check(this.withSolver(built, q, timeoutMs), q, timeoutMs);
+      const r = await this.check(this.withSolver(built, q), q, budget);
       prof.solveMs = lap();
       return withText(r);
     } catch (e) {
       if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`${ob.id}: ${e instanceof Error ? e.stack : String(e)}\n`);
-      return { verdict: "unknown", reason: `error: ${e instanceof Error ? e.message : String(e)}`, smt2: `; ${ob.id}: not solved\n` };
+      return { verdict: "unknown", reason: errorReason(e), smt2: `; ${ob.id}: not solved\n` };
     } finally {
       built?.solver?.release();
     }
@@ -201,11 +210,10 @@ export class Prover extends QueryParts {
   }
 
   /** One solver per obligation: domain facts untracked, every part tracked by name. */
-  private withSolver(b: Built, q: Query, timeoutMs: number): Built & Required<Pick<Built, "solver" | "track">> {
+  private withSolver(b: Built, q: Query): Built & Required<Pick<Built, "solver" | "track">> {
     if (b.solver && b.track) return b as Built & Required<Pick<Built, "solver" | "track">>;
     const { ctx } = this;
     const solver = new ctx.Solver();
-    solver.set("timeout", timeoutMs);
     // relevancy propagation off: 10-20× faster on the unrolled list quantifiers of HIS
     solver.set("smt.relevancy", 0);
     const track = new Map<string, Bool<"main">>();
@@ -244,7 +252,7 @@ export class Prover extends QueryParts {
    * every tracked part. The first `sat` whose model satisfies every part is the witness (the
    * candidate's own state and action, which the caller checked the validators agree on).
    */
-  private async tryCandidates(b: Built, q: Query, candidates: Candidate[], timeoutMs: number): Promise<SolvedObligation | undefined> {
+  private async tryCandidates(b: Built, q: Query, candidates: Candidate[], budget: Budget): Promise<SolvedObligation | undefined> {
     const { enc } = this;
     const witness = (c: Candidate, model: Model<"main">): SolvedObligation => {
       const ex: Example = { state: c.state, action: c.action, replayable: true, source: c.source };
@@ -257,7 +265,7 @@ export class Prover extends QueryParts {
       const { values, problems } = pinState(enc, b.leaves, c.state, c.action, this.pinMemo(c));
       if (problems.length) continue;
       // the query's parts and domain facts evaluated on the state (its values pinned)
-      if (await this.holdsOn(values, this.assertions(b, q).map((x) => x.e), timeoutMs)) {
+      if (await this.holdsOn(values, this.assertions(b, q).map((x) => x.e), budget)) {
         const model = concreteModel(enc, values);
         try {
           return witness(c, model);
@@ -274,7 +282,7 @@ export class Prover extends QueryParts {
    * What does not reduce to true or false mentions only what the state does not fix (route
    * answers, map keys outside the map): a small residual formula that Z3 decides at once.
    */
-  private async holdsOn(values: Assignment[], formulas: Bool<"main">[], timeoutMs: number): Promise<boolean> {
+  private async holdsOn(values: Assignment[], formulas: Bool<"main">[], budget: Budget): Promise<boolean> {
     const { ctx, enc } = this;
     const model = concreteModel(enc, values);
     const residual: Bool<"main">[] = [];
@@ -291,10 +299,8 @@ export class Prover extends QueryParts {
     if (!residual.length) return true;
     const solver = new ctx.Solver();
     try {
-      const ms = Math.max(1, Math.min(timeoutMs, CANDIDATE_MS));
-      solver.set("timeout", ms);
       for (const r of residual) solver.add(r);
-      return (await guardedCheck(ctx, solver, ms)) === "sat";
+      return (await budgetedCheck(ctx, solver, budget, [], CANDIDATE_RLIMIT)) === "sat";
     } finally {
       solver.release();
     }
@@ -306,18 +312,17 @@ export class Prover extends QueryParts {
    * (not minimized: each deletion would be another quantified search). When that check does not
    * answer unsat, every split part is named (a core that is always right, and reuses nothing).
    */
-  private async coreOfParts(b: Built, q: Query, core: string[], timeoutMs: number): Promise<string[]> {
+  private async coreOfParts(b: Built, q: Query, core: string[], budget: Budget): Promise<string[]> {
     const { ctx } = this;
     const split = q.coreParts!;
     const every = () => [...new Set([...core, ...split.filter((x) => !x.name.startsWith("goal:")).map((x) => x.name)])].sort();
     const kept = new Set(core.map((id) => `inv:${id}`));
     const solver = new ctx.Solver();
     try {
-      solver.set("timeout", timeoutMs);
       solver.set("smt.relevancy", 0);
       const track = new Map<string, Bool<"main">>();
       assertQuery(this, { ...q, parts: [...q.parts.filter((x) => kept.has(x.name)), ...split] }, b.leaves, solver, track, b.exprOf);
-      if ((await guardedCheck(ctx, solver, timeoutMs, [...track.values()])) !== "unsat") return every();
+      if ((await budgetedCheck(ctx, solver, budget, [...track.values()])) !== "unsat") return every();
       const names = [...solver.unsatCore()].map((c) => c.toString().replace(/^\|(.*)\|$/, "$1"));
       return [...new Set(names.filter((n) => !n.startsWith("goal:")).map((n) => n.replace(/^inv:/, "")))].sort();
     } finally {
@@ -331,15 +336,15 @@ export class Prover extends QueryParts {
     return [...q.parts.map((p) => ({ name: p.name, e: b.exprOf(p) })), ...[...b.leaves].flatMap((n) => (enc.leaves.get(n)?.facts ?? []).map((e) => ({ name: `domain of ${n}`, e })))];
   }
 
-  private async check(b: Built & Required<Pick<Built, "solver" | "track">>, q: Query, timeoutMs: number): Promise<SolvedObligation> {
+  private async check(b: Built & Required<Pick<Built, "solver" | "track">>, q: Query, budget: Budget): Promise<SolvedObligation> {
     const { ctx, enc } = this;
     const { solver, leaves, routes, track, exprOf } = b;
-    const r = await solveCanonical(ctx, enc, solver, leaves, timeoutMs, track);
+    const r = await solveCanonical(ctx, enc, solver, leaves, budget, track);
     if (r.result === "unknown") return { verdict: "unknown", reason: r.reason };
     if (r.result === "unsat") {
       const goals = new Set(q.parts.filter((x) => x.name.startsWith("goal:")).map((x) => x.name.slice("goal:".length)));
       let core = (r.core ?? []).filter((id) => !goals.has(id));
-      if (q.coreParts) core = await this.coreOfParts(b, q, core, timeoutMs);
+      if (q.coreParts) core = await this.coreOfParts(b, q, core, budget);
       if (q.vacuousUnless && !q.vacuousUnless.some((id) => core.includes(id))) return { verdict: "proved", vacuous: true, core, reason: q.vacuousReason };
       return { verdict: q.satMeans === "refuted" ? "proved" : "refuted", core };
     }
@@ -358,7 +363,7 @@ export class Prover extends QueryParts {
         const goalParts = q.parts.filter((p) => !p.name.startsWith("inv:"));
         const goal = enc.and([...goalParts.map(exprOf), ...(q.facts ?? [])]);
         const invLits = [...track.entries()].filter(([n]) => n.startsWith("inv:")).map(([, l]) => l);
-        const min = await minimizeFacts(ctx, enc, solver, model, sorted, invLits, goal);
+        const min = await minimizeFacts(ctx, enc, solver, model, sorted, invLits, goal, budget);
         ex.facts = factsOf(enc, model, min ?? nonDefault(enc, model, sorted));
         ex.minimal = min !== undefined;
       } else {
@@ -401,8 +406,10 @@ function assertQuery(p: QueryParts, q: Query, leaves: Set<string>, solver: impor
   }
 }
 
-/** Per-candidate check time: a pinned query is decided by propagation, or the candidate is skipped. */
-const CANDIDATE_MS = 5000;
+/** Per-candidate resource-count cap: a pinned query is decided by propagation, or the candidate is skipped. */
+export const CANDIDATE_RLIMIT = 3_000_000;
+/** Resource budget of deciding whether the default state satisfies the invariants (once per prover). */
+const DEFAULTS_RLIMIT = 50_000_000;
 
 
 /** The leaves whose model value differs from the default decoding would give them. */

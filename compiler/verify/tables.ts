@@ -22,7 +22,7 @@ import type { IREdition, IRTable, TableScalar, Type } from "../ir/types.js";
 import type { Encoder, Sym } from "./encode.js";
 import { obligationsFor, type Obligation } from "./obligations.js";
 import { canonicalSmt2 } from "./smt2.js";
-import { duringCheck, reasonUnknown, type Z3Ctx } from "./z3.js";
+import { budgetedCheck, errorReason, type Budget, type Z3Ctx } from "./z3.js";
 
 type B = Bool<"main">;
 
@@ -54,21 +54,22 @@ export interface SolvedTable {
 /**
  * Solves one table_gap / table_overlap obligation (called by solve.ts's Prover for these kinds,
  * in the solver process or in-process; inside `runExclusive`). Never throws: an encoding or
- * solver error is `unknown` with the reason; a timeout is `unknown`, never `proved`.
+ * solver error is `unknown` with the reason; running out of `budget` (z3.ts) is `unknown`, never
+ * `proved`.
  */
-export async function solveTable(ctx: Z3Ctx, enc: Encoder, ob: Obligation, timeoutMs: number): Promise<SolvedTable> {
+export async function solveTable(ctx: Z3Ctx, enc: Encoder, ob: Obligation, budget: Budget): Promise<SolvedTable> {
   if (!ob.table || (ob.kind !== "table_gap" && ob.kind !== "table_overlap")) {
     return { verdict: "unknown", reason: `error: \`${ob.id}\` is not a table obligation`, smt2: `; ${ob.id}: not encoded\n` };
   }
   try {
     const t = enc.table(ob.table);
-    const out = await proveOne(ctx, enc, t, ob.kind === "table_gap" ? "gap" : "overlap", timeoutMs);
+    const out = await proveOne(ctx, enc, t, ob.kind === "table_gap" ? "gap" : "overlap", budget);
     const smt2 = `; ${ob.id}: ${ob.kind} (${ob.severity}) of table ${t.name}\n` + out.smt2.replace(/^; *\n/, "");
     if (out.result === "unsat") return { verdict: "proved", smt2 };
     if (out.result === "sat") return { verdict: "refuted", example: out.example, smt2 };
     return { verdict: "unknown", reason: out.reason, smt2 };
   } catch (e) {
-    return { verdict: "unknown", reason: `error: ${e instanceof Error ? e.message : String(e)}`, smt2: `; ${ob.id}: not encoded\n` };
+    return { verdict: "unknown", reason: errorReason(e), smt2: `; ${ob.id}: not encoded\n` };
   }
 }
 
@@ -80,7 +81,7 @@ interface Input {
   e: ZExpr<"main">;
 }
 
-async function proveOne(ctx: Z3Ctx, enc: Encoder, t: IRTable, what: "gap" | "overlap", timeoutMs: number): Promise<{ result: "sat" | "unsat" | "unknown"; smt2: string; example?: TableExample; reason?: string }> {
+async function proveOne(ctx: Z3Ctx, enc: Encoder, t: IRTable, what: "gap" | "overlap", budget: Budget): Promise<{ result: "sat" | "unsat" | "unknown"; smt2: string; example?: TableExample; reason?: string }> {
   const facts: B[] = [];
   const inputs: Input[] = t.params.map((p) => {
     const name = `table.${t.name}.${p.name}`;
@@ -109,7 +110,6 @@ async function proveOne(ctx: Z3Ctx, enc: Encoder, t: IRTable, what: "gap" | "ove
       : (ctx.Sum(ctx.Int.val(0), ...conds.map((c) => ctx.If(c, ctx.Int.val(1), ctx.Int.val(0)))) as ReturnType<Z3Ctx["Int"]["val"]>).ge(2);
   const solver = new ctx.Solver();
   try {
-    solver.set("timeout", timeoutMs);
     for (const f of facts) solver.add(f);
     const q = ctx.Bool.const(`table:${t.name}`);
     solver.add(ctx.Implies(q, query));
@@ -123,15 +123,10 @@ async function proveOne(ctx: Z3Ctx, enc: Encoder, t: IRTable, what: "gap" | "ove
         solver.add(ctx.Implies(p, f));
         return p;
       });
-      const timer = setTimeout(() => ctx.interrupt(), timeoutMs + 2000);
-      try {
-        return await duringCheck(() => solver.check(...pins, ...lits));
-      } finally {
-        clearTimeout(timer);
-      }
+      return budgetedCheck(ctx, solver, budget, [...pins, ...lits]);
     };
     const first = await check();
-    if (first !== "sat") return { result: first, smt2, ...(first === "unknown" ? { reason: reasonUnknown(solver) } : {}) };
+    if (first !== "sat") return { result: first, smt2, ...(first === "unknown" ? { reason: budget.reason(solver) } : {}) };
     // canonical inputs: the modifiers first, then the roll
     const order = [...inputs.slice(1), ...inputs.slice(0, 1)];
     for (const inp of order) {
@@ -141,7 +136,7 @@ async function proveOne(ctx: Z3Ctx, enc: Encoder, t: IRTable, what: "gap" | "ove
       solver.add(ctx.Implies(pin, eqValue(ctx, enc, inp, v)));
       pins.push(pin);
     }
-    if ((await check()) !== "sat") return { result: "unknown", smt2, reason: "the canonical counterexample could not be confirmed" };
+    if ((await check()) !== "sat") return { result: "unknown", smt2, reason: budget.exhausted || budget.wallOut || budget.memoryOut ? budget.reason(solver) : "the canonical counterexample could not be confirmed" };
     const model = solver.model();
     try {
       return { result: "sat", smt2, example: exampleOf(ctx, enc, t, inputs, conds, model) };

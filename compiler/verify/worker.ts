@@ -4,11 +4,12 @@
  * so a solver that runs out of memory, crashes or hangs takes down this process alone: the pool
  * reports the obligation `unknown` and starts a fresh process for the rest.
  *
- * Task: `{ irFile, obligation, timeoutMs, listBound, slicing, candidates, smt2, defaultsOk, prepare?, batch? }`. The IR is read from
+ * Task: `{ irFile, obligation, timeoutMs, rlimit, listBound, slicing, candidates, smt2, defaultsOk, prepare?, batch? }`. The IR is read from
  * `irFile` (JSON written by the parent once per run) and kept per file, with its prover (and its
  * cached encodings), for the 8 files used last (a pool lives across the runs of `prove --watch`,
- * each with new files). Before solving, the worker sends `{ type: "start", id }` to the parent
- * (the parent's watchdog starts then).
+ * each with new files). Once the IR is read and Z3 loaded, before solving each obligation (each
+ * one of a batch), the worker sends `{ type: "start", id }` to the parent (the parent's watchdog
+ * for that obligation starts then: loading Z3 in a fresh process is not counted against it).
  *
  * Test-only switches (never set in normal use): RW_WORKER_CRASH_ON=<text> makes the process exit
  * with code 70 when it starts an obligation whose id contains <text>; RW_WORKER_HANG_ON=<text>
@@ -24,7 +25,10 @@ import { getZ3, runExclusive } from "./z3.js";
 export interface SolveTask {
   irFile: string;
   obligation: Obligation;
+  /** wall-clock safety net of one obligation (ms, from its start here) */
   timeoutMs: number;
+  /** resource budget of one obligation (units of Z3's rlimit count; README "Budgets") */
+  rlimit: number;
   listBound: number;
   slicing: boolean;
   candidates: Candidate[];
@@ -73,14 +77,15 @@ getZ3().catch(() => undefined);
 /** Solves one obligation (the pool calls it; never throws for a solver problem: that is `unknown`). */
 export default async function solveTask(task: SolveTask): Promise<SolveAnswer> {
   const ob = task.obligation;
-  if (!task.prepare) process.send?.({ type: "start", id: ob.id, pid: process.pid } satisfies WorkerMessage);
+  const started = (id: string) => {
+    if (!task.prepare) process.send?.({ type: "start", id, pid: process.pid } satisfies WorkerMessage);
+  };
   const crashOn = process.env.RW_WORKER_CRASH_ON;
   const hangOn = process.env.RW_WORKER_HANG_ON;
   const switches = (id: string) => {
     if (crashOn && id.includes(crashOn)) process.exit(70);
     if (hangOn && id.includes(hangOn)) for (;;);
   };
-  if (!task.prepare && !task.batch) switches(ob.id);
   let ir = irs.get(task.irFile);
   if (ir) irs.delete(task.irFile);
   else ir = JSON.parse(fs.readFileSync(task.irFile, "utf8")) as IREdition;
@@ -91,6 +96,7 @@ export default async function solveTask(task: SolveTask): Promise<SolveAnswer> {
   const ctx = await getZ3();
   const prover = proverFor(ctx, ir, task.listBound, task.slicing);
   if (task.defaultsOk) prover.knowDefaultsSatisfyInvariants();
+  const limits = { rlimit: task.rlimit, timeoutMs: task.timeoutMs };
   return runExclusive(async () => {
     const t0 = performance.now();
     if (task.prepare) {
@@ -101,14 +107,17 @@ export default async function solveTask(task: SolveTask): Promise<SolveAnswer> {
       // each obligation's witnesses, one after the other, with no round trip to the parent
       const batch: (SolveAnswer | null)[] = [];
       for (const b of task.batch) {
+        started(b.obligation.id);
         switches(b.obligation.id);
         const t1 = performance.now();
-        const r = await prover.witness(b.obligation, task.timeoutMs, b.candidates, task.smt2);
+        const r = await prover.witness(b.obligation, limits, b.candidates, task.smt2);
         batch.push(r ? { result: r, ms: Math.round(performance.now() - t1) } : null);
       }
       return { result: { verdict: "unknown", reason: "a batch" }, ms: Math.round(performance.now() - t0), batch, defaultsOk: prover.defaultsKnown };
     }
-    const result = await prover.solve(ob, task.timeoutMs, task.candidates, task.smt2);
+    started(ob.id);
+    switches(ob.id);
+    const result = await prover.solve(ob, limits, task.candidates, task.smt2);
     return { result, ms: Math.round(performance.now() - t0), defaultsOk: prover.defaultsKnown };
   });
 }

@@ -12,7 +12,7 @@
  * creates in `init()` is therefore a deferring one: cleanups that arrive during a check are queued
  * and run when the check has finished.
  */
-import { init, type Solver } from "z3-solver";
+import { init, type Bool, type Solver } from "z3-solver";
 
 export type Z3Ctx = Awaited<ReturnType<typeof makeContext>>;
 
@@ -49,14 +49,29 @@ async function makeContext() {
   }
   globalThis.FinalizationRegistry = DeferringRegistry as typeof FinalizationRegistry;
   try {
-    const { Context } = await init();
-    return Context("main");
+    const api = await init();
+    // a ceiling on Z3's own memory (MB): an allocation past it fails the check (`unknown`) instead
+    // of growing the solver process without bound (README "Budgets")
+    api.setParam("memory_max_size", String(memoryLimitMb()));
+    allocated = () => Number(api.Z3.get_estimated_alloc_size()) / 2 ** 20;
+    return api.Context("main");
   } finally {
     globalThis.FinalizationRegistry = Native;
   }
 }
 
 let ctxPromise: Promise<Z3Ctx> | undefined;
+
+/** Z3's memory in use now, in MB (0 before the context exists) */
+let allocated: () => number = () => 0;
+
+/**
+ * Whether Z3's memory is at its ceiling (`memoryLimitMb`): its allocations then fail, and a check
+ * answers `unknown` or a Z3 call throws. Callers turn that into the reason "memory limit reached".
+ */
+export function atMemoryLimit(): boolean {
+  return allocated() >= memoryLimitMb() * 0.9;
+}
 
 /** The memoized Z3 context (initialized on first use). */
 export function getZ3(): Promise<Z3Ctx> {
@@ -96,4 +111,117 @@ export function reasonUnknown(solver: Solver<"main">): string {
   } catch {
     return "unknown";
   }
+}
+
+/** The reason of an `unknown` from an exception: Z3's memory ceiling when it is reached (a Z3 call then fails), else `error: <message>`. */
+export function errorReason(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return atMemoryLimit() ? `memory limit reached (${memoryLimitMb()} MB of Z3 memory): ${msg}` : `error: ${msg}`;
+}
+
+/**
+ * Z3's memory ceiling in a process, in MB (`memory_max_size`): `RW_Z3_MEMORY_MB` when set (tests,
+ * a machine with less memory), else 1536. The bundled obligations stay far below it.
+ */
+export function memoryLimitMb(): number {
+  const v = Number(process.env.RW_Z3_MEMORY_MB);
+  return Number.isInteger(v) && v > 0 ? v : 1536;
+}
+
+/**
+ * The resource budget of one obligation (README "Budgets"): `rlimit` units of Z3's deterministic
+ * resource count (the `rlimit` solver parameter; the same count on every machine and under any
+ * load) shared by all its checks, and a wall-clock safety net `wallMs` against a wedged process,
+ * measured from the moment the obligation starts in its solver process (never its wait in a
+ * queue). `used` sums the count its checks consumed. A check that runs out of the count answers
+ * `unknown` and sets `exhausted`; one stopped by the wall clock sets `wallOut`.
+ */
+export class Budget {
+  used = 0;
+  exhausted = false;
+  wallOut = false;
+  memoryOut = false;
+  readonly deadline: number;
+  constructor(
+    readonly rlimit: number,
+    readonly wallMs: number,
+  ) {
+    this.deadline = performance.now() + wallMs;
+  }
+  /** units left (0 when spent) */
+  get left(): number {
+    return Math.max(0, this.rlimit - this.used);
+  }
+  /** Why the last `unknown` check stopped, for a report: the budget, the wall clock, memory, or Z3's reason. */
+  reason(solver?: Solver<"main">): string {
+    if (this.exhausted) return `resource budget exhausted (rlimit ${this.rlimit}; raise it with --rlimit)`;
+    if (this.memoryOut) return `memory limit reached (${memoryLimitMb()} MB of Z3 memory)`;
+    if (this.wallOut) return `timeout (wall-clock safety net of ${this.wallMs} ms; --timeout)`;
+    return solver ? reasonUnknown(solver) : "unknown";
+  }
+  /** `{ budget, used }` for a result (results.ts `SolvedObligation.rlimit`) */
+  record(): { budget: number; used: number } {
+    return { budget: this.rlimit, used: this.used };
+  }
+}
+
+/** Z3's resource count so far in this process (the context-wide `rlimit count` statistic). */
+function rlimitCount(solver: Solver<"main">): number {
+  try {
+    return Number(solver.statistics().get("rlimit count"));
+  } catch {
+    return 0;
+  }
+}
+
+/** Z3's peak memory in MB (the `max memory` statistic), or 0. */
+function maxMemoryMb(solver: Solver<"main">): number {
+  try {
+    return Number(solver.statistics().get("max memory"));
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * `solver.check(...assumptions)` under a budget: at most `cap` units (and never more than the
+ * budget has left) of Z3's resource count, the wall-clock rest of the budget as Z3's timeout,
+ * and a watchdog that interrupts 2 s past it (a solver that ignores its own timeout). The units
+ * the check consumed are added to `budget.used`. With nothing left, answers `unknown` without a
+ * check. A cap below the budget bounds a check that only refines an answer (canonical models,
+ * minimal facts, concrete witnesses): its `unknown` does not mark the budget exhausted.
+ */
+export async function budgetedCheck(ctx: Z3Ctx, solver: Solver<"main">, budget: Budget, assumptions: Bool<"main">[] = [], cap = Infinity): Promise<"sat" | "unsat" | "unknown"> {
+  const left = budget.left;
+  const wall = Math.floor(budget.deadline - performance.now());
+  if (left <= 0) {
+    budget.exhausted = true;
+    return "unknown";
+  }
+  if (wall <= 0) {
+    budget.wallOut = true;
+    return "unknown";
+  }
+  const limit = Math.max(1, Math.floor(Math.min(left, cap)));
+  solver.set("rlimit", limit);
+  solver.set("timeout", wall);
+  const before = rlimitCount(solver);
+  const timer = setTimeout(() => ctx.interrupt(), wall + 2000);
+  let r: "sat" | "unsat" | "unknown";
+  try {
+    r = await duringCheck(() => solver.check(...assumptions));
+  } finally {
+    clearTimeout(timer);
+  }
+  let spent = rlimitCount(solver) - before;
+  if (spent < 0) spent += 2 ** 32; // a 32-bit statistic that wrapped
+  budget.used += spent;
+  if (process.env.RW_VERIFY_DEBUG === "2") process.stderr.write(`  check ${r} spent=${spent} limit=${limit === left ? "budget" : limit} ms=${Math.round(wall - (budget.deadline - performance.now()))}\n`);
+  if (r === "unknown") {
+    if (spent >= limit) {
+      if (limit >= left) budget.exhausted = true;
+    } else if (performance.now() >= budget.deadline) budget.wallOut = true;
+    else if (atMemoryLimit() || maxMemoryMb(solver) >= memoryLimitMb() * 0.9) budget.memoryOut = true;
+  }
+  return r;
 }
