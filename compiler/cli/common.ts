@@ -6,6 +6,7 @@
  *   0 success / allowed, 1 a failure the command exists to detect (stale, refuted, forbidden,
  *   scenario failed), 2 bad input (usage, missing file, compile error, state not matching schema).
  */
+import { MAX_INPUT_FILE_BYTES, describeInputProblem, readConfinedFile, utf8Text } from "../diagnostics/files.js";
 import { parseJson } from "../diagnostics/json.js";
 import fs from "node:fs";
 import path from "node:path";
@@ -143,11 +144,9 @@ export function printDiagnostics(diags: Diagnostic[], format: Format, root = pro
   for (const d of diags) {
     let text = cache.get(d.file);
     if (text === undefined) {
-      try {
-        text = fs.readFileSync(path.resolve(root, d.file), "utf8");
-      } catch {
-        text = "";
-      }
+      // a regular text file of at most 16 MB (never a device, never bytes that are not UTF-8)
+      const got = readConfinedFile(path.resolve(root, d.file), undefined);
+      text = ("buf" in got ? utf8Text(got.buf) : undefined) ?? "";
       cache.set(d.file, text);
     }
     process.stderr.write(renderDiagnostic(d, text) + "\n");
@@ -355,12 +354,14 @@ export function staleFiles(files: { path: string; content: string }[]): string[]
  * A UTF-8 byte-order mark is accepted.
  */
 export function readJson(file: string, what: string): unknown {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch {
-    throw new UsageError(`cannot read the ${what} file \`${file}\``, 2, "check the path");
+  const got = readConfinedFile(file, undefined);
+  if ("problem" in got) {
+    const p = got.problem;
+    throw new UsageError(`cannot read the ${what} file \`${file}\`${p.k === "not-file" || p.k === "too-large" ? `: it ${describeInputProblem(p, ".")}` : ""}`, 2,
+      p.k === "not-file" || p.k === "too-large" ? `give a JSON file of at most ${MAX_INPUT_FILE_BYTES / (1024 * 1024)} MB` : "check the path");
   }
+  const text = utf8Text(got.buf);
+  if (text === undefined) throw new UsageError(`the ${what} file \`${file}\` is not UTF-8 text`, 2, "give a JSON file");
   const r = parseJson(text);
   if (r.error) {
     const { line, column, message, frame } = r.error;
