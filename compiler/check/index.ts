@@ -97,7 +97,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
     if ("problem" in got) {
       const p = got.problem;
       const code: DiagnosticCode = p.k === "absolute" || p.k === "outside" ? "RW4012" : p.k === "not-file" || p.k === "too-large" ? "RW4013" : "RW4001";
-      rep(code, `${d.decl.k === "schema" ? "the schema" : "the board"} path \`${shownPath}\` ${describeInputProblem(p, rel(folder))}`, at,
+      rep(code, code === "RW4001" && "abs" in resolved ? `cannot read ${what} \`${rel(resolved.abs)}\`` : `${d.decl.k === "schema" ? "the schema" : "the board"} path \`${shownPath}\` ${describeInputProblem(p, rel(folder))}`, at,
         code === "RW4012" ? `name a file inside the edition folder \`${rel(folder)}\`, relative to it (e.g. \`${d.decl.k === "schema" ? "state.schema.json" : "board.json"}\`)`
         : code === "RW4013" ? `a ${what} is a regular JSON file of at most ${MAX_INPUT_FILE_BYTES / (1024 * 1024)} MB`
         : `the path is relative to the edition folder \`${rel(folder)}\``);
