@@ -18,6 +18,7 @@ import { enumType, typeName, type DeclOf, type EnumInfo, type Env, type Located,
 import { BOARD_DOMAIN_FNS, BOARD_FNS, ExprChecker, type Ctx } from "./expr.js";
 import { schemaToState } from "./schema.js";
 import { checkTables, declareTables } from "./tables.js";
+import { checkIntRanges } from "./ranges.js";
 import { LINE1, Reporter, didYouMean, jsonPositions, posOf, spanAt } from "./util.js";
 import { parseJson, stripBom } from "../diagnostics/json.js";
 import { MAX_INPUT_FILE_BYTES, describeInputProblem, readConfinedFile, resolveConfined, utf8Text } from "../diagnostics/files.js";
@@ -103,8 +104,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
         : `the path is relative to the edition folder \`${rel(folder)}\``);
       return undefined;
     }
-    const abs = resolved.abs;
-    const file = rel(abs);
+    const file = rel((resolved as { abs: string }).abs);
     inputs.push({ file, sha256: textHash(got.buf) });
     const decoded = utf8Text(got.buf);
     if (decoded === undefined) {
@@ -619,6 +619,15 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
 
   // tables (a variant's and a module's come through the assembly like defs)
   const irTables = checkTables(env, ex, rep, (t) => citation(t.decl.citations, t.decl.name, t.file, t.origin, "table"), repoRoot);
+
+  // every arithmetic result within the safe integer range (RW3106; compiler/check/ranges.ts)
+  checkIntRanges([
+    ...irRules.map((x) => x.when),
+    ...irExemptions.map((x) => x.when),
+    ...irInvariants.map((x) => x.expr),
+    ...irRoutes.flatMap((x) => [x.land, x.sea, x.port, ...(x.maxSeas ? [x.maxSeas] : []), x.passes]),
+    ...irTables.flatMap((t) => [...t.keys, ...t.rows.flatMap((row) => (row.guard ? [row.guard] : []))]),
+  ], { tables: irTables, spaces: env.board?.spaces.length ?? 0, spanOf: (p) => ex.spans.get(p), report: (code, msg, file, span, help) => r.report(code, msg, file, span, help) });
 
   // a problem found in a module's file is a problem of the module in this edition's vocabulary
   for (const d of r.diagnostics.slice(checkedFrom)) {

@@ -19,7 +19,8 @@ import { loadEdition } from "../check/index.js";
 import { declaresEdition } from "../syntax/index.js";
 import { renderDiagnostic } from "../diagnostics/render.js";
 import type { Diagnostic } from "../diagnostics/types.js";
-import { editionFolder, type IREdition } from "../ir/types.js";
+import { editionFolder, type IREdition, type Type } from "../ir/types.js";
+import { intRange } from "../ir/ints.js";
 
 export type Format = "text" | "json";
 
@@ -386,9 +387,26 @@ export function stateProblems(edition: IREdition, mod: Pick<ValidatorModule, "br
   if (!validate(state)) {
     return (validate.errors ?? []).slice(0, 20).map((e) => `state${e.instancePath.replace(/\//g, ".")} ${e.message}${e.params && "allowedValues" in e.params ? ` (${(e.params.allowedValues as string[]).slice(0, 8).join(", ")}${(e.params.allowedValues as string[]).length > 8 ? ", …" : ""})` : ""}${e.params && "additionalProperty" in e.params ? ` (\`${e.params.additionalProperty}\`)` : ""}`);
   }
+  // an integer the schema leaves unbounded holds a 32-bit integer (compiler/ir/ints.ts): the range
+  // the prover and the checker's arithmetic assume
+  const wide = unboundedIntProblems(edition.state, state, "state").slice(0, 20);
+  if (wide.length) return wide;
   if (mod) {
     return mod.brokenInvariants(state).map((id) => `state breaks invariant \`${id}\``);
   }
+  return [];
+}
+
+/** The integers of `v` (a value of type `t` that the schema accepted) outside their `intRange`. */
+function unboundedIntProblems(t: Type, v: unknown, at: string): string[] {
+  if (t.k === "int") {
+    const [lo, hi] = intRange(t);
+    return typeof v === "number" && (v < lo || v > hi) ? [`${at} is ${v}, outside ${lo}..${hi} (an integer without a declared \`minimum\`/\`maximum\` holds a 32-bit integer)`] : [];
+  }
+  if (typeof v !== "object" || v === null) return [];
+  if (t.k === "list" && Array.isArray(v)) return v.flatMap((x, i) => unboundedIntProblems(t.elem, x, `${at}[${i}]`));
+  if (t.k === "record") return t.fields.flatMap((f) => unboundedIntProblems(f.type, (v as Record<string, unknown>)[f.name], `${at}.${f.name}`));
+  if (t.k === "map") return t.key.members.flatMap((m) => unboundedIntProblems(t.value, (v as Record<string, unknown>)[m], `${at}.${m}`));
   return [];
 }
 
@@ -451,8 +469,11 @@ function valueProblem(t: IREdition["actions"][number]["params"][number]["type"],
   switch (t.k) {
     case "bool":
       return typeof v === "boolean" ? undefined : "expected true or false";
-    case "int":
-      return Number.isInteger(v) ? undefined : "expected an integer";
+    case "int": {
+      if (!Number.isInteger(v)) return "expected an integer";
+      const [lo, hi] = intRange(t);
+      return (v as number) < lo || (v as number) > hi ? `${String(v)} is outside ${lo}..${hi} (an int without a declared range holds a 32-bit integer)` : undefined;
+    }
     case "string":
       return typeof v === "string" ? undefined : "expected a string";
     case "enum":
