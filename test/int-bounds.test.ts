@@ -88,7 +88,9 @@ describe("the checker bounds the integers", () => {
     expect(errs('rule x.n §1 "x"\n  forbid pass when -state.neg_half - state.wide < 0 or state.wide + 1 > 0\n').map((d) => d.code)).toEqual(["RW3106"]);
     // a def is checked with the ranges of each call's arguments
     expect(errs('def twice(x: int): int = x + x\nrule x.d §1 "x"\n  forbid pass when twice(state.half) + 1 > 0\n')).toEqual([]);
-    expect(errs('def twice(x: int): int = x + x\nrule x.d §1 "x"\n  forbid pass when twice(state.wide) > 0\n').map((d) => d.code)).toEqual(["RW3106"]);
+    // … and reported at the call, whose argument makes it overflow
+    expect(errs('def twice(x: int): int = x + x\nrule x.d §1 "x"\n  forbid pass when twice(state.wide) > 0\n').map((d) => [d.code, d.span.line, d.span.column, d.span.endColumn]))
+      .toEqual([["RW3106", 3, 20, 37]]);
   });
 
   it("the edition with the rules at the edges compiles", () => {

@@ -443,7 +443,9 @@ export class ExprChecker {
       const tpl = this.defTemplate(n, ctx, e.callee.span);
       if (!tpl) return undefined;
       const m = new Map(def.params.map((p, i) => [p.name, args[i]!]));
-      return { ...substitute(tpl, m), pos: posOf(ctx.file, e.span) };
+      const pos = posOf(ctx.file, e.span);
+      this.spans.set(pos, e.span);
+      return { ...substitute(tpl, m), pos };
     }
     // a table named like a builtin takes precedence, as a def does (and as `t(args).field` reads it)
     if (env.tables?.has(n)) return this.tableCall(e, ctx);
