@@ -23,7 +23,7 @@ import fs from "node:fs";
 import path from "node:path";
 import YAML from "yaml";
 import { parseJson, stripBom } from "../diagnostics/json.js";
-import { describeInputProblem, readConfinedFile, resolveConfined, utf8Text } from "../diagnostics/files.js";
+import { describeInputProblem, readConfinedFile, resolveConfined, utf8Text, type InputFileProblem } from "../diagnostics/files.js";
 
 export type Expectation = "allowed" | { forbidden: string[] } | { obliged: string[] };
 
@@ -124,20 +124,15 @@ function shown(p: string): string {
 function readFixture(fixture: string, fixtureDir: string, root: string, problem: (message: string) => void): { text: string; file: string } | undefined {
   const what = `fixture \`${shown(fixture)}\``;
   const rootShown = path.relative(process.cwd(), root) || ".";
-  const direct = resolveConfined(fixture, root, root);
-  if ("problem" in direct) {
-    problem(`cannot load ${what}: the path ${describeInputProblem(direct.problem, rootShown)} (a fixture is a path inside the project, or a name in \`${fixtureDir}\`)`);
+  // relative to the project first, then a name in the fixture folder; the first that exists
+  const tries = [resolveConfined(fixture, root, root), resolveConfined(fixture, path.resolve(root, fixtureDir), root)];
+  const inside = tries.flatMap((t) => ("abs" in t ? [t.abs] : []));
+  if (!inside.length) {
+    const p = (tries[0] as { problem: InputFileProblem }).problem;
+    problem(`cannot load ${what}: the path ${describeInputProblem(p, rootShown)} (a fixture is a path inside the project, or a name in \`${fixtureDir}\`)`);
     return undefined;
   }
-  let abs = direct.abs;
-  if (!fs.existsSync(abs)) {
-    const named = resolveConfined(fixture, path.resolve(root, fixtureDir), root);
-    if ("problem" in named) {
-      problem(`cannot load ${what}: the path ${describeInputProblem(named.problem, rootShown)} (a fixture is a path inside the project, or a name in \`${fixtureDir}\`)`);
-      return undefined;
-    }
-    abs = named.abs;
-  }
+  const abs = inside.find((a) => fs.existsSync(a)) ?? inside[inside.length - 1]!;
   const fx = path.relative(process.cwd(), abs) || abs;
   const got = readConfinedFile(abs, [root]);
   if ("problem" in got) {
