@@ -472,7 +472,8 @@ function valueProblem(t: IREdition["actions"][number]["params"][number]["type"],
     case "int": {
       if (!Number.isInteger(v)) return "expected an integer";
       const [lo, hi] = intRange(t);
-      return (v as number) < lo || (v as number) > hi ? `${String(v)} is outside ${lo}..${hi} (an int without a declared range holds a 32-bit integer)` : undefined;
+      if ((v as number) >= lo && (v as number) <= hi) return undefined;
+      return `${String(v)} is outside ${lo}..${hi}${t.min === undefined || t.max === undefined ? " (an int without a declared range holds a 32-bit integer)" : ""}`;
     }
     case "string":
       return typeof v === "string" ? undefined : "expected a string";
