@@ -13,6 +13,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadEdition, renderDiagnostic } from "../compiler/check/index.js";
 import { MAX_INPUT_FILE_BYTES, readConfinedFile } from "../compiler/diagnostics/files.js";
 import { readScenarioFile } from "../compiler/scenarios/index.js";
+import { Project } from "../compiler/lsp/project.js";
+import { buildIndex } from "../compiler/lsp/symbols.js";
 
 const REPO = process.cwd();
 const MINI = path.resolve("test/fixtures/frontend/mini");
@@ -157,6 +159,20 @@ describe("schema and board confined to the edition folder", () => {
     } finally {
       fs.rmSync(outside, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the language server reads schema and board confined too", () => {
+  it("a schema linked to /dev/zero and a board path out of the folder are not read; the mini edition's are", () => {
+    const project = new Project(REPO);
+    expect(buildIndex(project, MINI).schema).toBeDefined();
+    const dir = mini("lsp-zero", "schema", "zero.json");
+    fs.symlinkSync("/dev/zero", path.join(dir, "zero.json"));
+    const f = path.join(dir, "edition.rules");
+    fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace(/^board ".*"$/m, 'board "../../../../../../../../etc/passwd"'));
+    const idx = buildIndex(project, dir);
+    expect(idx.schema).toBeUndefined();
+    expect(idx.board).toBeUndefined();
   });
 });
 

@@ -97,7 +97,7 @@ export function buildIndex(project: Project, dir: string): EditionIndex {
   const confined = (ref: string, file: string): string | undefined => {
     const dir = path.dirname(file);
     const r = resolveConfined(ref, dir, dir);
-    return "abs" in r && "buf" in readConfinedFile(r.abs, [dir, process.cwd()]) ? r.abs : undefined;
+    return "abs" in r && "buf" in readConfinedFile(r.abs, [dir, project.root]) ? r.abs : undefined;
   };
   for (const { decl, file } of decls) {
     if (decl.k === "schema" && !schema) {
