@@ -169,7 +169,7 @@ describe("rulewright test", () => {
       path.join(dir, "wrong.yaml"),
       [
         "edition: his",
-        `fixture: ${path.join(REPO, "test/fixtures/his/base-state.json")}`,
+        "fixture: test/fixtures/his/base-state.json",
         "scenarios:",
         "  - name: hungary-bohemia is fair game (wrong on purpose)",
         "    patch: { phase: diplomacy, segment: declarations_of_war }",
@@ -189,7 +189,7 @@ describe("rulewright test", () => {
       path.join(dir, "typos.yaml"),
       [
         "edition: his",
-        `fixture: ${path.join(REPO, "test/fixtures/his/base-state.json")}`,
+        "fixture: test/fixtures/his/base-state.json",
         "scenarios:",
         "  - name: misspelled rule id",
         "    patch: { phase: diplomacy, segment: declarations_of_war }",

@@ -17,6 +17,29 @@ import { parseRules } from "../syntax/index.js";
 import type { Decl, RuleDecl } from "../syntax/ast.js";
 import type { DeclOf, Located, Origin } from "./env.js";
 import { LINE1, didYouMean, posOf, type Reporter } from "./util.js";
+import { MAX_INPUT_FILE_BYTES, describeInputProblem, isInsideDir, readConfinedFile } from "../diagnostics/files.js";
+
+/**
+ * Whether the real path of `folder` (symlinks resolved) lies inside the real path of one of
+ * `roots` (the editions' parent folder, the project): a module or parent edition folder may be a
+ * link inside the project (test fixtures link the bundled modules), not a link out of it.
+ * A folder that does not exist passes (the caller reports it as unknown).
+ */
+function realInside(folder: string, roots: string[]): boolean {
+  let real: string;
+  try {
+    real = fs.realpathSync(folder);
+  } catch {
+    return true;
+  }
+  return roots.some((r) => {
+    try {
+      return isInsideDir(real, fs.realpathSync(r));
+    } catch {
+      return false;
+    }
+  });
+}
 
 /** The name of the folder that holds modules, beside the edition folders. */
 export const MODULES_FOLDER = "modules";
@@ -128,13 +151,22 @@ function parseFolder(abs: string, names: string[], c: Ctx): { decls: Located<Dec
     }
     const file = rel(path.join(abs, n));
     let buf: Buffer;
-    try {
-      const unsaved = c.readFile?.(path.join(abs, n));
-      buf = unsaved !== undefined ? Buffer.from(unsaved, "utf8") : fs.readFileSync(path.join(abs, n));
-    } catch {
-      c.r.report("RW4001", `cannot read \`${file}\``, file, LINE1, "check the file's permissions");
-      bad = true;
-      continue;
+    const unsaved = c.readFile?.(path.join(abs, n));
+    if (unsaved !== undefined) buf = Buffer.from(unsaved, "utf8");
+    else {
+      // a regular file of at most 16 MB whose real path stays in the folder (issue 29)
+      const got = readConfinedFile(path.join(abs, n), [abs, c.repoRoot]);
+      if ("problem" in got) {
+        const p = got.problem;
+        const code = p.k === "outside" ? "RW4012" : p.k === "not-file" || p.k === "too-large" ? "RW4013" : "RW4001";
+        c.r.report(code, `cannot read \`${file}\`: it ${describeInputProblem(p, rel(abs))}`, file, LINE1,
+          code === "RW4012" ? "a rule file is a file of its folder: copy it there instead of linking to it"
+          : code === "RW4013" ? `a rule file is a regular text file of at most ${MAX_INPUT_FILE_BYTES / (1024 * 1024)} MB`
+          : "check the file's permissions");
+        bad = true;
+        continue;
+      }
+      buf = got.buf;
     }
     c.inputs.push({ file, sha256: c.textHash(buf) });
     const { ast, diagnostics } = parseRules(buf.toString("utf8"), file);
@@ -215,6 +247,11 @@ export function assemble(absDir: string, c: Ctx): Assembled | undefined {
       return undefined;
     }
     const next = path.join(path.dirname(abs), parent.path);
+    if (!realInside(next, [path.dirname(abs), c.repoRoot])) {
+      rep("RW4012", `parent edition \`${parent.path}\` leads out of \`${rel(path.dirname(abs))}\` and the project (through a symbolic link)`, at,
+        "a parent edition is a folder beside this one: copy it there instead of linking to it");
+      return undefined;
+    }
     const seen = chain.findIndex((l) => path.resolve(l.abs) === path.resolve(next));
     if (seen >= 0) {
       const cycle = [...chain.slice(seen).map((l) => l.folder), chain[seen]!.folder];
@@ -247,6 +284,12 @@ export function assemble(absDir: string, c: Ctx): Assembled | undefined {
       }
       firstImport.set(name, { file: d.file, span: d.decl.name.span });
       const modAbs = path.join(path.dirname(level.abs), MODULES_FOLDER, name);
+      if (!realInside(modAbs, [path.dirname(level.abs), c.repoRoot])) {
+        rep("RW4012", `module \`${name}\` leads out of \`${rel(path.dirname(level.abs))}\` and the project (through a symbolic link)`, { file: d.file, span: d.decl.name.span },
+          `a module is a folder \`${MODULES_FOLDER}/${name}/\` beside the editions: copy it there instead of linking to it`);
+        bad = true;
+        continue;
+      }
       const names = ruleFiles(modAbs);
       if (!names || !names.length) {
         const known = siblingFolders(path.join(path.dirname(level.abs), MODULES_FOLDER));

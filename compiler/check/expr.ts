@@ -6,12 +6,13 @@
  */
 import type { Diagnostic, Span } from "../diagnostics/types.js";
 import type { DiagnosticCode } from "../diagnostics/catalog.js";
-import type { BoardDomainFn, BoardFn, Domain, EnumType, Expr, Type } from "../ir/types.js";
+import type { BoardDomainFn, BoardFn, Domain, EnumType, Expr, SourcePos, Type } from "../ir/types.js";
 import type { Expr as Ast } from "../syntax/ast.js";
 import { children, domainExprs } from "../ir/walk.js";
 import { boardDistances, unreachableDistance } from "../ir/board.js";
 import { enumType, typeName, type Env, type ParamInfo } from "./env.js";
 import { didYouMean, posOf, type Reporter } from "./util.js";
+import { SAFE_INT_MAX, isLanguageInt } from "../ir/ints.js";
 
 export const BOARD_FNS: Record<BoardFn, ("Space" | "Power")[]> = {
   is_land: ["Space"],
@@ -83,8 +84,13 @@ export class ExprChecker {
     return undefined;
   }
 
+  /** The source span of each IR node's position (the range analysis reports at it; substitution keeps `pos` objects). */
+  readonly spans = new WeakMap<SourcePos, Span>();
+
   private mk(e: Expr, ctx: Ctx, span: Span): Expr {
-    return { ...e, pos: posOf(ctx.file, span) };
+    const pos = posOf(ctx.file, span);
+    this.spans.set(pos, span);
+    return { ...e, pos };
   }
 
   /** Expect a given type (reporting RW3001 with `what` on mismatch). */
@@ -120,6 +126,10 @@ export class ExprChecker {
     const env = this.env;
     switch (e.k) {
       case "int":
+        if (!isLanguageInt(e.value)) {
+          return this.err(ctx, "RW3105", `the integer literal ${literalText(e.value)} is outside the safe integer range ±${SAFE_INT_MAX}`, e.span,
+            `write an integer within ±${SAFE_INT_MAX} (at most 16 digits): the prover counts exactly, the validators with JavaScript numbers`);
+        }
         return this.mk({ k: "lit", value: e.value, type: INT }, ctx, e.span);
       case "str":
         return this.mk({ k: "lit", value: e.value, type: STRING }, ctx, e.span);
@@ -169,6 +179,9 @@ export class ExprChecker {
       case "agg": {
         const d = this.domain(e.domain, ctx);
         if (!d) return undefined;
+        if (e.op === "sum_highest" && e.n !== undefined && !isLanguageInt(e.n)) {
+          return this.err(ctx, "RW3105", `the count ${literalText(e.n)} is outside the safe integer range ±${SAFE_INT_MAX}`, e.span, "give a count of at most the list's size");
+        }
         if (e.op === "sum_highest" && !(e.n! >= 1)) return this.err(ctx, "RW3009", "`sum_highest` needs a count of at least 1", e.span, "write `sum_highest(2, x in D: …)`");
         const inner = this.bind(ctx, e.var.name, d.varType);
         const where = e.where ? this.bool(e.where, inner.ctx, "where") : undefined;
@@ -430,7 +443,9 @@ export class ExprChecker {
       const tpl = this.defTemplate(n, ctx, e.callee.span);
       if (!tpl) return undefined;
       const m = new Map(def.params.map((p, i) => [p.name, args[i]!]));
-      return { ...substitute(tpl, m), pos: posOf(ctx.file, e.span) };
+      const pos = posOf(ctx.file, e.span);
+      this.spans.set(pos, e.span);
+      return { ...substitute(tpl, m), pos };
     }
     // a table named like a builtin takes precedence, as a def does (and as `t(args).field` reads it)
     if (env.tables?.has(n)) return this.tableCall(e, ctx);
@@ -572,6 +587,11 @@ export class ExprChecker {
     this.defTemplates.set(name, ir ? { ir } : {});
     return ir;
   }
+}
+
+/** A literal's value for a message: `Infinity` (a literal too long for a number) as "of more than 308 digits". */
+function literalText(v: number): string {
+  return Number.isFinite(v) ? String(v) : "of more than 308 digits";
 }
 
 /** Known [min, max] of an int expression (a literal, a bounded int, an `if` of those), or undefined. */

@@ -4,7 +4,6 @@
  * Stops after parsing when a file has syntax errors (checking a partial AST only cascades).
  */
 import { createHash } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
 import type { Diagnostic, Span } from "../diagnostics/types.js";
 import type { DiagnosticCode } from "../diagnostics/catalog.js";
@@ -12,15 +11,17 @@ import type {
   Citation, EnumType, Expr, IRAction, IREdition, IREnum, IRExemption, IRInvariant, IRDecline, IRParam, IRRoute, IRRule, IRScope, Provenance, Type,
 } from "../ir/types.js";
 import type { Annotation, Citation as CitationRef, Decl, Param, TypeRef } from "../syntax/ast.js";
-import { assemble } from "./editions.js";
+import { assemble, shownName } from "./editions.js";
 import { ANALYSES, EXEMPTION_ANALYSES, RULE_ANALYSES, SEVERITY_LEVELS, type AnalysisKind, type SeverityLevel, type SeverityOverride } from "../ir/analyses.js";
 import { checkBoard } from "./board.js";
 import { enumType, typeName, type DeclOf, type EnumInfo, type Env, type Located, type Origin, type ParamInfo } from "./env.js";
 import { BOARD_DOMAIN_FNS, BOARD_FNS, ExprChecker, type Ctx } from "./expr.js";
 import { schemaToState } from "./schema.js";
 import { checkTables, declareTables } from "./tables.js";
+import { checkIntRanges } from "./ranges.js";
 import { LINE1, Reporter, didYouMean, jsonPositions, posOf, spanAt } from "./util.js";
 import { parseJson, stripBom } from "../diagnostics/json.js";
+import { MAX_INPUT_FILE_BYTES, describeInputProblem, readConfinedFile, resolveConfined, utf8Text } from "../diagnostics/files.js";
 
 export { renderDiagnostic } from "../diagnostics/render.js";
 
@@ -81,19 +82,36 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
   const boardDecl = single("board", 'board "board.json"');
   const folderOf = (d: Located<unknown>) => asm.levels.find((l) => l.folder === d.origin?.edition)?.abs ?? absDir;
 
+  /**
+   * Reads the schema or board a declaration names, confined to the folder of the edition whose
+   * file declares it (compiler/diagnostics/files.ts): an absolute path, `..` out of the folder or a
+   * symlink leading out is RW4012; a device, FIFO or folder, or a file over 16 MB, is RW4013; a
+   * file that is not UTF-8 text is RW4002 at the declaration (its bytes are never echoed).
+   */
   const readJson = (d: Located<DeclOf<"schema" | "board">>): { json: unknown; file: string; positions: Map<string, Span> } | undefined => {
-    const abs = path.resolve(folderOf(d), d.decl.path);
-    const file = rel(abs);
-    let text: string;
-    try {
-      const buf = fs.readFileSync(abs);
-      inputs.push({ file, sha256: textHash(buf) });
-      text = buf.toString("utf8");
-    } catch {
-      rep("RW4001", `cannot read ${d.decl.k} file \`${file}\``, { file: d.file, span: d.decl.pathSpan }, `the path is relative to the edition folder \`${rel(folderOf(d))}\``);
+    const folder = folderOf(d);
+    const at = { file: d.file, span: d.decl.pathSpan };
+    const what = `${d.decl.k} file`;
+    const shownPath = shownName(d.decl.path);
+    const resolved = resolveConfined(d.decl.path, folder, folder);
+    const got = "abs" in resolved ? readConfinedFile(resolved.abs, [folder, repoRoot]) : resolved;
+    if ("problem" in got) {
+      const p = got.problem;
+      const code: DiagnosticCode = p.k === "absolute" || p.k === "outside" ? "RW4012" : p.k === "not-file" || p.k === "too-large" ? "RW4013" : "RW4001";
+      rep(code, code === "RW4001" && "abs" in resolved ? `cannot read ${what} \`${rel(resolved.abs)}\`` : `${d.decl.k === "schema" ? "the schema" : "the board"} path \`${shownPath}\` ${describeInputProblem(p, rel(folder))}`, at,
+        code === "RW4012" ? `name a file inside the edition folder \`${rel(folder)}\`, relative to it (e.g. \`${d.decl.k === "schema" ? "state.schema.json" : "board.json"}\`)`
+        : code === "RW4013" ? `a ${what} is a regular JSON file of at most ${MAX_INPUT_FILE_BYTES / (1024 * 1024)} MB`
+        : `the path is relative to the edition folder \`${rel(folder)}\``);
       return undefined;
     }
-    text = stripBom(text);
+    const file = rel((resolved as { abs: string }).abs);
+    inputs.push({ file, sha256: textHash(got.buf) });
+    const decoded = utf8Text(got.buf);
+    if (decoded === undefined) {
+      rep("RW4002", `the ${what} \`${file}\` is not UTF-8 text`, at, `a ${what} is a JSON text file`);
+      return undefined;
+    }
+    const text = stripBom(decoded);
     const parsed = parseJson(text);
     if (parsed.error) {
       const { line, column, message } = parsed.error;
@@ -601,6 +619,15 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
 
   // tables (a variant's and a module's come through the assembly like defs)
   const irTables = checkTables(env, ex, rep, (t) => citation(t.decl.citations, t.decl.name, t.file, t.origin, "table"), repoRoot);
+
+  // every arithmetic result within the safe integer range (RW3106; compiler/check/ranges.ts)
+  checkIntRanges([
+    ...irRules.map((x) => x.when),
+    ...irExemptions.map((x) => x.when),
+    ...irInvariants.map((x) => x.expr),
+    ...irRoutes.flatMap((x) => [x.land, x.sea, x.port, ...(x.maxSeas ? [x.maxSeas] : []), x.passes]),
+    ...irTables.flatMap((t) => [...t.keys, ...t.rows.flatMap((row) => (row.guard ? [row.guard] : []))]),
+  ], { tables: irTables, spaces: env.board?.spaces.length ?? 0, spanOf: (p) => ex.spans.get(p), report: (code, msg, file, span, help) => r.report(code, msg, file, span, help) });
 
   // a problem found in a module's file is a problem of the module in this edition's vocabulary
   for (const d of r.diagnostics.slice(checkedFrom)) {

@@ -8,6 +8,7 @@ import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type { Type } from "../ir/types.js";
 import { enumType, type Env } from "./env.js";
 import { didYouMean } from "./util.js";
+import { SAFE_INT_MAX, isLanguageInt } from "../ir/ints.js";
 
 const ANNOTATIONS = new Set(["$schema", "$id", "title", "description", "$comment", "default", "examples"]);
 export const DEFAULT_LIST_BOUND = 8;
@@ -134,8 +135,18 @@ function convert(ctx: Ctx, s: unknown, ptr: string, root: boolean): Type | undef
     case "integer": {
       extraKeys(ctx, s, ["type", "minimum", "maximum"], ptr, "an integer");
       const t: Type = { k: "int" };
-      if (typeof s.minimum === "number") t.min = s.minimum;
-      if (typeof s.maximum === "number") t.max = s.maximum;
+      for (const key of ["minimum", "maximum"] as const) {
+        const v = s[key];
+        if (v === undefined) continue;
+        if (!isLanguageInt(v)) {
+          ctx.report(typeof v === "number" && Number.isInteger(v) ? "RW3105" : "RW4003", typeof v === "number" && Number.isInteger(v)
+            ? `\`${key}\` ${v} is outside the safe integer range ±${SAFE_INT_MAX}` : `\`${key}\` must be an integer, found ${JSON.stringify(v)}`,
+            `${ptr}/${key}`, `give an integer within ±${SAFE_INT_MAX}: the prover counts exactly, the validators with JavaScript numbers`);
+          continue;
+        }
+        if (key === "minimum") t.min = v;
+        else t.max = v;
+      }
       return t;
     }
     case "string":

@@ -4,6 +4,7 @@
  * Table calls inside rules are checked by `ExprChecker` (expr.ts) against the signatures
  * registered here (`env.tables`).
  */
+import { SAFE_INT_MAX, isLanguageInt } from "../ir/ints.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { Span } from "../diagnostics/types.js";
@@ -16,6 +17,14 @@ import type { ExprChecker } from "./expr.js";
 import { didYouMean, posOf } from "./util.js";
 
 type Rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: string) => void;
+
+/** Reports RW3105 for each of `values` that is not a safe integer (issue 29); true when all are. */
+function safeInts(values: (number | undefined)[], what: string, at: { file: string; span: Span }, rep: Rep): boolean {
+  const bad = values.find((v) => v !== undefined && !isLanguageInt(v));
+  if (bad === undefined) return true;
+  rep("RW3105", `${what} ${String(bad)} is outside the safe integer range ±${SAFE_INT_MAX}`, at, `write an integer within ±${SAFE_INT_MAX} (at most 16 digits)`);
+  return false;
+}
 
 const isTableScalar = (t: Type): boolean => t.k === "bool" || t.k === "int" || t.k === "enum";
 
@@ -55,6 +64,10 @@ export function declareTables(decls: Located<TableDecl>[], env: Env, taken: (nam
       if (p.range) {
         if (t.k !== "int") {
           rep("RW2201", `only an \`int\` parameter takes a range, not \`${typeName(t)}\``, { file: d.file, span: p.range.span }, "remove `in …`, or make the parameter an `int`");
+          ok = false;
+          continue;
+        }
+        if (!safeInts([p.range.min, p.range.max], "the range bound", { file: d.file, span: p.range.span }, rep)) {
           ok = false;
           continue;
         }
@@ -264,6 +277,7 @@ function pattern(p: AstPattern, keyType: Type, label: string, env: Env, file: st
         rep("RW3102", `an integer pattern for the key \`${label}\`, which is \`${kt}\``, { file, span: p.span }, keyType.k === "bool" ? "write `true`, `false` or `_`" : `name members of \`${kt}\`, or \`_\``);
         return undefined;
       }
+      if (!safeInts([p.min, p.max], "the pattern's integer", { file, span: p.span }, rep)) return undefined;
       if (p.min !== undefined && p.max !== undefined && p.min > p.max) {
         rep("RW2201", `empty range \`${p.min}..${p.max}\``, { file, span: p.span }, `write the smaller end first: \`${p.max}..${p.min}\``);
         return undefined;
@@ -354,7 +368,7 @@ function rowValue(v: AstValue, t: Type, env: Env, file: string, rep: Rep): Table
 
 function scalarValue(v: AstValue, t: Type, env: Env, file: string, rep: Rep): TableScalar | undefined {
   const want = typeName(t);
-  if (t.k === "int" && v.k === "int") return v.value;
+  if (t.k === "int" && v.k === "int") return safeInts([v.value], "the row value", { file, span: v.span }, rep) ? v.value : undefined;
   if (t.k === "bool" && v.k === "bool") return v.value;
   if (t.k === "enum" && v.k === "member") return member(v.member, t, env, file, rep, "a row value");
   rep("RW3102", `a row value must be \`${want}\`, found ${v.k === "member" ? `\`${v.member.enum ? v.member.enum.name + "." : ""}${v.member.name.name}\`` : v.k === "record" ? "a record" : `\`${v.k}\``}`, { file, span: v.span },

@@ -6,6 +6,7 @@
  *   0 success / allowed, 1 a failure the command exists to detect (stale, refuted, forbidden,
  *   scenario failed), 2 bad input (usage, missing file, compile error, state not matching schema).
  */
+import { MAX_INPUT_FILE_BYTES, describeInputProblem, readConfinedFile, utf8Text } from "../diagnostics/files.js";
 import { parseJson } from "../diagnostics/json.js";
 import fs from "node:fs";
 import path from "node:path";
@@ -17,7 +18,8 @@ import { loadEdition } from "../check/index.js";
 import { declaresEdition } from "../syntax/index.js";
 import { renderDiagnostic } from "../diagnostics/render.js";
 import type { Diagnostic } from "../diagnostics/types.js";
-import { editionFolder, type IREdition } from "../ir/types.js";
+import { editionFolder, type IREdition, type Type } from "../ir/types.js";
+import { intRange } from "../ir/ints.js";
 import { cacheSecret, ensurePrivateDir, seal, sealed, userCacheDir, UntrustedCacheError } from "../verify/user-cache.js";
 
 export type Format = "text" | "json";
@@ -143,11 +145,9 @@ export function printDiagnostics(diags: Diagnostic[], format: Format, root = pro
   for (const d of diags) {
     let text = cache.get(d.file);
     if (text === undefined) {
-      try {
-        text = fs.readFileSync(path.resolve(root, d.file), "utf8");
-      } catch {
-        text = "";
-      }
+      // a regular text file of at most 16 MB (never a device, never bytes that are not UTF-8)
+      const got = readConfinedFile(path.resolve(root, d.file), undefined);
+      text = ("buf" in got ? utf8Text(got.buf) : undefined) ?? "";
       cache.set(d.file, text);
     }
     process.stderr.write(renderDiagnostic(d, text) + "\n");
@@ -432,12 +432,14 @@ export function staleFiles(files: { path: string; content: string }[]): string[]
  * A UTF-8 byte-order mark is accepted.
  */
 export function readJson(file: string, what: string): unknown {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch {
-    throw new UsageError(`cannot read the ${what} file \`${file}\``, 2, "check the path");
+  const got = readConfinedFile(file, undefined);
+  if ("problem" in got) {
+    const p = got.problem;
+    throw new UsageError(`cannot read the ${what} file \`${file}\`${p.k === "not-file" || p.k === "too-large" ? `: it ${describeInputProblem(p, ".")}` : ""}`, 2,
+      p.k === "not-file" || p.k === "too-large" ? `give a JSON file of at most ${MAX_INPUT_FILE_BYTES / (1024 * 1024)} MB` : "check the path");
   }
+  const text = utf8Text(got.buf);
+  if (text === undefined) throw new UsageError(`the ${what} file \`${file}\` is not UTF-8 text`, 2, "give a JSON file");
   const r = parseJson(text);
   if (r.error) {
     const { line, column, message, frame } = r.error;
@@ -462,9 +464,26 @@ export function stateProblems(edition: IREdition, mod: Pick<ValidatorModule, "br
   if (!validate(state)) {
     return (validate.errors ?? []).slice(0, 20).map((e) => `state${e.instancePath.replace(/\//g, ".")} ${e.message}${e.params && "allowedValues" in e.params ? ` (${(e.params.allowedValues as string[]).slice(0, 8).join(", ")}${(e.params.allowedValues as string[]).length > 8 ? ", …" : ""})` : ""}${e.params && "additionalProperty" in e.params ? ` (\`${e.params.additionalProperty}\`)` : ""}`);
   }
+  // an integer the schema leaves unbounded holds a 32-bit integer (compiler/ir/ints.ts): the range
+  // the prover and the checker's arithmetic assume
+  const wide = unboundedIntProblems(edition.state, state, "state").slice(0, 20);
+  if (wide.length) return wide;
   if (mod) {
     return mod.brokenInvariants(state).map((id) => `state breaks invariant \`${id}\``);
   }
+  return [];
+}
+
+/** The integers of `v` (a value of type `t` that the schema accepted) outside their `intRange`. */
+function unboundedIntProblems(t: Type, v: unknown, at: string): string[] {
+  if (t.k === "int") {
+    const [lo, hi] = intRange(t);
+    return typeof v === "number" && (v < lo || v > hi) ? [`${at} is ${v}, outside ${lo}..${hi} (an integer without a declared \`minimum\`/\`maximum\` holds a 32-bit integer)`] : [];
+  }
+  if (typeof v !== "object" || v === null) return [];
+  if (t.k === "list" && Array.isArray(v)) return v.flatMap((x, i) => unboundedIntProblems(t.elem, x, `${at}[${i}]`));
+  if (t.k === "record") return t.fields.flatMap((f) => unboundedIntProblems(f.type, (v as Record<string, unknown>)[f.name], `${at}.${f.name}`));
+  if (t.k === "map") return t.key.members.flatMap((m) => unboundedIntProblems(t.value, (v as Record<string, unknown>)[m], `${at}.${m}`));
   return [];
 }
 
@@ -527,8 +546,12 @@ function valueProblem(t: IREdition["actions"][number]["params"][number]["type"],
   switch (t.k) {
     case "bool":
       return typeof v === "boolean" ? undefined : "expected true or false";
-    case "int":
-      return Number.isInteger(v) ? undefined : "expected an integer";
+    case "int": {
+      if (!Number.isInteger(v)) return "expected an integer";
+      const [lo, hi] = intRange(t);
+      if ((v as number) >= lo && (v as number) <= hi) return undefined;
+      return `${String(v)} is outside ${lo}..${hi}${t.min === undefined || t.max === undefined ? " (an int without a declared range holds a 32-bit integer)" : ""}`;
+    }
     case "string":
       return typeof v === "string" ? undefined : "expected a string";
     case "enum":

@@ -83,6 +83,8 @@ export const CATALOG = {
   RW3102: { severity: "error", summary: "table row pattern or value that does not fit the key or result type" },
   RW3103: { severity: "error", summary: "table call whose argument may lie outside the table's declared domain" },
   RW3104: { severity: "error", summary: "record-valued table used without picking a field" },
+  RW3105: { severity: "error", summary: "integer outside the safe range ±(2^53−1) (a literal, a table range, a schema bound)" },
+  RW3106: { severity: "error", summary: "arithmetic whose result may lie outside the safe range ±(2^53−1)" },
 
   // schema, board, files
   RW4001: { severity: "error", summary: "cannot read an input file or folder" },
@@ -96,6 +98,8 @@ export const CATALOG = {
   RW4009: { severity: "error", summary: "schema `$defs.Space` does not match the board" },
   RW4010: { severity: "error", summary: "record or map schema not closed (`required`, `additionalProperties`)" },
   RW4011: { severity: "error", summary: "unsafe edition folder or rule file name (control character, line break, space, …)" },
+  RW4012: { severity: "error", summary: "a file named by an input (schema, board, fixture) or a folder it reaches (module, parent edition) lies outside its folder (absolute path, `..`, symbolic link)" },
+  RW4013: { severity: "error", summary: "an input file that is not a regular file, or larger than the limit (16 MB)" },
 
   // coverage manifests (dsl/coverage/*.yaml)
   RW5001: { severity: "error", summary: "coverage manifest is not valid YAML" },

@@ -11,6 +11,7 @@
  * `member:<root enum>.<name>`, `def:<name>`, `route:<name>`, `table:<name>`,
  * `field:<schema JSON pointer>`, `local:<file>:<line>:<column>` (the local's declaration).
  */
+import { readConfinedFile, resolveConfined } from "../diagnostics/files.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { Span } from "../diagnostics/types.js";
@@ -91,10 +92,21 @@ export function buildIndex(project: Project, dir: string): EditionIndex {
   // schema and board: the first declaration in file order (the edition's own files come first)
   let schema: StateSchema | undefined;
   let board: EditionIndex["board"];
+  // only a file inside the edition folder (real path inside it or the project), regular, at most
+  // 16 MB, as the checker reads it (issue 29: a rule file never makes the server read /dev/zero)
+  const confined = (ref: string, file: string): string | undefined => {
+    const dir = path.dirname(file);
+    const r = resolveConfined(ref, dir, dir);
+    return "abs" in r && "buf" in readConfinedFile(r.abs, [dir, project.root]) ? r.abs : undefined;
+  };
   for (const { decl, file } of decls) {
-    if (decl.k === "schema" && !schema) schema = StateSchema.load(path.resolve(path.dirname(file), decl.path));
+    if (decl.k === "schema" && !schema) {
+      const sf = confined(decl.path, file);
+      schema = sf === undefined ? undefined : StateSchema.load(sf);
+    }
     if (decl.k === "board" && !board) {
-      const bf = path.resolve(path.dirname(file), decl.path);
+      const bf = confined(decl.path, file);
+      if (bf === undefined) continue;
       try {
         const b = JSON.parse(fs.readFileSync(bf, "utf8")) as { spaces?: { id?: unknown }[] };
         board = { file: bf, spaces: (b.spaces ?? []).map((s) => String(s.id)) };

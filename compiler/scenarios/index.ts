@@ -23,6 +23,7 @@ import fs from "node:fs";
 import path from "node:path";
 import YAML from "yaml";
 import { parseJson, stripBom } from "../diagnostics/json.js";
+import { describeInputProblem, readConfinedFile, resolveConfined, utf8Text, type InputFileProblem } from "../diagnostics/files.js";
 
 export type Expectation = "allowed" | { forbidden: string[] } | { obliged: string[] };
 
@@ -99,26 +100,69 @@ type ScenarioFileContents = { scenarios: Scenario[]; tableScenarios: TableScenar
  * run still run. A UTF-8 byte-order mark is accepted.
  * @param fixtureDirFor folder of named fixtures for an edition (e.g. test/fixtures/his)
  */
-export function readScenarioFile(file: string, fixtureDirFor: (edition: string) => string): ScenarioFileContents {
+export function readScenarioFile(file: string, fixtureDirFor: (edition: string) => string, root: string = process.cwd()): ScenarioFileContents {
   try {
-    return readScenarioFileOrThrow(file, fixtureDirFor);
+    return readScenarioFileOrThrow(file, fixtureDirFor, root);
   } catch (e) {
     return { scenarios: [], tableScenarios: [], problems: [{ file, line: 1, message: `cannot read the scenario file: ${String((e as Error)?.message ?? e).split("\n")[0]}` }] };
   }
 }
 
-function readScenarioFileOrThrow(file: string, fixtureDirFor: (edition: string) => string): ScenarioFileContents {
+/** A path as a message shows it: control characters and line breaks escaped, at most 200 characters. */
+function shown(p: string): string {
+  const s = JSON.stringify(p).slice(1, -1);
+  return s.length > 200 ? s.slice(0, 200) + "…" : s;
+}
+
+/**
+ * The text of a scenario file's `fixture`: a path relative to the project `root` (tried first)
+ * or a name in the edition's fixture folder, which must stay inside `root` (no absolute path, no
+ * `..` out of it, no symbolic link out of it), name a regular file of at most 16 MB, and be UTF-8
+ * text (issue 29). A problem is passed to `problem` (its message never quotes the file's
+ * contents) and gives undefined.
+ */
+function readFixture(fixture: string, fixtureDir: string, root: string, problem: (message: string) => void): { text: string; file: string } | undefined {
+  const what = `fixture \`${shown(fixture)}\``;
+  const rootShown = path.relative(process.cwd(), root) || ".";
+  // relative to the project first, then a name in the fixture folder; the first that exists
+  const tries = [resolveConfined(fixture, root, root), resolveConfined(fixture, path.resolve(root, fixtureDir), root)];
+  const inside = tries.flatMap((t) => ("abs" in t ? [t.abs] : []));
+  if (!inside.length) {
+    const p = (tries[0] as { problem: InputFileProblem }).problem;
+    problem(`cannot load ${what}: the path ${describeInputProblem(p, rootShown)} (a fixture is a path inside the project, or a name in \`${fixtureDir}\`)`);
+    return undefined;
+  }
+  const abs = inside.find((a) => fs.existsSync(a)) ?? inside[inside.length - 1]!;
+  const fx = path.relative(process.cwd(), abs) || abs;
+  const got = readConfinedFile(abs, [root]);
+  if ("problem" in got) {
+    problem(`cannot load ${what} (\`${shown(fx)}\`): it ${describeInputProblem(got.problem, rootShown)}`);
+    return undefined;
+  }
+  const text = utf8Text(got.buf);
+  if (text === undefined) {
+    problem(`cannot load ${what} (\`${shown(fx)}\`): it is not UTF-8 text`);
+    return undefined;
+  }
+  return { text, file: fx };
+}
+
+function readScenarioFileOrThrow(file: string, fixtureDirFor: (edition: string) => string, root: string): ScenarioFileContents {
   const problems: ScenarioFileProblem[] = [];
   const tableScenarios: TableScenario[] = [];
   let text: string;
-  try {
-    const size = fs.statSync(file).size;
-    if (size > MAX_SCENARIO_FILE_BYTES) {
-      return { scenarios: [], tableScenarios, problems: [{ file, line: 1, message: `the file has ${size} bytes, more than the limit of ${MAX_SCENARIO_FILE_BYTES}; split it into several files` }] };
-    }
-    text = stripBom(fs.readFileSync(file, "utf8"));
-  } catch {
-    return { scenarios: [], tableScenarios, problems: [{ file, line: 1, message: "cannot read the file" }] };
+  // a regular file (not a device or FIFO a link may point to), read up to the limit
+  const got = readConfinedFile(file, undefined, MAX_SCENARIO_FILE_BYTES);
+  if ("problem" in got) {
+    const p = got.problem;
+    const message = p.k === "too-large" ? `the file has ${p.bytes ?? `more than ${MAX_SCENARIO_FILE_BYTES}`} bytes, more than the limit of ${MAX_SCENARIO_FILE_BYTES}; split it into several files`
+      : p.k === "not-file" ? "not a regular file" : "cannot read the file";
+    return { scenarios: [], tableScenarios, problems: [{ file, line: 1, message }] };
+  }
+  {
+    const decoded = utf8Text(got.buf);
+    if (decoded === undefined) return { scenarios: [], tableScenarios, problems: [{ file, line: 1, message: "not UTF-8 text" }] };
+    text = stripBom(decoded);
   }
   const lineCounter = new YAML.LineCounter();
   const doc = YAML.parseDocument(text, { lineCounter, prettyErrors: false });
@@ -152,16 +196,10 @@ function readScenarioFileOrThrow(file: string, fixtureDirFor: (edition: string) 
   if (typeof edition !== "string") problems.push({ file, line: 1, message: "missing `edition` (e.g. `edition: his`)" });
   let base: unknown = undefined;
   if (typeof top.fixture === "string" && typeof edition === "string") {
-    const fx = fs.existsSync(top.fixture) ? top.fixture : path.join(fixtureDirFor(edition), top.fixture);
-    let fxText: string | undefined;
-    try {
-      fxText = fs.readFileSync(fx, "utf8");
-    } catch {
-      problems.push({ file, line: 1, message: `cannot load fixture \`${top.fixture}\` (cannot read \`${fx}\`)` });
-    }
+    const fxText = readFixture(top.fixture, fixtureDirFor(edition), root, (message) => problems.push({ file, line: 1, message }));
     if (fxText !== undefined) {
-      const parsed = parseJson(fxText);
-      if (parsed.error) problems.push({ file, line: 1, message: `cannot load fixture \`${top.fixture}\`: ${fx}:${parsed.error.line}:${parsed.error.column}: ${parsed.error.message}` });
+      const parsed = parseJson(fxText.text);
+      if (parsed.error) problems.push({ file, line: 1, message: `cannot load fixture \`${shown(top.fixture)}\`: ${fxText.file}:${parsed.error.line}:${parsed.error.column}: ${parsed.error.message}` });
       else base = parsed.value;
     }
   }

@@ -5,7 +5,8 @@
  * (What follows is the encoding as a whole.)
  *
  * Value encoding (one `Encoder` per edition, leaves shared by every obligation):
- * - bool → Bool const; int → Int const (schema min/max are domain facts); string → Int-coded
+ * - bool → Bool const; int → Int const (its range is a domain fact: schema min/max, 32-bit where
+ *   undeclared, compiler/ir/ints.ts); string → Int-coded
  *   atom (only `=`/`!=` are meaningful; the string literals of the edition get codes 0..k-1);
  *   enum → Int code = index in the BASE enum's members, with a domain fact restricting it to the
  *   (maybe subset) type's members.
@@ -28,6 +29,7 @@ import type { Domain, EnumType, Expr, IRAction, IREdition, IRRule, Type } from "
 import type { Z3Ctx } from "./z3.js";
 import { indexBoard, type BoardIndex } from "./board-index.js";
 import { EncodeError } from "./encode-error.js";
+import { intRange } from "../ir/ints.js";
 
 type B = Bool<"main">;
 type I = Arith<"main">;
@@ -245,8 +247,11 @@ export abstract class EncoderCore {
       const v = mk() as I;
       e = v;
       if (type.k === "int") {
-        if (type.min !== undefined) facts.push(v.ge(type.min));
-        if (type.max !== undefined) facts.push(v.le(type.max));
+        // the declared bounds; a side left undeclared holds a 32-bit integer (compiler/ir/ints.ts),
+        // the range the checker proved every arithmetic result safe for
+        const [lo, hi] = intRange(type);
+        facts.push(v.ge(lo));
+        facts.push(v.le(hi));
       } else if (type.k === "list") {
         // the length leaf of a list (type is the list type)
         facts.push(this.and([v.ge(0), v.le(type.bound)]));

@@ -17,6 +17,7 @@
  * (the roll). So a gap at a total shows as that roll with no modifiers whenever the roll's range
  * allows it.
  */
+import { intRange } from "../ir/ints.js";
 import type { Bool, Expr as ZExpr, Model } from "z3-solver";
 import type { IREdition, IRTable, TableScalar, Type } from "../ir/types.js";
 import type { Encoder, Sym } from "./encode.js";
@@ -91,8 +92,9 @@ async function proveOne(ctx: Z3Ctx, enc: Encoder, t: IRTable, what: "gap" | "ove
     }
     if (p.type.k === "int") {
       const e = ctx.Int.const(name);
-      if (p.type.min !== undefined) facts.push(e.ge(p.type.min));
-      if (p.type.max !== undefined) facts.push(e.le(p.type.max));
+      // the declared range; 32-bit where undeclared (compiler/ir/ints.ts), as the checker assumed
+      const [lo, hi] = intRange(p.type);
+      facts.push(e.ge(lo), e.le(hi));
       return { name: p.name, type: p.type, sym: { k: "i", e }, e };
     }
     if (p.type.k === "enum") {
