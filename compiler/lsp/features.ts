@@ -765,7 +765,7 @@ export class Features {
     const out: FoldingRange[] = [];
     for (const d of this.project.ast(file).decls) if (d.span.endLine > d.span.line) out.push({ startLine: d.span.line - 1, endLine: d.span.endLine - 1, kind: FoldingRangeKind.Region });
     const text = this.project.read(file) ?? "";
-    const lines = text.split("\n");
+    const lines = text.split(/\r\n|\r|\n/);
     let start = -1;
     for (let i = 0; i <= lines.length; i++) {
       const isComment = i < lines.length && /^\s*\/\//.test(lines[i]!);
@@ -818,11 +818,12 @@ export function chainBefore(toks: IToken[], dot: number): string[] {
   return out.reverse();
 }
 
+/** The offset (UTF-16 units) of an LSP position in `text`; lines end at `\n`, `\r\n` or a lone `\r` (as LSP and the lexer count them). */
 export function offsetAt(text: string, pos: Position): number {
   let line = 0;
   let i = 0;
   while (line < pos.line && i < text.length) {
-    if (text[i] === "\n") line++;
+    if (text[i] === "\n" || (text[i] === "\r" && text[i + 1] !== "\n")) line++;
     i++;
   }
   return Math.min(text.length, i + pos.character);

@@ -179,7 +179,7 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
     const text = project.read(f) ?? "";
     const res = formatRules(text, project.rel(f));
     if (!res.ok || res.text === text) return [];
-    const lines = text.split("\n");
+    const lines = text.split(/\r\n|\r|\n/); // LSP lines end at any of the three, as the lexer's
     return [{ range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } }, newText: res.text }];
   }));
   connection.languages.semanticTokens.on((p) => withFile(p.textDocument.uri, { data: [] }, "semantic tokens", (f) => {
