@@ -13,7 +13,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   DidChangeWatchedFilesNotification, DocumentFormattingRequest, FileChangeType, HoverRequest, PrepareRenameRequest, RenameRequest,
-  type MarkupContent, type Position, type WorkspaceEdit,
+  type MarkupContent, type Position, type PublishDiagnosticsParams, type WorkspaceEdit,
 } from "vscode-languageserver-protocol/node";
 import { LspClient, REPO, uri } from "./helpers/lsp-client.js";
 import { formatRules } from "../compiler/fmt/format.js";
@@ -30,7 +30,7 @@ const hoverText = (h: { contents: unknown } | null) => (h ? (h.contents as Marku
 const filesOf = (e: WorkspaceEdit, root: string) => Object.fromEntries(Object.entries(e.changes ?? {}).map(([k, v]) => [path.relative(root, new URL(k).pathname), v.length]));
 
 /** The diagnostics notifications for `u` after the first `from` ones, once one satisfies `ok`. */
-async function nextDiagnostics(c: LspClient, u: string, from: number, ok: (d: { code?: string | number; message: string }[]) => boolean, timeoutMs = 30_000) {
+async function nextDiagnostics(c: LspClient, u: string, from: number, ok: (d: PublishDiagnosticsParams["diagnostics"]) => boolean, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const hit = c.diagnostics.slice(from).find((d) => d.uri === u && ok(d.diagnostics));
@@ -161,7 +161,7 @@ describe("rule files the editor holds: new and unsaved, outside any edition", ()
     // its rule counts in the edition: a rule of the same id in war.rules is now a duplicate
     const wu = await c.open(p.war, p.text.replace("rule pass.card", "rule pass.extra"), 1);
     const dw = await c.waitForDiagnostics(wu, 1);
-    expect(dw.diagnostics.some((d) => /pass\.extra/.test(d.message))).toBe(true);
+    expect(dw.diagnostics.some((d) => /pass\.extra/.test(String(d.message)))).toBe(true);
   });
 
   it("a .rules file outside any edition: its syntax errors, and an information diagnostic saying it is not in an edition", async () => {
@@ -194,7 +194,7 @@ describe("file watching", () => {
       await c.conn.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri(schema), type: FileChangeType.Changed }] });
       const d = await nextDiagnostics(c, u, from, (ds) => ds.length > 0);
       expect(d.diagnostics.map((x) => x.code)).toContain("RW2001");
-      expect(d.diagnostics.some((x) => x.message.includes("wars"))).toBe(true);
+      expect(d.diagnostics.some((x) => String(x.message).includes("wars"))).toBe(true);
     } finally {
       await c.stop();
     }

@@ -31,7 +31,6 @@ export class LspClient {
     this.conn.onRequest(RegistrationRequest.type, (p) => {
       this.registrations.push(...p.registrations);
       for (const w of this.waiters.splice(0)) w();
-      return null;
     });
     child.stderr!.on("data", (b) => (this.stderr += String(b)));
     this.conn.listen();
