@@ -121,4 +121,33 @@ describe("rulewright fmt", () => {
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.diagnostics[0]!.code).toMatch(/^RW1/);
   });
+
+  // Regression: a file with lone-CR line endings came back with every declaration doubled (the
+  // lexer ends a line at \r, the comment splitter and the line grouping split at \n only).
+  it.each([["\\n", "\n"], ["\\r\\n", "\r\n"], ["\\r", "\r"]])("line endings %s: the file's own line ending is kept, and the layout is that of the \\n file", (_name, eol) => {
+    const lf = fs.readFileSync(path.join(REPO, "dsl/his/war.rules"), "utf8");
+    const canonical = fmt(lf);
+    const text = lf.replace(/\n/g, eol);
+    const once = fmt(text);
+    expect(once).toBe(canonical.replace(/\n/g, eol));
+    expect(fmt(once)).toBe(once);
+    expect(astOf(once)).toEqual(astOf(text));
+    expect(commentsOf(once)).toEqual(commentsOf(lf));
+    // no declaration doubled: as many rules as in the \n file
+    const ids = (t: string) => parseRules(t, "x.rules").ast.decls.filter((d) => d.k === "rule").length;
+    expect(ids(once)).toBe(ids(lf));
+    // a messy layout with comments is fixed the same way whatever the line ending
+    const messy = 'rule a.b §1 "t" // head\n   forbid   pass when   1 = 1 // tail\n\n\n\n// about c\nrule c.d §2 "u"\nforbid pass when 2=2\n';
+    expect(fmt(messy.replace(/\n/g, eol))).toBe(fmt(messy).replace(/\n/g, eol));
+    expect(fmt(messy).split("\n").filter((l) => l.startsWith("rule"))).toHaveLength(2);
+  });
+
+  it("a file mixing line endings gets the first one throughout", () => {
+    const out = fmt('rule a.b §1 "t"\r\n  forbid pass when 1 = 1\rrule c.d §2 "u"\n  forbid pass when 2 = 2\n');
+    expect(out).toBe('rule a.b §1 "t"\r\n  forbid pass when 1 = 1\r\n\r\nrule c.d §2 "u"\r\n  forbid pass when 2 = 2\r\n');
+  });
+
+  it("comments are found on lines ending in \\r, \\r\\n and \\n alike", () => {
+    expect(commentRanges("a // x\rb // y\r\nc // z\n").map((c) => [c.line, c.column, c.text])).toEqual([[1, 3, "// x"], [2, 3, "// y"], [3, 3, "// z"]]);
+  });
 });

@@ -101,7 +101,7 @@ describe("rulewright lsp on dsl/his", () => {
     const h = hoverText(await c.conn.sendRequest(HoverRequest.type, { textDocument: { uri: u }, position: pos(warText, "dow.scotland", 4) }));
     expect(h).toContain("**rule** `dow.scotland` — forbid `declare_war`");
     expect(h).toContain("his §9.6 (in `his`)");
-    expect(h).toContain("**Reads:** `declare_war` is forbidden when `target` is `scotland` and `by` is one of {`ottoman`, `papacy`, `protestant`} or `allied`(`by`, `france`)");
+    expect(h).toContain("**Reads:** `declare_war` is forbidden when `target` is `scotland` and (`by` is one of {`ottoman`, `papacy`, `protestant`} or `allied`(`by`, `france`))");
     expect(h).toMatch(/\*\*Proofs \(his[,:)]/);
     const ed = fs.readFileSync(path.join(REPO, "dsl/his/edition.rules"), "utf8");
     const eu = await c.open(path.join(REPO, "dsl/his/edition.rules"), ed);

@@ -33,5 +33,6 @@ it("the extension manifest: the language, its grammar and configuration files, a
   const pkg = JSON.parse(fs.readFileSync(path.join(EXT, "package.json"), "utf8"));
   expect(pkg.contributes.languages[0]).toMatchObject({ id: "rulewright", extensions: [".rules"] });
   for (const f of [pkg.main, pkg.contributes.grammars[0].path, pkg.contributes.languages[0].configuration]) expect(fs.existsSync(path.join(EXT, f))).toBe(true);
-  expect(pkg.contributes.configuration.properties["rulewright.server.command"].default).toEqual(["npx", "rulewright", "lsp", "--stdio"]);
+  // empty: the client finds the server (editors/vscode/server-command.js, test/vscode-server-command.test.ts), never through npx
+  expect(pkg.contributes.configuration.properties["rulewright.server.command"].default).toEqual([]);
 });

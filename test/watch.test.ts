@@ -101,6 +101,34 @@ describe("--watch", () => {
     expect(added[2]).toEqual(["scenarios: 1 passed, 0 failed"]);
   }, 90_000);
 
+  it("test --watch: a compile error of the edition is printed once, not once per scenario (and one FAIL line stands for them)", async () => {
+    const { dir, rules } = miniCopy("mini-test-watch");
+    const spaces = Object.fromEntries(["red_home", "blue_home", "genoa", "pass_town", "sea_a"].map((s) => [s, { controller: "genoa", unrest: false }]));
+    const state = { phase: "movement", segment: "peace", turn: 1, wars: [], hands: { red: ["march"], blue: [] }, spaces };
+    const file = path.join(tmp, "mini-scenarios.yaml");
+    const scenario = (i: number) => `  - name: "war on genoa ${i}"\n    state: ${JSON.stringify(state)}\n    action: { action: declare_war, by: red, target: genoa }\n    expect: { forbidden: [dow.genoa] }\n`;
+    fs.writeFileSync(file, `edition: ${dir}\nscenarios:\n${[1, 2, 3, 4, 5, 6].map(scenario).join("")}`);
+    const { runs } = await watching(
+      (signal, onRun) => testCommand([file], { format: "text", watch: true, signal, onRun }),
+      // test --watch watches the scenario files and dsl/: the edition here is a copy elsewhere, so the scenario file is saved again after each rule edit
+      [edit(rules, "target = Power.genoa", "target = Power.gen"), edit(rules, "target = Power.gen", "target = Power.genoa")].map((step) => () => {
+        step();
+        fs.writeFileSync(file, fs.readFileSync(file, "utf8"));
+      }),
+    );
+    expect(runs.map((r) => r.code)).toEqual([0, 1, 0]);
+    const added = runs.map((r) => plain(r.added));
+    expect(added[0]).toContain("scenarios: 6 passed, 0 failed");
+    const broken = added[1].join("\n");
+    // the diagnostic once (one `error[RW…]` head), one FAIL line for the six scenarios
+    expect(broken.match(/error\[RW\d+\]/g)).toHaveLength(1);
+    expect(broken).toContain("Power.gen");
+    expect(added[1].filter((l) => l.startsWith("FAIL"))).toEqual([`FAIL edition \`${dir}\` does not compile: 6 scenarios not run (${file})`]);
+    expect(added[1]).toContain("scenarios: 0 passed, 6 failed");
+    expect(added[1].length).toBeLessThan(25);
+    expect(added[2]).toEqual(["scenarios: 6 passed, 0 failed"]);
+  }, 90_000);
+
   it("affects: a save counts for an edition when it is in its folder, one of its inputs, or beside one", () => {
     const inputs = [{ file: "dsl/his/war.rules" }, { file: "dsl/modules/pass/pass.rules" }];
     expect(affects(["dsl/his-500/x.rules"], "dsl/his-500", inputs)).toBe(true);

@@ -99,6 +99,15 @@ interface Ctx {
   textHash: (b: Buffer) => string;
   /** the text of a rule file (absolute path) to use instead of the disk's, e.g. an editor's unsaved buffer */
   readFile?: (abs: string) => string | undefined;
+  /** names of `.rules` files the editor holds in a folder (absolute) that are not on disk yet (new, unsaved): read as part of the folder */
+  unsavedIn?: (absDir: string) => string[];
+}
+
+/** The rule files of a folder, the unsaved ones the editor holds in it included (sorted); undefined when the folder cannot be read. */
+function folderRuleFiles(abs: string, c: Ctx): string[] | undefined {
+  const names = ruleFiles(abs);
+  const extra = c.unsavedIn?.(abs).filter((n) => n.endsWith(".rules") && !names?.includes(n)) ?? [];
+  return extra.length ? [...(names ?? []), ...extra].sort() : names;
 }
 
 /**
@@ -199,7 +208,7 @@ export function assemble(absDir: string, c: Ctx): Assembled | undefined {
     return undefined;
   }
   for (;;) {
-    const names = ruleFiles(abs);
+    const names = folderRuleFiles(abs, c);
     if (!names || !names.length) {
       if (!via) {
         if (!names) r.report("RW4001", `cannot read edition folder \`${rel(abs)}\``, rel(abs), LINE1, "give the path of a folder like `dsl/his`");
@@ -290,7 +299,7 @@ export function assemble(absDir: string, c: Ctx): Assembled | undefined {
         bad = true;
         continue;
       }
-      const names = ruleFiles(modAbs);
+      const names = folderRuleFiles(modAbs, c);
       if (!names || !names.length) {
         const known = siblingFolders(path.join(path.dirname(level.abs), MODULES_FOLDER));
         rep("RW2101", `unknown module \`${name}\`: no rule files in \`${rel(modAbs)}\``, { file: d.file, span: d.decl.name.span },

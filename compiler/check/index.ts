@@ -31,12 +31,14 @@ const textHash = (b: Buffer) => sha256(b.toString("utf8").replace(/\r\n?/g, "\n"
 
 /**
  * `opts.readFile(abs)`: the text of a rule file to use instead of the disk's (the language
- * server's open, unsaved documents); undefined = read the disk. Schema and board are always read from disk.
+ * server's open, unsaved documents); undefined = read the disk. `opts.unsavedIn(absDir)`: names of
+ * `.rules` files in that folder that exist only in the editor (a new file not saved yet), read
+ * with `readFile` as part of the folder. Schema and board are always read from disk.
  */
-export function loadEdition(editionDir: string, opts?: { repoRoot?: string; readFile?: (abs: string) => string | undefined }): { edition?: IREdition; diagnostics: Diagnostic[] } {
+export function loadEdition(editionDir: string, opts?: { repoRoot?: string; readFile?: (abs: string) => string | undefined; unsavedIn?: (absDir: string) => string[] }): { edition?: IREdition; diagnostics: Diagnostic[] } {
   const r = new Reporter();
   try {
-    const edition = load(editionDir, opts?.repoRoot ?? process.cwd(), r, opts?.readFile);
+    const edition = load(editionDir, opts?.repoRoot ?? process.cwd(), r, opts?.readFile, opts?.unsavedIn);
     return r.errorCount === 0 && edition ? { edition, diagnostics: r.diagnostics } : { diagnostics: r.diagnostics };
   } catch (e) {
     // INVARIANT: unreachable on any input; if it is reached, report instead of throwing.
@@ -45,13 +47,13 @@ export function loadEdition(editionDir: string, opts?: { repoRoot?: string; read
   }
 }
 
-function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs: string) => string | undefined): IREdition | undefined {
+function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs: string) => string | undefined, unsavedIn?: (absDir: string) => string[]): IREdition | undefined {
   const absDir = path.resolve(repoRoot, editionDir);
   const rel = (abs: string) => path.relative(repoRoot, abs).split(path.sep).join("/") || ".";
   const inputs: { file: string; sha256: string }[] = [];
 
   // 1. parse the edition, its ancestors (`extends`) and the modules they import
-  const asm = assemble(absDir, { repoRoot, r, inputs, textHash, readFile });
+  const asm = assemble(absDir, { repoRoot, r, inputs, textHash, readFile, unsavedIn });
   if (!asm) return undefined;
   const leaf = asm.levels[asm.levels.length - 1]!;
   const checkedFrom = r.diagnostics.length;

@@ -8,13 +8,17 @@ import { CATALOG, isKnownCode } from "../diagnostics/catalog.js";
 import { EXPLANATIONS, explainCode } from "../diagnostics/explain.js";
 import { UsageError, type Format } from "./common.js";
 
+/** The hint for an unknown code: the catalog's first and last codes (derived, so a new code needs no edit here) and the nearest one. */
+export function unknownCodeHint(code: string): string {
+  const codes = Object.keys(CATALOG).sort();
+  const near = codes.find((c) => c.slice(0, 4) === code.slice(0, 4)) ?? codes[0];
+  return `codes are ${codes[0]}–${codes[codes.length - 1]} (e.g. \`${near}\`); every code the compiler reports is listed in compiler/diagnostics/catalog.ts`;
+}
 
 export function explainCodeCommand(id: string, opts: { format: Format }): number {
   const code = id.toUpperCase();
   if (!isKnownCode(code)) {
-    const codes = Object.keys(CATALOG);
-    const near = codes.find((c) => c.slice(0, 4) === code.slice(0, 4)) ?? codes[0];
-    throw new UsageError(`no diagnostic code \`${id}\``, 2, `codes are RW1001–RW5011 (e.g. \`${near}\`); every code the compiler reports is listed in compiler/diagnostics/catalog.ts`);
+    throw new UsageError(`no diagnostic code \`${id}\``, 2, unknownCodeHint(code));
   }
   if (opts.format === "json") {
     process.stdout.write(JSON.stringify({ code, severity: CATALOG[code].severity, summary: CATALOG[code].summary, ...EXPLANATIONS[code] }, null, 2) + "\n");

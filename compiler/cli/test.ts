@@ -13,7 +13,8 @@ import type { IREdition } from "../ir/types.js";
 export interface TestSummary {
   passed: number;
   failed: number;
-  results: { file: string; line: number; name: string; edition: string; pass: boolean; detail: string }[];
+  /** `notRun`: the scenario's edition does not compile (its diagnostics are printed once, by `compile`), so it was not run; it counts as failed */
+  results: { file: string; line: number; name: string; edition: string; pass: boolean; detail: string; notRun?: true }[];
   problems: { file: string; line: number; message: string }[];
 }
 
@@ -66,7 +67,7 @@ export async function runScenarios(paths: string[], format: Format, opts: { gene
           continue;
         }
       }
-      const r = loaded ? runOne(s, loaded.edition, loaded.mod) : { pass: false, detail: `edition \`${s.edition}\` does not compile` };
+      const r = loaded ? runOne(s, loaded.edition, loaded.mod) : { pass: false, detail: `edition \`${s.edition}\` does not compile`, notRun: true as const };
       summary.results.push({ file: s.file, line: s.line, name: s.name, edition: s.edition, ...r });
       if (r.pass) summary.passed++;
       else summary.failed++;
@@ -77,7 +78,7 @@ export async function runScenarios(paths: string[], format: Format, opts: { gene
         summary.problems.push({ file: s.file, line: s.line, message: `${s.name}: ${tableInputProblems(loaded.edition, s.table, s.inputs)[0]}` });
         continue;
       }
-      const r = loaded ? runTable(s, loaded.edition, loaded.mod) : { pass: false, detail: `edition \`${s.edition}\` does not compile` };
+      const r = loaded ? runTable(s, loaded.edition, loaded.mod) : { pass: false, detail: `edition \`${s.edition}\` does not compile`, notRun: true as const };
       summary.results.push({ file: s.file, line: s.line, name: s.name, edition: s.edition, ...r });
       if (r.pass) summary.passed++;
       else summary.failed++;
@@ -129,7 +130,21 @@ async function testOnce(paths: string[], opts: TestOptions, watching: boolean): 
     process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
   } else {
     for (const p of summary.problems) process.stderr.write(`${p.file}:${p.line}: ${color.red("error")}: ${p.message}\n`);
+    // an edition that does not compile: its diagnostics were printed once, and one line stands for all its scenarios (not one FAIL each)
+    const notRun = new Map<string, { n: number; files: Set<string> }>();
     for (const r of summary.results) {
+      if (!r.notRun) continue;
+      const e = notRun.get(r.edition) ?? { n: 0, files: new Set<string>() };
+      e.n++;
+      e.files.add(r.file);
+      notRun.set(r.edition, e);
+    }
+    for (const [edition, e] of notRun) {
+      const files = [...e.files];
+      process.stdout.write(`${color.red("FAIL")} edition \`${edition}\` does not compile: ${e.n} scenario${e.n === 1 ? "" : "s"} not run (${files.slice(0, 3).join(", ")}${files.length > 3 ? `, and ${files.length - 3} more files` : ""})\n`);
+    }
+    for (const r of summary.results) {
+      if (r.notRun) continue;
       if (!r.pass) process.stdout.write(`${color.red("FAIL")} ${r.file}:${r.line} ${r.name}\n     ${r.detail}\n`);
       else if (opts.verbose) process.stdout.write(`${color.green("pass")} ${r.file}:${r.line} ${r.name}\n`);
     }

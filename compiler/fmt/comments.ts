@@ -1,7 +1,8 @@
 /**
  * The `//` comments of a rule file. The lexer (compiler/syntax/tokens.ts) skips comments, so the
  * formatter and the language server find them here: a `//` outside a string literal (`"…"`,
- * `§"…"`, one line, with `\"` and `\\` escapes) runs to the end of its line.
+ * `§"…"`, one line, with `\"` and `\\` escapes) runs to the end of its line. Lines end at `\n`,
+ * `\r\n` or a lone `\r`, as the lexer counts them.
  */
 
 /** One comment: 1-based line and column of its `//`, its length in UTF-16 units, its text. */
@@ -14,9 +15,9 @@ export interface CommentRange {
 
 export function commentRanges(text: string): CommentRange[] {
   const out: CommentRange[] = [];
-  const lines = text.split("\n");
+  const lines = text.split(/\r\n|\r|\n/);
   for (let li = 0; li < lines.length; li++) {
-    const l = lines[li]!.replace(/\r$/, "");
+    const l = lines[li]!;
     let inStr = false;
     for (let i = 0; i < l.length; i++) {
       const ch = l[i];

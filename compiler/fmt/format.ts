@@ -17,6 +17,11 @@
  *   patterns aligned in columns;
  * - trailing comments on consecutive lines are aligned, 2 spaces after the longest line.
  *
+ * Line endings: the output uses the file's own line ending — that of its first line break, `\n`,
+ * `\r\n` or a lone `\r` (old Mac) — on every line (a file mixing them gets the first one
+ * throughout; a file with no line break gets `\n`). The layout is computed on the text with its
+ * line breaks made `\n`, as the lexer counts lines (each of the three ends one).
+ *
  * Idempotent: formatting the output again gives it back (test/fmt.test.ts checks these
  * properties with fast-check). A file with a syntax error is not formatted: the result carries
  * the parser's diagnostics instead.
@@ -45,7 +50,21 @@ interface Line {
   indent: number;
 }
 
-export function formatRules(text: string, file = "<input>"): FormatResult {
+/** The line ending of a text: that of its first line break (`\r\n`, a lone `\r`, or `\n`); `\n` when it has none. */
+export function lineEndingOf(text: string): "\n" | "\r\n" | "\r" {
+  const m = /\r\n|\r|\n/.exec(text);
+  return m ? (m[0] as "\n" | "\r\n" | "\r") : "\n";
+}
+
+/** The canonical layout of rule file text `input` (`file` names it in diagnostics); `ok: false` with the parser's errors when it has a syntax error. */
+export function formatRules(input: string, file = "<input>"): FormatResult {
+  const eol = lineEndingOf(input);
+  const res = formatLf(input.replace(/\r\n?/g, "\n"), file);
+  return res.ok && eol !== "\n" ? { ok: true, text: res.text.replace(/\n/g, eol) } : res;
+}
+
+/** The layout of a text whose line breaks are all `\n`. */
+function formatLf(text: string, file: string): FormatResult {
   const parsed = parseRules(text, file);
   const errors = parsed.diagnostics.filter((d) => d.severity === "error");
   if (errors.length) return { ok: false, diagnostics: errors };

@@ -596,9 +596,16 @@ export class Features {
 
   // ------------------------------------------------------------------ rename
 
+  /**
+   * The range of the name at the position when it can be renamed, else null. Throws an Error
+   * with the reason (the server answers it as an error) when the name is one that rename
+   * refuses: a board space, or a state field or enum member that scenario, fixture or
+   * conformance files name (see `dataUses`).
+   */
   prepareRename(file: string, pos: Position): Range | null {
     const hit = this.at(file, pos)[0];
     if (!hit || (hit.occ.kind === "member" && hit.occ.key.startsWith("member:Space."))) return null;
+    this.refuseDataUses(hit.occ, this.indexesOf(file));
     return toRange(hit.occ.span);
   }
 
@@ -607,7 +614,12 @@ export class Features {
    * in the rule files; for a state field also its key in the schema (and in `required`); for an
    * enum member also the schema's `enum` lists; for a rule id also the scenario files
    * (test/scenarios/<edition>/) and coverage manifests (dsl/coverage/) that name it.
-   * Throws an Error with a message for a name that is not an identifier (a rule id: dotted).
+   * Throws an Error with a message (the server answers it as an error) for a name that is not an
+   * identifier (a rule id: dotted), for a name already in use where the new name would clash (a
+   * rule, exemption or invariant id; a def, table, route, action or enum name; a member of any
+   * enum; a field of the same record; a parameter of the same declaration), and for a state field
+   * or enum member that scenario, fixture or conformance files name (rename does not rewrite the
+   * states and actions written there, so it refuses rather than leave them failing).
    */
   rename(file: string, pos: Position, newName: string): WorkspaceEdit | null {
     const hit = this.at(file, pos)[0];
@@ -616,6 +628,12 @@ export class Features {
     const ok = occ.kind === "rule" || occ.kind === "exempt" || occ.kind === "invariant" ? /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/ : /^[A-Za-z_][A-Za-z0-9_]*$/;
     if (!ok.test(newName) || (KEYWORDS as readonly string[]).includes(newName)) throw new Error(`\`${newName}\` is not a valid ${occ.kind} name`);
     if (occ.key.startsWith("member:Space.")) throw new Error("board spaces are renamed in board.json, not in the rule files");
+    const editions = this.indexesOf(file);
+    if (newName !== occ.name) {
+      const clash = nameInUse(editions, occ, newName);
+      if (clash) throw new Error(`\`${newName}\` is already ${clash}: renaming ${occ.kind} \`${occ.name}\` to it would make the two one name`);
+    }
+    this.refuseDataUses(occ, editions);
     const changes: Record<string, TextEdit[]> = {};
     const edit = (f: string, span: Span, text: string) => {
       (changes[uriOf(f)] ??= []).push({ range: toRange(span), newText: text });
@@ -625,7 +643,6 @@ export class Features {
       if (o.file.endsWith(".json")) continue; // schema / board definitions: below
       edit(o.file, o.span, newName);
     }
-    const editions = this.indexesOf(file);
     if (occ.kind === "field") this.renameInSchema(editions, occ.key.slice("field:".length), occ.name, newName, edit, "field");
     if (occ.kind === "member") {
       const root = occ.key.slice("member:".length).split(".")[0]!;
@@ -649,6 +666,46 @@ export class Features {
       }
     }
     return { changes };
+  }
+
+  /**
+   * The scenario, fixture and conformance files (YAML and JSON, comments left out) that name a
+   * state field or enum member as a whole word: test/scenarios/<edition folder>/,
+   * test/fixtures/<edition folder>/ and conformance/<edition folder>/ of every edition involved,
+   * under the project root. Absolute paths, sorted; [] for other kinds of names.
+   */
+  dataUses(occ: Occurrence, editions: EditionIndex[]): string[] {
+    if (occ.kind !== "field" && occ.kind !== "member") return [];
+    const re = new RegExp(`(?<![A-Za-z0-9_])${escapeRe(occ.name)}(?![A-Za-z0-9_])`);
+    const dirs = new Set<string>();
+    for (const idx of editions) {
+      const folder = path.basename(idx.dir);
+      for (const base of [["test", "scenarios"], ["test", "fixtures"], ["conformance"]]) dirs.add(path.join(this.project.root, ...base, folder));
+    }
+    const out: string[] = [];
+    for (const dir of dirs) {
+      for (const f of listFiles(dir, /\.(ya?ml|json)$/)) {
+        let text: string;
+        try {
+          text = fs.readFileSync(f, "utf8");
+        } catch {
+          continue;
+        }
+        const yaml = /\.ya?ml$/.test(f);
+        if (text.split(/\r\n|\r|\n/).some((l) => re.test(yaml ? l.replace(/(^|\s)#.*$/, "") : l))) out.push(f);
+      }
+    }
+    return out.sort();
+  }
+
+  private refuseDataUses(occ: Occurrence, editions: EditionIndex[]): void {
+    const uses = this.dataUses(occ, editions);
+    if (!uses.length) return;
+    const shown = uses.slice(0, 3).map((f) => this.project.rel(f)).join(", ");
+    const what = occ.kind === "field" ? "state field" : "enum member";
+    throw new Error(
+      `cannot rename the ${what} \`${occ.name}\`: ${uses.length} scenario, fixture or conformance file${uses.length === 1 ? "" : "s"} name${uses.length === 1 ? "s" : ""} it (${shown}${uses.length > 3 ? `, and ${uses.length - 3} more` : ""}), and rename does not rewrite the states and actions written there — they would fail. Rename it in those files too (by hand), or pick a ${what} no data names`,
+    );
   }
 
   private renameInSchema(editions: EditionIndex[], target: string, oldName: string, newName: string, edit: (f: string, s: Span, t: string) => void, what: "field" | "member"): void {
@@ -765,7 +822,7 @@ export class Features {
     const out: FoldingRange[] = [];
     for (const d of this.project.ast(file).decls) if (d.span.endLine > d.span.line) out.push({ startLine: d.span.line - 1, endLine: d.span.endLine - 1, kind: FoldingRangeKind.Region });
     const text = this.project.read(file) ?? "";
-    const lines = text.split("\n");
+    const lines = text.split(/\r\n|\r|\n/);
     let start = -1;
     for (let i = 0; i <= lines.length; i++) {
       const isComment = i < lines.length && /^\s*\/\//.test(lines[i]!);
@@ -818,14 +875,74 @@ export function chainBefore(toks: IToken[], dot: number): string[] {
   return out.reverse();
 }
 
+/** The offset (UTF-16 units) of an LSP position in `text`; lines end at `\n`, `\r\n` or a lone `\r` (as LSP and the lexer count them). */
 export function offsetAt(text: string, pos: Position): number {
   let line = 0;
   let i = 0;
   while (line < pos.line && i < text.length) {
-    if (text[i] === "\n") line++;
+    if (text[i] === "\n" || (text[i] === "\r" && text[i + 1] !== "\n")) line++;
     i++;
   }
   return Math.min(text.length, i + pos.character);
+}
+
+/**
+ * What `newName` already names where renaming `occ` to it would clash, in words ("the def
+ * `x`"), or undefined: rule, exemption and invariant ids share one namespace; defs, tables,
+ * routes, actions and enums another; enum members are written bare, so a member clashes with a
+ * member of any enum; a field with a field of the same record; a parameter with a parameter of
+ * the same declaration.
+ */
+export function nameInUse(editions: EditionIndex[], occ: Occurrence, newName: string): string | undefined {
+  for (const idx of editions) {
+    switch (occ.kind) {
+      case "rule": case "exempt": case "invariant": {
+        for (const k of ["rule", "exempt", "invariant"]) if (idx.defs.has(`${k}:${newName}`)) return `the id of ${k === "exempt" ? "an exemption" : `a${k === "invariant" ? "n" : ""} ${k}`}`;
+        if (idx.occurrences.some((o) => o.kind === "rule" && o.name === newName)) return "the id of a rule";
+        break;
+      }
+      case "def": case "table": case "route": case "action": case "enum": {
+        for (const k of ["def", "table", "route", "action", "enum"]) if (idx.defs.has(`${k}:${newName}`) || (k === "enum" && idx.enums.has(newName))) return `the name of ${k === "enum" || k === "action" ? "an" : "a"} ${k}`;
+        break;
+      }
+      case "member": {
+        for (const e of idx.enums.values()) if (e.members.includes(newName)) return `a member of the enum \`${e.name}\``;
+        break;
+      }
+      case "field": {
+        const rec = occ.key.slice("field:".length).replace(/\/properties\/[^/]+$/, "");
+        if (idx.defs.has(`field:${rec}/properties/${newName.replace(/~/g, "~0").replace(/\//g, "~1")}`) || schemaHasProperty(idx, rec, newName)) return "a field of the same record";
+        break;
+      }
+      case "param": {
+        const within = idx.defs.get(occ.key)?.within ?? occ.within;
+        const d = idx.decls.find((x) => (x.decl.k === "action" || x.decl.k === "def" || x.decl.k === "table" || x.decl.k === "route") && x.decl.name.name === within);
+        const params = d && "params" in d.decl ? (d.decl.params as { name: { name: string } }[]) : [];
+        if (params.some((p) => p.name.name === newName)) return `a parameter of \`${within}\``;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return undefined;
+}
+
+/** Whether the schema's record at JSON pointer `rec` has a property `name`. */
+function schemaHasProperty(idx: EditionIndex, rec: string, name: string): boolean {
+  if (!idx.schema) return false;
+  let node: unknown;
+  try {
+    node = JSON.parse(fs.readFileSync(idx.schema.file, "utf8"));
+  } catch {
+    return false;
+  }
+  for (const seg of rec.split("/").slice(1).map((x) => x.replace(/~1/g, "/").replace(/~0/g, "~"))) {
+    if (!node || typeof node !== "object") return false;
+    node = (node as Record<string, unknown>)[seg];
+  }
+  const props = node && typeof node === "object" ? (node as Record<string, unknown>).properties : undefined;
+  return !!props && typeof props === "object" && Object.prototype.hasOwnProperty.call(props, name);
 }
 
 function listFiles(dir: string, re: RegExp): string[] {

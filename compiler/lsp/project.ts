@@ -4,8 +4,10 @@
  * modules'), the text of a file (the editor's unsaved buffer first, then the disk), parsed ASTs
  * (cached by text) and checked editions (`loadEdition` with the unsaved buffers).
  *
- * Paths are absolute, with the platform's separators. `root` is the folder diagnostics are
- * relative to (the workspace, normally the repository root, where `dsl/` and `proofs/` live).
+ * Paths are absolute, with the platform's separators. `root` is the project root, the folder
+ * diagnostics are relative to and where `dsl/`, `proofs/` and `test/scenarios/` live: found from
+ * a rule file by `projectRootOf` (not the editor's workspace folder, which may be its parent or
+ * `dsl/his`). A new rule file the editor holds but the disk does not yet is part of its folder.
  * Nothing here throws on bad input: an unreadable file reads as undefined.
  */
 import fs from "node:fs";
@@ -37,6 +39,13 @@ export class Project {
   readonly lastGood = new Map<string, IREdition>();
 
   constructor(readonly root: string) {}
+
+  /** The `.rules` files of a folder: on disk, and the editor's buffers in it not saved yet (absolute, sorted). */
+  ruleFilesIn(dir: string): string[] {
+    const disk = ruleFiles(dir);
+    const unsaved = [...this.open.keys()].filter((f) => f.endsWith(".rules") && path.dirname(f) === dir && !disk.includes(f));
+    return unsaved.length ? [...disk, ...unsaved].sort() : disk;
+  }
 
   /** A rule file's text: the open buffer, else the disk; undefined when unreadable. */
   read(abs: string): string | undefined {
@@ -88,7 +97,7 @@ export class Project {
     } catch {
       return [];
     }
-    return names.map((n) => path.join(dslRoot, n)).filter((d) => ruleFiles(d).some((f) => declaresEdition(this.read(f) ?? "")));
+    return names.map((n) => path.join(dslRoot, n)).filter((d) => this.ruleFilesIn(d).some((f) => declaresEdition(this.read(f) ?? "")));
   }
 
   /**
@@ -102,7 +111,7 @@ export class Project {
     let dir: string | undefined = editionDir;
     while (dir && !seen.has(dir)) {
       seen.add(dir);
-      const files = ruleFiles(dir);
+      const files = this.ruleFilesIn(dir);
       out.push(...files);
       let parent: string | undefined;
       for (const f of files) {
@@ -113,7 +122,7 @@ export class Project {
       }
       dir = parent;
     }
-    for (const m of [...mods].sort()) out.push(...ruleFiles(path.join(path.dirname(editionDir), MODULES, m)));
+    for (const m of [...mods].sort()) out.push(...this.ruleFilesIn(path.join(path.dirname(editionDir), MODULES, m)));
     return [...new Set(out)];
   }
 
@@ -140,6 +149,7 @@ export class Project {
     const res = loadEdition(editionDir, {
       repoRoot: this.root,
       readFile: (a) => this.open.get(path.resolve(a))?.text,
+      unsavedIn: (d) => this.ruleFilesIn(path.resolve(d)).map((f) => path.basename(f)),
     });
     if (res.edition) this.lastGood.set(editionDir, res.edition);
     return { dir: editionDir, edition: res.edition, diagnostics: res.diagnostics, files };
@@ -152,7 +162,36 @@ export class Project {
   }
 }
 
-/** Absolute paths of the `.rules` files of a folder, sorted; [] when unreadable. */
+/**
+ * The project root of a file: the nearest folder at or above it that holds a `dsl/` folder or a
+ * `package.json` naming or depending on `rulewright`; undefined when there is none (up to the
+ * file system's root).
+ */
+export function projectRootOf(abs: string): string | undefined {
+  let dir = path.dirname(path.resolve(abs));
+  for (;;) {
+    if (isProjectRoot(dir)) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+function isProjectRoot(dir: string): boolean {
+  try {
+    if (fs.statSync(path.join(dir, "dsl")).isDirectory()) return true;
+  } catch {
+    // no dsl/ here
+  }
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+    return pkg.name === "rulewright" || !!pkg.dependencies?.rulewright || !!pkg.devDependencies?.rulewright;
+  } catch {
+    return false;
+  }
+}
+
+/** Absolute paths of the `.rules` files of a folder on disk, sorted; [] when unreadable. */
 export function ruleFiles(dir: string): string[] {
   try {
     return fs.readdirSync(dir).filter((n) => n.endsWith(".rules")).sort().map((n) => path.join(dir, n));

@@ -4,6 +4,13 @@
  * power has c's home"; `count(state.hands[power]) > state.rulers[power].admin_rating` reads
  * "the number of the hands of power is more than the admin_rating of the rulers of power".
  * Pure; names stay as written (in backticks for Markdown).
+ *
+ * Grouping: the words keep the AST's grouping. An operand is put in parentheses when, read
+ * as it is, the words around it would regroup it — when it binds more loosely than its operator
+ * (`(a or b) and c` reads "(a or b) and c", `(a + b) * c` "(a plus b) times c"), when it sits on
+ * the right of a non-associative operator of the same strength (`a - (b - c)` reads "a minus (b
+ * minus c)"), or when it is a quantifier, an implication or an aggregate with a `where`, whose
+ * words run on to the right ("some x in d has p" would take in what follows it).
  */
 import type { Expr, RuleDecl } from "../syntax/ast.js";
 
@@ -18,12 +25,41 @@ const CMP: Record<string, string> = {
   "not in": "is none of",
 };
 
+/** How tightly an expression's reading binds (higher: tighter; the parser's precedence, loosest `implies`); quantifiers 0, their body runs on to the right. */
+function strength(e: Expr): number {
+  switch (e.k) {
+    case "bin":
+      return BIN_STRENGTH[e.op] ?? 5;
+    case "not":
+      return 4;
+    case "neg":
+      return 8;
+    case "quant":
+      return 0;
+    case "agg":
+      return e.where ? 0 : 9;
+    default:
+      return 9;
+  }
+}
+
+const BIN_STRENGTH: Record<string, number> = { implies: 1, or: 2, and: 3, "+": 6, "-": 6, "*": 7 };
+/** operators whose operands can be regrouped without changing the meaning (`a and (b and c)` = `(a and b) and c`) */
+const ASSOCIATIVE = new Set(["and", "or", "+", "*"]);
+
 /** Markdown code for a name. */
 const c = (s: string) => "`" + s + "`";
 
 export function readExpr(e: Expr, depth = 0): string {
   if (depth > 40) return "…";
   const r = (x: Expr) => readExpr(x, depth + 1);
+  // an operand in parentheses when its words would otherwise be regrouped by those around it
+  const operand = (x: Expr, op: string, right: boolean) => {
+    const own = BIN_STRENGTH[op] ?? 5;
+    const s = strength(x);
+    const wrap = s === 0 || s < own || (right && s === own && !ASSOCIATIVE.has(op)) || (!right && s === own && own === 5) || (x.k === "bin" && x.op === "implies");
+    return wrap ? `(${r(x)})` : r(x);
+  };
   switch (e.k) {
     case "int":
       return String(e.value);
@@ -46,16 +82,19 @@ export function readExpr(e: Expr, depth = 0): string {
     case "not":
       return `not (${r(e.arg)})`;
     case "neg":
-      return `minus ${r(e.arg)}`;
+      return `minus ${strength(e.arg) < 8 ? `(${r(e.arg)})` : r(e.arg)}`;
     case "len":
-      return `the number of ${r(e.arg)}`;
-    case "bin":
-      if (e.op === "and" || e.op === "or") return `${r(e.left)} ${e.op} ${r(e.right)}`;
-      if (e.op === "implies") return `if ${r(e.left)} then ${r(e.right)}`;
-      if (e.op === "+") return `${r(e.left)} plus ${r(e.right)}`;
-      if (e.op === "-") return `${r(e.left)} minus ${r(e.right)}`;
-      if (e.op === "*") return `${r(e.left)} times ${r(e.right)}`;
-      return `${r(e.left)} ${CMP[e.op] ?? e.op} ${r(e.right)}`;
+      return `the number of ${strength(e.arg) < 9 ? `(${r(e.arg)})` : r(e.arg)}`;
+    case "bin": {
+      const left = operand(e.left, e.op, false);
+      const right = operand(e.right, e.op, true);
+      if (e.op === "and" || e.op === "or") return `${left} ${e.op} ${right}`;
+      if (e.op === "implies") return `if ${left} then ${right}`;
+      if (e.op === "+") return `${left} plus ${right}`;
+      if (e.op === "-") return `${left} minus ${right}`;
+      if (e.op === "*") return `${left} times ${right}`;
+      return `${left} ${CMP[e.op] ?? e.op} ${right}`;
+    }
     case "set":
       return `{${e.items.map(r).join(", ")}}`;
     case "quant":

@@ -8,21 +8,41 @@
  * it, so a module shows what each importing edition finds), tagged with the document version
  * that was checked. A request never throws to the client: a failure is logged and answered with
  * an empty result, so a half-typed file cannot bring the server down.
+ *
+ * Project roots: each file is answered by the project it lies in (`projectRootOf`: the nearest
+ * folder above it with `dsl/` or a rulewright `package.json`), so a workspace opened at the
+ * project's parent, at `dsl/his`, or with several folders finds the proof reports, scenarios and
+ * fixtures of the right project; the workspace folder is the fallback. A `.rules` file that no
+ * edition includes gets its syntax diagnostics and one information diagnostic saying so.
+ *
+ * Files changed on disk: when the client can register file watchers dynamically, the server
+ * registers `workspace/didChangeWatchedFiles` for rule files, schemas, boards and scenario files;
+ * a change re-checks the editions and publishes their diagnostics again.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-  createConnection, TextDocuments, TextDocumentSyncKind, StreamMessageReader, StreamMessageWriter,
-  type Connection, type InitializeResult, type Diagnostic as LspDiagnostic,
+  createConnection, TextDocuments, TextDocumentSyncKind, StreamMessageReader, StreamMessageWriter, DidChangeWatchedFilesNotification, DiagnosticSeverity, ResponseError, LSPErrorCodes,
+  type Connection, type InitializeResult, type Diagnostic as LspDiagnostic, type FileSystemWatcher,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { Checked } from "./project.js";
-import { Project } from "./project.js";
+import { Project, projectRootOf } from "./project.js";
+import { parseRules } from "../syntax/index.js";
 import { Features, TOKEN_MODIFIERS, TOKEN_TYPES, toLspDiagnostic, uriOf } from "./features.js";
 import { formatRules } from "../fmt/format.js";
 
 /** Quiet time after the last edit before the editions are checked again (ms). */
 export const DEBOUNCE_MS = 75;
+
+/** What the server asks the client to watch on disk (when it can register watchers): rule files, schemas, boards, scenario files. */
+export const WATCHED_FILES: FileSystemWatcher[] = [
+  { globPattern: "**/*.rules" },
+  { globPattern: "**/*.schema.json" },
+  { globPattern: "**/board.json" },
+  { globPattern: "**/dsl/**/*.json" },
+  { globPattern: "**/test/scenarios/**/*.{yaml,yml}" },
+];
 
 export interface ServerOptions {
   input?: NodeJS.ReadableStream;
@@ -37,8 +57,26 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
   const documents = new TextDocuments(TextDocument);
   let project = new Project(path.resolve(opts.root ?? process.cwd()));
   let features = new Features(project);
-  const results = new Map<string, Checked>();
-  const pending = new Set<string>();
+  /** one project per project root (the workspace's own, and those found from the files) */
+  const projects = new Map<string, { project: Project; features: Features }>([[project.root, { project, features }]]);
+  /** the project a file belongs to: found from the file, else the workspace's */
+  const forFile = (f: string): { project: Project; features: Features } => {
+    const root = projectRootOf(f) ?? project.root;
+    let p = projects.get(root);
+    if (!p) {
+      const pr = new Project(root);
+      // the editor's buffers are shared: every project sees every unsaved file
+      for (const [k, v] of project.open) pr.open.set(k, v);
+      projects.set(root, (p = { project: pr, features: new Features(pr) }));
+    }
+    return p;
+  };
+  const results = new Map<string, Checked & { project: Project }>();
+  /** edition folders to check, with the project they belong to */
+  const pending = new Map<string, Project>();
+  /** open `.rules` files that no edition includes, as last published (to clear when one joins an edition) */
+  const loose = new Set<string>();
+  let canWatch = false;
   /** rule files changed since the last check: their editions are found when the check runs */
   const pendingFiles = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
@@ -61,31 +99,53 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
 
   const run = () => {
     timer = undefined;
-    for (const f of pendingFiles) for (const d of safe("finding editions", [] as string[], () => project.editionsOf(f))) pending.add(d);
+    const looseNow: string[] = [];
+    for (const f of pendingFiles) {
+      const p = forFile(f).project;
+      const eds = safe("finding editions", [] as string[], () => p.editionsOf(f));
+      for (const d of eds) pending.set(d, p);
+      // an edition the file was part of at the last check (a new file closed unsaved, a file deleted)
+      for (const [d, r] of results) if (r.files.includes(f)) pending.set(d, r.project);
+      if (!eds.length && f.endsWith(".rules") && project.open.has(f)) looseNow.push(f);
+      else if (loose.delete(f) || (!eds.length && f.endsWith(".rules"))) void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: [] });
+    }
     pendingFiles.clear();
     const dirs = [...pending];
     pending.clear();
     const versions = new Map([...project.open].map(([f, o]) => [f, o.version]));
     const touched = new Set<string>();
-    for (const d of dirs) {
-      const c = safe("check", undefined as Checked | undefined, () => project.check(d));
+    for (const [d, p] of dirs) {
+      const c = safe("check", undefined as Checked | undefined, () => p.check(d));
       if (!c) continue;
-      results.set(d, c);
+      results.set(d, { ...c, project: p });
       c.files.forEach((f) => touched.add(f));
-      c.diagnostics.forEach((x) => touched.add(project.abs(x.file)));
+      c.diagnostics.forEach((x) => touched.add(p.abs(x.file)));
     }
     for (const f of touched) {
       const seen = new Set<string>();
       const diags: LspDiagnostic[] = [];
       for (const r of results.values()) {
         for (const d of r.diagnostics) {
-          if (project.abs(d.file) !== f) continue;
+          if (r.project.abs(d.file) !== f) continue;
           const k = `${d.code}:${d.span.line}:${d.span.column}:${d.message}`;
           if (seen.has(k)) continue;
           seen.add(k);
-          diags.push(toLspDiagnostic(d, project.root));
+          diags.push(toLspDiagnostic(d, r.project.root));
         }
       }
+      void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: diags, ...(versions.has(f) ? { version: versions.get(f) } : {}) });
+    }
+    // a rule file no edition includes: its syntax errors, and why nothing else is checked
+    for (const f of looseNow) {
+      loose.add(f);
+      const p = forFile(f).project;
+      const diags = safe("syntax check", [] as LspDiagnostic[], () => [
+        ...p.parse(f).diagnostics.map((d) => toLspDiagnostic(d, p.root)),
+        {
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Information, source: "rulewright",
+          message: `${p.rel(f)} is not part of any edition: only its syntax is checked\nhelp: put it in an edition folder (dsl/<edition>/, beside a file with an \`edition\` declaration) or a module folder (dsl/modules/<module>/) an edition imports`,
+        },
+      ]);
       void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: diags, ...(versions.has(f) ? { version: versions.get(f) } : {}) });
     }
     if (pending.size || pendingFiles.size) schedule([]);
@@ -93,17 +153,23 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
     else
       setImmediate(() => {
         if (timer) return;
-        for (const d of dirs) safe("warming", undefined, () => features.warm(d));
+        for (const [d, p] of dirs) safe("warming", undefined, () => [...projects.values()].find((x) => x.project === p)?.features.warm(d));
       });
   };
-  const schedule = (dirs: string[]) => {
-    dirs.forEach((d) => pending.add(d));
+  const schedule = (dirs: [string, Project][]) => {
+    dirs.forEach(([d, p]) => pending.set(d, p));
     if (timer) clearTimeout(timer);
     timer = setTimeout(run, DEBOUNCE_MS);
   };
+  /** after any change: what was derived from the files is forgotten in every project */
+  const invalidate = () => {
+    for (const p of projects.values()) {
+      p.features.generation++;
+      p.project.invalidate();
+    }
+  };
   const changed = (file: string) => {
-    features.generation++;
-    project.invalidate();
+    invalidate();
     pendingFiles.add(file);
     schedule([]);
   };
@@ -112,9 +178,12 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
     const rootUri = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     const root = rootUri ? fileOf(rootUri) : undefined;
     if (root) {
+      projects.delete(project.root);
       project = new Project(root);
       features = new Features(project);
+      projects.set(root, { project, features });
     }
+    canWatch = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -134,59 +203,75 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
     };
   });
 
+  connection.onInitialized(() => {
+    if (canWatch) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_FILES }).catch((e: Error) => connection.console.error(`rulewright: registering file watchers failed: ${e.message}`));
+  });
+
   documents.onDidChangeContent((e) => {
     const f = fileOf(e.document.uri);
     if (!f) return;
-    project.open.set(f, { text: e.document.getText(), version: e.document.version });
+    const buf = { text: e.document.getText(), version: e.document.version };
+    forFile(f);
+    for (const p of projects.values()) p.project.open.set(f, buf);
     changed(f);
   });
   documents.onDidClose((e) => {
     const f = fileOf(e.document.uri);
     if (!f) return;
-    project.open.delete(f);
+    for (const p of projects.values()) p.project.open.delete(f);
     changed(f);
   });
   connection.onDidChangeWatchedFiles((p) => {
+    // a schema, board, scenario or rule file changed on disk: every edition checked so far is checked again, and the editions of a changed rule file
+    invalidate();
     for (const c of p.changes) {
       const f = fileOf(c.uri);
-      if (f && f.endsWith(".rules")) changed(f);
-      else {
-        features.generation++;
-        project.invalidate();
-      }
+      if (f && f.endsWith(".rules")) pendingFiles.add(f);
     }
+    schedule([...results].map(([d, r]) => [d, r.project] as [string, Project]));
   });
 
   const withFile = <T>(uri: string, fallback: T, what: string, f: (file: string) => T): T => {
     const file = fileOf(uri);
     return file ? safe(what, fallback, () => f(file)) : fallback;
   };
-  connection.onHover((p) => withFile(p.textDocument.uri, null, "hover", (f) => features.hover(f, p.position)));
-  connection.onDefinition((p) => withFile(p.textDocument.uri, [], "definition", (f) => features.definition(f, p.position)));
-  connection.onReferences((p) => withFile(p.textDocument.uri, [], "references", (f) => features.references(f, p.position, p.context.includeDeclaration)));
-  connection.onDocumentSymbol((p) => withFile(p.textDocument.uri, [], "document symbols", (f) => features.documentSymbols(f)));
+  connection.onHover((p) => withFile(p.textDocument.uri, null, "hover", (f) => forFile(f).features.hover(f, p.position)));
+  connection.onDefinition((p) => withFile(p.textDocument.uri, [], "definition", (f) => forFile(f).features.definition(f, p.position)));
+  connection.onReferences((p) => withFile(p.textDocument.uri, [], "references", (f) => forFile(f).features.references(f, p.position, p.context.includeDeclaration)));
+  connection.onDocumentSymbol((p) => withFile(p.textDocument.uri, [], "document symbols", (f) => forFile(f).features.documentSymbols(f)));
   connection.onWorkspaceSymbol((p) => safe("workspace symbols", [], () => features.workspaceSymbols(p.query, [path.join(project.root, "dsl"), ...new Set([...project.open.keys()].map((f) => project.dslRootOf(f)).filter((x): x is string => !!x))])));
-  connection.onCompletion((p) => withFile(p.textDocument.uri, [], "completion", (f) => features.completion(f, p.position)));
-  connection.onPrepareRename((p) => withFile(p.textDocument.uri, null, "prepare rename", (f) => features.prepareRename(f, p.position)));
+  connection.onCompletion((p) => withFile(p.textDocument.uri, [], "completion", (f) => forFile(f).features.completion(f, p.position)));
+  // a refused rename (a bad or taken new name, a name that data files use) is an error answer with its reason
+  const refusal = <T>(f: () => T): T => {
+    try {
+      return f();
+    } catch (e) {
+      throw new ResponseError(LSPErrorCodes.RequestFailed, (e as Error).message);
+    }
+  };
+  connection.onPrepareRename((p) => {
+    const f = fileOf(p.textDocument.uri);
+    return f ? refusal(() => forFile(f).features.prepareRename(f, p.position)) : null;
+  });
   connection.onRenameRequest((p) => {
     const f = fileOf(p.textDocument.uri);
-    if (!f) return null;
-    return features.rename(f, p.position, p.newName); // a bad new name is an error answer with its message
+    return f ? refusal(() => forFile(f).features.rename(f, p.position, p.newName)) : null;
   });
-  connection.onCodeAction((p) => withFile(p.textDocument.uri, [], "code actions", (f) => features.codeActions(f, p.textDocument.uri, p.context.diagnostics)));
-  connection.onFoldingRanges((p) => withFile(p.textDocument.uri, [], "folding", (f) => features.foldingRanges(f)));
+  connection.onCodeAction((p) => withFile(p.textDocument.uri, [], "code actions", (f) => forFile(f).features.codeActions(f, p.textDocument.uri, p.context.diagnostics)));
+  connection.onFoldingRanges((p) => withFile(p.textDocument.uri, [], "folding", (f) => forFile(f).features.foldingRanges(f)));
   connection.onDocumentFormatting((p) => withFile(p.textDocument.uri, [], "formatting", (f) => {
-    const text = project.read(f) ?? "";
-    const res = formatRules(text, project.rel(f));
+    const pr = forFile(f).project;
+    const text = pr.read(f) ?? "";
+    const res = formatRules(text, pr.rel(f));
     if (!res.ok || res.text === text) return [];
-    const lines = text.split("\n");
+    const lines = text.split(/\r\n|\r|\n/); // LSP lines end at any of the three, as the lexer's
     return [{ range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } }, newText: res.text }];
   }));
   connection.languages.semanticTokens.on((p) => withFile(p.textDocument.uri, { data: [] }, "semantic tokens", (f) => {
     const data: number[] = [];
     let pl = 0;
     let pc = 0;
-    for (const [l, c, len, t, m] of features.semanticTokens(f)) {
+    for (const [l, c, len, t, m] of forFile(f).features.semanticTokens(f)) {
       data.push(l - pl, l === pl ? c - pc : c, len, t, m);
       pl = l;
       pc = c;

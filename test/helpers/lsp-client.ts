@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import {
   createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
   DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, PublishDiagnosticsNotification, ShutdownRequest, ExitNotification,
-  type ProtocolConnection, type PublishDiagnosticsParams,
+  RegistrationRequest, type ProtocolConnection, type PublishDiagnosticsParams, type Registration, type ClientCapabilities,
 } from "vscode-languageserver-protocol/node";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
@@ -17,6 +17,8 @@ const REPO = path.resolve(import.meta.dirname, "../..");
 export class LspClient {
   readonly conn: ProtocolConnection;
   readonly diagnostics: (PublishDiagnosticsParams & { at: number })[] = [];
+  /** what the server registered dynamically (client/registerCapability), in order */
+  readonly registrations: Registration[] = [];
   private waiters: (() => void)[] = [];
   stderr = "";
 
@@ -26,17 +28,26 @@ export class LspClient {
       this.diagnostics.push({ ...p, at: performance.now() });
       for (const w of this.waiters.splice(0)) w();
     });
+    this.conn.onRequest(RegistrationRequest.type, (p) => {
+      this.registrations.push(...p.registrations);
+      for (const w of this.waiters.splice(0)) w();
+    });
     child.stderr!.on("data", (b) => (this.stderr += String(b)));
     this.conn.listen();
   }
 
-  /** Starts the server with `root` as the workspace folder (default: the repository). */
-  static async start(root = REPO): Promise<LspClient> {
+  /**
+   * Starts the server with `root` as the workspace folder (default: the repository); `opts.folders`
+   * several workspace folders instead, `opts.capabilities` more client capabilities (merged over
+   * publishDiagnostics.versionSupport).
+   */
+  static async start(root = REPO, opts: { folders?: string[]; capabilities?: ClientCapabilities } = {}): Promise<LspClient> {
     const child = spawn(process.execPath, [path.join(REPO, "bin/rulewright.mjs"), "lsp", "--stdio"], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
     const c = new LspClient(child);
+    const folders = opts.folders ?? [root];
     await c.conn.sendRequest(InitializeRequest.type, {
-      processId: process.pid, rootUri: uri(root), workspaceFolders: [{ uri: uri(root), name: "ws" }],
-      capabilities: { textDocument: { publishDiagnostics: { versionSupport: true } } },
+      processId: process.pid, rootUri: uri(folders[0]!), workspaceFolders: folders.map((f, i) => ({ uri: uri(f), name: `ws${i}` })),
+      capabilities: { ...opts.capabilities, textDocument: { publishDiagnostics: { versionSupport: true }, ...opts.capabilities?.textDocument } },
     });
     await c.conn.sendNotification(InitializedNotification.type, {});
     return c;
@@ -60,6 +71,23 @@ export class LspClient {
       const hit = this.diagnostics.find((d) => d.uri === u && (version === undefined || d.version === version));
       if (hit) return hit;
       if (Date.now() > deadline) throw new Error(`no diagnostics for ${u} v${version} within ${timeoutMs} ms; got ${JSON.stringify(this.diagnostics.map((d) => [d.uri, d.version]))}; stderr: ${this.stderr}`);
+      await new Promise<void>((res) => {
+        const t = setTimeout(res, 200);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          res();
+        });
+      });
+    }
+  }
+
+  /** The first registration for `method` the server sent (waits for it). */
+  async waitForRegistration(method: string, timeoutMs = 30_000): Promise<Registration> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = this.registrations.find((r) => r.method === method);
+      if (hit) return hit;
+      if (Date.now() > deadline) throw new Error(`no registration of ${method} within ${timeoutMs} ms; got ${JSON.stringify(this.registrations.map((r) => r.method))}; stderr: ${this.stderr}`);
       await new Promise<void>((res) => {
         const t = setTimeout(res, 200);
         this.waiters.push(() => {
