@@ -177,6 +177,24 @@ describe("rulewright lsp on dsl/his", () => {
     expect(r).toContainEqual({ startLine: s, endLine: s + 1, kind: "region" });
   });
 
+  it("stays responsive with 1,000 unclosed `{` in a buffer (issue 29: 103 s without an answer, again after one keystroke)", async () => {
+    /** the answer of `p`, or a failure after a bound far above a linear parse (a quadratic one took minutes) */
+    const within = <T>(ms: number, p: Promise<T>): Promise<T> =>
+      Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
+    const deep = warText + '\nrule dow.deep §9.6 "unclosed"\n  forbid declare_war when ' + "{".repeat(1000);
+    const hoverRule = () => within(30_000, c.conn.sendRequest(HoverRequest.type, { textDocument: { uri: u }, position: pos(warText, "dow.scotland", 4) }));
+    await c.change(u, deep, 300);
+    expect(hoverText(await hoverRule())).toContain("**rule** `dow.scotland`");
+    const d = await c.waitForDiagnostics(u, 300, 30_000);
+    expect(d.diagnostics.map((x) => [x.code, x.message.split("\n")[0]])).toEqual([["RW1004", "expected an expression after `{`, found end of file"]]);
+    // one keystroke more
+    await c.change(u, deep + "{", 301);
+    expect(hoverText(await hoverRule())).toContain("**rule** `dow.scotland`");
+    expect((await c.waitForDiagnostics(u, 301, 30_000)).diagnostics.map((x) => x.code)).toEqual(["RW1004"]);
+    await c.change(u, warText, 302);
+    expect((await c.waitForDiagnostics(u, 302)).diagnostics).toEqual([]);
+  });
+
   it("a burst of 50 edits: diagnostics for the last edit's version arrive within 1 s of it, and describe its text", async () => {
     let text = warText;
     const start = 100;
