@@ -111,6 +111,19 @@ export function parsePort(arg: string | undefined): number {
   return port;
 }
 
+/**
+ * Whether a request's `Host` header names this server as a local page does: `127.0.0.1`,
+ * `localhost` or `[::1]` (any case) with `port` (the port may be left out only when it is 80).
+ * Anything else is refused (403): a page of another site whose name an attacker points at
+ * 127.0.0.1 (DNS rebinding) sends its own name, and must not read the report.
+ */
+export function isLocalHost(host: string | undefined, port: number): boolean {
+  if (!host) return false;
+  const m = /^(127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/i.exec(host.trim());
+  if (!m) return false;
+  return m[2] === undefined ? port === 80 : Number(m[2]) === port;
+}
+
 /** Listens on 127.0.0.1:port. @throws UsageError (exit 2) when the port is taken or not allowed. */
 function listen(server: http.Server, port: number): Promise<number> {
   return new Promise<number>((resolve, reject) => {
@@ -127,7 +140,8 @@ function listen(server: http.Server, port: number): Promise<number> {
 }
 
 /**
- * Serves the report on 127.0.0.1 until SIGINT/SIGTERM; with --watch rebuilds it on change. The
+ * Serves the report on 127.0.0.1 until SIGINT/SIGTERM; with --watch rebuilds it on change. A
+ * request whose `Host` is not this server's local address is refused (403, `isLocalHost`). The
  * port is taken first (a port in use is a usage error before anything is built); until the first
  * build is written, the page answers 503. Prints `serving <file> at http://127.0.0.1:<port>/` once
  * the report is written (and, with --watch, the watcher is ready; the port is the one chosen
@@ -139,7 +153,12 @@ export async function serveCommand(editions: string[], opts: ReportOptions & { p
   const out = opts.out ?? DEFAULT_REPORT_DIR;
   let last: ReportResult | undefined;
   let version = 1;
+  let actual = port;
   const server = http.createServer((req, res) => {
+    if (!isLocalHost(req.headers.host, actual)) {
+      res.writeHead(403, { "content-type": "text/plain" }).end(`forbidden: the report is served to http://127.0.0.1:${actual}/ only`);
+      return;
+    }
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname === "/__version") {
       res.writeHead(200, { "content-type": "text/plain", "cache-control": "no-store" }).end(String(version));
@@ -160,7 +179,7 @@ export async function serveCommand(editions: string[], opts: ReportOptions & { p
       .replace("</body>", `<script>(()=>{let v=${version};setInterval(async()=>{try{const n=Number(await (await fetch("/__version")).text());if(n!==v)location.reload();}catch{}},1000);})();</script></body>`);
     res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(html);
   });
-  const actual = await listen(server, port);
+  actual = await listen(server, port);
   try {
     last = await buildReport(editions, { ...opts, out });
   } catch (e) {
