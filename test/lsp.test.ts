@@ -4,6 +4,7 @@
  * and on a copy of the tiny fixture edition test/fixtures/frontend/mini in a temporary workspace
  * with a hand-written proof report (tests never prove).
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -311,5 +312,86 @@ describe("rulewright lsp on a small edition with a proof report", () => {
     expect(g).not.toContain("from the proof cache");
     expect(g).toContain("proofs/mini/report.json — the rule files changed since");
     await c.change(warU, text, 12);
+  });
+});
+
+describe("rulewright lsp: framing errors and exit codes (issue 29)", () => {
+  const frame = (o: object) => {
+    const body = JSON.stringify(o);
+    return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  };
+  const initialize = frame({ jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } });
+  /** Runs the server, writes each step's text (waiting, when `waitFor` is given, until stdout matches it), then ends stdin unless `keepOpen`; resolves at the child's exit. */
+  const session = (steps: { write: string; waitFor?: RegExp }[], keepOpen = false) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [path.join(REPO, "bin/rulewright.mjs"), "lsp", "--stdio"], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      let next: (() => void) | undefined;
+      child.stdout.setEncoding("utf8").on("data", (s: string) => {
+        stdout += s;
+        next?.();
+      });
+      child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
+      // a hang fails the test by its own timeout; the child never outlives it
+      const kill = setTimeout(() => child.kill("SIGKILL"), 60_000);
+      child.on("exit", (code) => {
+        clearTimeout(kill);
+        resolve({ code, stdout, stderr });
+      });
+      void (async () => {
+        for (const step of steps) {
+          child.stdin.write(step.write);
+          if (step.waitFor) {
+            const re = step.waitFor;
+            await new Promise<void>((res) => {
+              next = () => re.test(stdout) && res();
+              next();
+            });
+          }
+        }
+        if (!keepOpen) child.stdin.end();
+      })();
+    });
+
+  it("a non-numeric or missing Content-Length: exit 1 with the reason on stderr (was: no answer, no exit)", async () => {
+    const bad = await session([{ write: "Content-Length: abc\r\n\r\n{}" }], true);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("Content-Length value must be a number. Got abc");
+    expect(bad.stderr).toContain("every message needs a `Content-Length: <bytes>` header");
+    const missing = await session([{ write: "Content-Type: application/json\r\n\r\n{}" }], true);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("Header must provide a Content-Length property");
+    const noColon = await session([{ write: "hello\r\n\r\n" }], true);
+    expect(noColon.code).toBe(1);
+    expect(noColon.stderr).toContain("cannot read the client's messages");
+  });
+
+  it("a framed body that is not JSON is answered with a parse error (-32700) and the server reads on", async () => {
+    const r = await session([
+      { write: "Content-Length: 5\r\n\r\nhello", waitFor: /-32700/ },
+      { write: initialize, waitFor: /"id":1,"result"/ },
+      { write: frame({ jsonrpc: "2.0", id: 2, method: "shutdown" }), waitFor: /"id":2/ },
+    ]);
+    expect(r.stdout).toMatch(/"id":null,"error":\{"code":-32700/);
+    expect(r.stdout).toContain('"serverInfo":{"name":"rulewright"}');
+    expect(r.code).toBe(0);
+  });
+
+  it("exit codes: 0 when stdin ends after shutdown (was 13) or on exit after shutdown; 1 when stdin ends without shutdown, saying so", async () => {
+    const closed = await session([
+      { write: initialize, waitFor: /"id":1,"result"/ },
+      { write: frame({ jsonrpc: "2.0", id: 2, method: "shutdown" }), waitFor: /"id":2/ },
+    ]);
+    expect([closed.code, closed.stderr]).toEqual([0, ""]);
+    const exited = await session([
+      { write: initialize, waitFor: /"id":1,"result"/ },
+      { write: frame({ jsonrpc: "2.0", id: 2, method: "shutdown" }), waitFor: /"id":2/ },
+      { write: frame({ jsonrpc: "2.0", method: "exit" }) },
+    ], true);
+    expect(exited.code).toBe(0);
+    const abrupt = await session([{ write: initialize, waitFor: /"id":1,"result"/ }]);
+    expect(abrupt.code).toBe(1);
+    expect(abrupt.stderr).toContain("the client closed the connection without a shutdown request");
   });
 });
