@@ -187,7 +187,7 @@ describe("rulewright lsp on dsl/his", () => {
     await c.change(u, deep, 300);
     expect(hoverText(await hoverRule())).toContain("**rule** `dow.scotland`");
     const d = await c.waitForDiagnostics(u, 300, 30_000);
-    expect(d.diagnostics.map((x) => [x.code, x.message.split("\n")[0]])).toEqual([["RW1004", "expected an expression after `{`, found end of file"]]);
+    expect(d.diagnostics.map((x) => [x.code, String(x.message).split("\n")[0]])).toEqual([["RW1004", "expected an expression after `{`, found end of file"]]);
     // one keystroke more
     await c.change(u, deep + "{", 301);
     expect(hoverText(await hoverRule())).toContain("**rule** `dow.scotland`");
