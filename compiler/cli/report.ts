@@ -15,7 +15,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { buildSiteData, type DiffReport, type EditionInput, type TestResults } from "../report/data.js";
+import { buildSiteData, reportInputProblems, type DiffReport, type EditionInput, type TestResults } from "../report/data.js";
 import { readLayout, writeSite } from "../report/site.js";
 import { findScenarioFiles, readScenarioFile } from "../scenarios/index.js";
 import type { CoverageReport } from "../coverage/index.js";
@@ -66,12 +66,12 @@ export async function buildReport(editionArgs: string[], opts: ReportOptions): P
   }
   let tests: TestResults | undefined;
   if (opts.testResults) tests = opts.testResults;
-  else if (opts.tests) tests = readJson(opts.tests, "scenario results (rulewright test --format json)") as TestResults;
+  else if (opts.tests) tests = checkedInput("tests", opts.tests, readJson(opts.tests, "scenario results (rulewright test --format json)")) as TestResults;
   // a project with no test/scenarios/ (an edition made by `rulewright init`) has no results to show
   else if (fs.existsSync("test/scenarios")) tests = await (await import("./test.js")).runScenarios(["test/scenarios"], "json");
   let coverage: CoverageReport | undefined;
   if (opts.coverageReport) coverage = opts.coverageReport;
-  else if (opts.coverage) coverage = readJson(opts.coverage, "coverage report (rulewright coverage --format json)") as CoverageReport;
+  else if (opts.coverage) coverage = checkedInput("coverage", opts.coverage, readJson(opts.coverage, "coverage report (rulewright coverage --format json)")) as CoverageReport;
   else {
     try {
       coverage = (await import("./coverage.js")).runCoverage({ format: "json" }).report;
@@ -98,6 +98,14 @@ export async function reportCommand(editions: string[], opts: ReportOptions): Pr
   const r = await buildReport(editions, opts);
   process.stdout.write(`report: ${r.file} (${(r.bytes / 1e6).toFixed(2)} MB, ${(r.ms / 1000).toFixed(1)} s) — open it in a browser, no server needed\n`);
   return 0;
+}
+
+/** A `--tests` or `--coverage` file's JSON, once `reportInputProblems` finds nothing wrong. @throws UsageError (exit 2) naming what is wrong. */
+function checkedInput(kind: "coverage" | "tests", file: string, json: unknown): unknown {
+  const problems = reportInputProblems(kind, json);
+  if (problems.length)
+    throw new UsageError(`${file} is not a ${kind === "tests" ? "scenario results file" : "coverage report"}: ${problems.join("; ")}`, 2, `write it with \`npx rulewright ${kind === "tests" ? "test" : "coverage"} --format json > ${file}\``);
+  return json;
 }
 
 /** The port `serve` listens on without --port. */
