@@ -211,7 +211,10 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
   documents.listen(connection);
   return new Promise((resolve) => {
     const errors = opts.errors ?? process.stderr;
+    let stopped = false;
     const stop = (code: number, why?: string) => {
+      if (stopped) return; // the first reason ends it (a framing error is followed by the end of the input)
+      stopped = true;
       if (why) errors.write(`rulewright lsp: ${why}\n`);
       resolve(code);
     };
