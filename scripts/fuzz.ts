@@ -4,7 +4,9 @@
  * interpreter ≡ SMT encoding on mutated scenario states of every bundled edition) for a while, round after round with a
  * new seed each round, and saves every failure, shrunk by fast-check, as a reproducer in `--out`
  * (default `fuzz-reproducers/`, git-ignored): `<property>-<seed>.json` with the input and what
- * went wrong (and `frontend-<seed>.rules`, the rule file itself).
+ * went wrong (and `frontend-<seed>.rules`, the rule file itself). A front-end failure is run again
+ * first and saved only when it fails again (one that does not is reported, not saved). The CPU
+ * time of an input is that of the threads doing its work (test/fuzz/frontend.ts `inputCpu`).
  *
  * Prints one line per round and a summary: inputs tried per property, failures, time. Exit 0
  * when nothing failed, 1 when something did, 2 on bad usage. `npm test` runs the same
@@ -46,7 +48,7 @@ const outDir = path.resolve(opt("--out") ?? "fuzz-reproducers");
 
 const started = Date.now();
 const left = () => budgetMs - (Date.now() - started);
-const counts = { frontEnd: 0, injection: 0, differential: 0, failures: 0, maxCpuMs: 0 };
+const counts = { frontEnd: 0, injection: 0, differential: 0, failures: 0, unreproduced: 0, maxCpuMs: 0 };
 // the three-way differential (test/fuzz/differential.ts): every bundled edition loaded once, its
 // scenario states compared once, then mutants each round; fire counts summed over the run
 const diff: { ed: DiffEdition; stats: DiffStats }[] = [];
@@ -79,23 +81,32 @@ let round = 0;
 try {
   while (left() > 0) {
     const seed = baseSeed + round++;
+    /** what each failing input of this round's front-end run went wrong with, the first time */
+    const firstProblems = new Map<string, string[]>();
     // front end: 200 inputs a round
     const fe = await fc.check(
       fc.asyncProperty(frontEndInput(seeds), async (input) => {
         counts.frontEnd++;
         const r = await checkFrontEnd(host, input);
         counts.maxCpuMs = Math.max(counts.maxCpuMs, r.cpuMs);
+        if (r.problems.length) firstProblems.set(input, r.problems);
         return r.problems.length === 0;
       }),
       { seed, numRuns: 200, interruptAfterTimeLimit: Math.max(1000, left()), markInterruptAsFailure: false },
     );
     // a run cut short by the time limit is not a failure (fast-check may then report one without a counterexample)
     if (fe.failed && fe.counterexample) {
-      counts.failures++;
       const input = fe.counterexample![0] as string;
+      // a reproducer is saved only when it reproduces: run it again (the CPU limit is a measure)
       const { problems } = await checkFrontEnd(host, input);
-      const f = save(`frontend-${seed}`, { property: "front end", seed, path: fe.counterexamplePath, problems, input }, { ext: ".rules", text: input });
-      process.stdout.write(`round ${round}: front end FAILED (seed ${seed}): ${problems[0] ?? "?"} → ${f}\n`);
+      if (problems.length) {
+        counts.failures++;
+        const f = save(`frontend-${seed}`, { property: "front end", seed, path: fe.counterexamplePath, problems, input }, { ext: ".rules", text: input });
+        process.stdout.write(`round ${round}: front end FAILED (seed ${seed}): ${problems[0]} → ${f}\n`);
+      } else {
+        counts.unreproduced++;
+        process.stdout.write(`round ${round}: front end failed once but not when run again (seed ${seed}; not saved): ${firstProblems.get(input)?.[0]?.slice(0, 200) ?? "?"}\n`);
+      }
     }
     if (left() <= 3000) break; // a batch of the injection property takes a few seconds
     // injection: 2 batches of 8 editions a round
@@ -146,7 +157,8 @@ for (const { ed, stats } of diff) {
 }
 process.stdout.write(
   `fuzz: ${counts.frontEnd + counts.injection + counts.differential} inputs tried (front end ${counts.frontEnd}, injection ${counts.injection}, differential ${counts.differential}), ${counts.failures} failures, ` +
-    `max ${Math.round(counts.maxCpuMs)} ms CPU per rule file, ${Math.round((Date.now() - started) / 1000)} s, seeds ${baseSeed}..${baseSeed + round - 1}` +
+    `${counts.unreproduced ? `${counts.unreproduced} front-end failures that did not reproduce (not saved), ` : ""}` +
+    `max ${Math.round(counts.maxCpuMs)} ms CPU per rule file (this thread and the parse thread), ${Math.round((Date.now() - started) / 1000)} s, seeds ${baseSeed}..${baseSeed + round - 1}` +
     (counts.failures ? `; reproducers in ${path.relative(process.cwd(), outDir)}/` : "") + "\n",
 );
 process.exit(counts.failures ? 1 : 0);

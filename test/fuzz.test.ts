@@ -6,7 +6,11 @@
  */
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkFrontEnd, frontEndInput, fuzzHost, seedFiles } from "./fuzz/frontend.js";
+import { Worker } from "node:worker_threads";
+import { checkFrontEnd, frontEndInput, fuzzHost, inputCpu, seedFiles } from "./fuzz/frontend.js";
+import { parseRules } from "../compiler/syntax/index.js";
+import { largeStackCpuMicros } from "../compiler/syntax/parse-deep.js";
+import { threadCpuMicros } from "../compiler/syntax/thread-cpu.js";
 import { hostileTexts, runInjectionBatch } from "./fuzz/injection.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 18);
@@ -46,5 +50,48 @@ describe("fuzz (fixed seed)", () => {
       { seed: SEED, numRuns: INJECTION_BATCHES },
     );
     console.log(`fuzz injection: ${tried} hostile editions generated and imported, 0 failures (seed ${SEED})`);
+  });
+});
+
+describe("the front-end property's CPU clock (issue 29: it counted every thread)", () => {
+  it.skipIf(threadCpuMicros() === undefined)("another thread's work is not the input's: 300 ms burnt by a worker while this thread waits count as ~0", async () => {
+    // the worker burns 300 ms of its own CPU once told to, then wakes this thread
+    const flag = new Int32Array(new SharedArrayBuffer(8));
+    const src = `
+      const { workerData } = require("node:worker_threads");
+      const { readFileSync } = require("node:fs");
+      const own = () => { const s = readFileSync("/proc/thread-self/stat", "utf8"); const r = s.slice(s.lastIndexOf(")") + 2).split(" "); return (Number(r[11]) + Number(r[12])) * 10; };
+      const f = workerData;
+      Atomics.wait(f, 0, 0);
+      const t0 = own();
+      let x = 0;
+      while (own() - t0 < 300) for (let i = 0; i < 1e5; i++) x += i;
+      Atomics.store(f, 1, 1);
+      Atomics.notify(f, 1);`;
+    const w = new Worker(src, { eval: true, workerData: flag });
+    await new Promise((r) => w.once("online", r));
+    const p0 = process.cpuUsage();
+    const cpu = inputCpu();
+    Atomics.store(flag, 0, 1);
+    Atomics.notify(flag, 0);
+    Atomics.wait(flag, 1, 0); // blocks this thread, using no CPU, until the worker is done
+    const mine = cpu();
+    const all = process.cpuUsage(p0);
+    await w.terminate();
+    expect((all.user + all.system) / 1000).toBeGreaterThanOrEqual(290); // what the old clock counted
+    expect(mine).toBeLessThan(100);
+  });
+
+  it.skipIf(threadCpuMicros() === undefined)("a deep parse on the large-stack thread is the input's: counted", () => {
+    const deep = Array.from({ length: 30 }, (_, i) => `rule deep.r${i} §1 "t"\n  forbid pass when ${"(".repeat(900)}x${")".repeat(900)}\n`).join("");
+    const d0 = largeStackCpuMicros();
+    const cpu = inputCpu();
+    const r = parseRules(deep, "deep.rules");
+    const mine = cpu();
+    const onThread = (largeStackCpuMicros() - d0) / 1000;
+    expect(r.diagnostics).toEqual([]);
+    expect(r.ast.decls.length).toBe(30);
+    expect(onThread).toBeGreaterThan(0);
+    expect(mine).toBeGreaterThanOrEqual(onThread);
   });
 });

@@ -4,6 +4,7 @@
  * and on a copy of the tiny fixture edition test/fixtures/frontend/mini in a temporary workspace
  * with a hand-written proof report (tests never prove).
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -177,6 +178,24 @@ describe("rulewright lsp on dsl/his", () => {
     expect(r).toContainEqual({ startLine: s, endLine: s + 1, kind: "region" });
   });
 
+  it("stays responsive with 1,000 unclosed `{` in a buffer (issue 29: 103 s without an answer, again after one keystroke)", async () => {
+    /** the answer of `p`, or a failure after a bound far above a linear parse (a quadratic one took minutes) */
+    const within = <T>(ms: number, p: Promise<T>): Promise<T> =>
+      Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
+    const deep = warText + '\nrule dow.deep §9.6 "unclosed"\n  forbid declare_war when ' + "{".repeat(1000);
+    const hoverRule = () => within(30_000, c.conn.sendRequest(HoverRequest.type, { textDocument: { uri: u }, position: pos(warText, "dow.scotland", 4) }));
+    await c.change(u, deep, 300);
+    expect(hoverText(await hoverRule())).toContain("**rule** `dow.scotland`");
+    const d = await c.waitForDiagnostics(u, 300, 30_000);
+    expect(d.diagnostics.map((x) => [x.code, String(x.message).split("\n")[0]])).toEqual([["RW1004", "expected an expression after `{`, found end of file"]]);
+    // one keystroke more
+    await c.change(u, deep + "{", 301);
+    expect(hoverText(await hoverRule())).toContain("**rule** `dow.scotland`");
+    expect((await c.waitForDiagnostics(u, 301, 30_000)).diagnostics.map((x) => x.code)).toEqual(["RW1004"]);
+    await c.change(u, warText, 302);
+    expect((await c.waitForDiagnostics(u, 302)).diagnostics).toEqual([]);
+  });
+
   it("a burst of 50 edits: diagnostics for the last edit's version arrive within 1 s of it, and describe its text", async () => {
     let text = warText;
     const start = 100;
@@ -293,5 +312,86 @@ describe("rulewright lsp on a small edition with a proof report", () => {
     expect(g).not.toContain("from the proof cache");
     expect(g).toContain("proofs/mini/report.json — the rule files changed since");
     await c.change(warU, text, 12);
+  });
+});
+
+describe("rulewright lsp: framing errors and exit codes (issue 29)", () => {
+  const frame = (o: object) => {
+    const body = JSON.stringify(o);
+    return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  };
+  const initialize = frame({ jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } });
+  /** Runs the server, writes each step's text (waiting, when `waitFor` is given, until stdout matches it), then ends stdin unless `keepOpen`; resolves at the child's exit. */
+  const session = (steps: { write: string; waitFor?: RegExp }[], keepOpen = false) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [path.join(REPO, "bin/rulewright.mjs"), "lsp", "--stdio"], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      let next: (() => void) | undefined;
+      child.stdout.setEncoding("utf8").on("data", (s: string) => {
+        stdout += s;
+        next?.();
+      });
+      child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
+      // a hang fails the test by its own timeout; the child never outlives it
+      const kill = setTimeout(() => child.kill("SIGKILL"), 60_000);
+      child.on("exit", (code) => {
+        clearTimeout(kill);
+        resolve({ code, stdout, stderr });
+      });
+      void (async () => {
+        for (const step of steps) {
+          child.stdin.write(step.write);
+          if (step.waitFor) {
+            const re = step.waitFor;
+            await new Promise<void>((res) => {
+              next = () => re.test(stdout) && res();
+              next();
+            });
+          }
+        }
+        if (!keepOpen) child.stdin.end();
+      })();
+    });
+
+  it("a non-numeric or missing Content-Length: exit 1 with the reason on stderr (was: no answer, no exit)", async () => {
+    const bad = await session([{ write: "Content-Length: abc\r\n\r\n{}" }], true);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("Content-Length value must be a number. Got abc");
+    expect(bad.stderr).toContain("every message needs a `Content-Length: <bytes>` header");
+    const missing = await session([{ write: "Content-Type: application/json\r\n\r\n{}" }], true);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("Header must provide a Content-Length property");
+    const noColon = await session([{ write: "hello\r\n\r\n" }], true);
+    expect(noColon.code).toBe(1);
+    expect(noColon.stderr).toContain("cannot read the client's messages");
+  });
+
+  it("a framed body that is not JSON is answered with a parse error (-32700) and the server reads on", async () => {
+    const r = await session([
+      { write: "Content-Length: 5\r\n\r\nhello", waitFor: /-32700/ },
+      { write: initialize, waitFor: /"id":1,"result"/ },
+      { write: frame({ jsonrpc: "2.0", id: 2, method: "shutdown" }), waitFor: /"id":2/ },
+    ]);
+    expect(r.stdout).toMatch(/"id":null,"error":\{"code":-32700/);
+    expect(r.stdout).toContain('"serverInfo":{"name":"rulewright"}');
+    expect(r.code).toBe(0);
+  });
+
+  it("exit codes: 0 when stdin ends after shutdown (was 13) or on exit after shutdown; 1 when stdin ends without shutdown, saying so", async () => {
+    const closed = await session([
+      { write: initialize, waitFor: /"id":1,"result"/ },
+      { write: frame({ jsonrpc: "2.0", id: 2, method: "shutdown" }), waitFor: /"id":2/ },
+    ]);
+    expect([closed.code, closed.stderr]).toEqual([0, ""]);
+    const exited = await session([
+      { write: initialize, waitFor: /"id":1,"result"/ },
+      { write: frame({ jsonrpc: "2.0", id: 2, method: "shutdown" }), waitFor: /"id":2/ },
+      { write: frame({ jsonrpc: "2.0", method: "exit" }) },
+    ], true);
+    expect(exited.code).toBe(0);
+    const abrupt = await session([{ write: initialize, waitFor: /"id":1,"result"/ }]);
+    expect(abrupt.code).toBe(1);
+    expect(abrupt.stderr).toContain("the client closed the connection without a shutdown request");
   });
 });

@@ -12,7 +12,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_PORT, parsePort } from "../compiler/cli/report.js";
+import http from "node:http";
+import { DEFAULT_PORT, isLocalHost, parsePort } from "../compiler/cli/report.js";
 import { UsageError } from "../compiler/cli/common.js";
 
 const REPO = process.cwd();
@@ -88,6 +89,26 @@ describe("rulewright serve --watch", () => {
     expect((await get(`${url}other.html`)).status).toBe(404);
   });
 
+  it("refuses a request for another host name (DNS rebinding): 403, nothing of the report", async () => {
+    const port = Number(new URL(url).port);
+    /** GET with a chosen Host header (fetch does not let one set it) */
+    const withHost = (host: string, p = "/") =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.get({ host: "127.0.0.1", port, path: p, headers: { host } }, (res) => {
+          let text = "";
+          res.setEncoding("utf8").on("data", (s: string) => (text += s)).on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on("error", reject);
+      });
+    for (const host of [`attacker.example:${port}`, "attacker.example", `127.0.0.1.attacker.example:${port}`, `localhost:${port + 1}`]) {
+      const r = await withHost(host);
+      expect([host, r.status]).toEqual([host, 403]);
+      expect(r.text).not.toContain("rulebook report");
+      expect((await withHost(host, "/__version")).status).toBe(403);
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`]) expect([host, (await withHost(host)).status]).toEqual([host, 200]);
+  });
+
   it("rebuilds the page when a rule file is saved", async () => {
     fs.writeFileSync(rules, fs.readFileSync(rules, "utf8").replace('"no power may declare war on Genoa"', '"Genoa may never be attacked (edited)"'));
     const title = await until("the served page shows the edited rule", 60_000, async () => {
@@ -114,6 +135,19 @@ describe("rulewright serve --watch", () => {
   it("stops with exit code 0 on SIGTERM", async () => {
     child!.kill("SIGTERM");
     expect(await exited).toBe(0);
+  });
+
+  it("isLocalHost: the local names with the server's port only", () => {
+    expect(isLocalHost("127.0.0.1:8377", 8377)).toBe(true);
+    expect(isLocalHost("localhost:8377", 8377)).toBe(true);
+    expect(isLocalHost("[::1]:8377", 8377)).toBe(true);
+    expect(isLocalHost("localhost", 80)).toBe(true);
+    expect(isLocalHost("localhost", 8377)).toBe(false);
+    expect(isLocalHost("127.0.0.1:8378", 8377)).toBe(false);
+    expect(isLocalHost("rebind.example:8377", 8377)).toBe(false);
+    expect(isLocalHost("localhost.rebind.example:8377", 8377)).toBe(false);
+    expect(isLocalHost(undefined, 8377)).toBe(false);
+    expect(isLocalHost("", 8377)).toBe(false);
   });
 
   it("a port in use and a malformed port are usage errors (exit 2) with a hint and no stack trace", async () => {

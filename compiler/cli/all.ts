@@ -13,6 +13,7 @@ import { buildReport } from "./report.js";
 import path from "node:path";
 import { bundledEditions, UsageError, color, type Format } from "./common.js";
 import { SolverPool, type ProveOptions } from "../verify/index.js";
+import { terminalSafe } from "../diagnostics/terminal.js";
 
 export async function allCommand(opts: { format: Format }): Promise<number> {
   const editions = bundledEditions();
@@ -53,8 +54,8 @@ export async function allCommand(opts: { format: Format }): Promise<number> {
     row[3] = `${n("refuted")} refuted, ${n("unknown")} unknown`;
   }
   const t = await runScenarios(["test/scenarios"], "text");
-  for (const r of t.results.filter((r) => !r.pass)) process.stdout.write(`${color.red("FAIL")} ${r.file}:${r.line} ${r.name}\n     ${r.detail}\n`);
-  for (const p of t.problems) process.stdout.write(`${p.file}:${p.line}: ${color.red("error")}: ${p.message}\n`);
+  for (const r of t.results.filter((r) => !r.pass)) process.stdout.write(`${color.red("FAIL")} ${terminalSafe(r.file)}:${r.line} ${terminalSafe(r.name)}\n     ${terminalSafe(r.detail)}\n`);
+  for (const p of t.problems) process.stdout.write(`${terminalSafe(p.file)}:${p.line}: ${color.red("error")}: ${terminalSafe(p.message)}\n`);
   for (const row of rows) {
     const mine = t.results.filter((r) => r.edition === row[0] || r.edition.endsWith(`/${row[0]}`));
     row[4] = `${mine.filter((r) => r.pass).length}/${mine.length} passed`;

@@ -8,6 +8,7 @@
  * is then replaced by validators generated for the run. Resolves when the watch ends (Ctrl-C).
  */
 import { actionProblems, compile, DSL_DIR, loadValidators, readJson, resolveEdition, stateProblems, UsageError, color, type Format } from "./common.js";
+import { terminalSafe } from "../diagnostics/terminal.js";
 
 export interface CheckOptions {
   edition?: string;
@@ -54,7 +55,7 @@ async function checkOnce(opts: CheckOptions, watching: boolean): Promise<number>
     const args = Object.entries(a).filter(([k]) => k !== "action").map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
     process.stdout.write(`${a.action}(${args}): ${verdict.allowed ? color.green("allowed") : color.red("forbidden")}\n`);
     for (const v of verdict.violations) {
-      process.stdout.write(`  ${color.red("✗")} ${v.rule} (${v.citation})${v.kind === "obligation" ? " [another action is obliged]" : ""}: ${v.title}\n      at ${v.file}:${v.line}:${v.column}\n`);
+      process.stdout.write(`  ${color.red("✗")} ${v.rule} (${v.citation})${v.kind === "obligation" ? " [another action is obliged]" : ""}: ${terminalSafe(v.title)}\n      at ${terminalSafe(v.file)}:${v.line}:${v.column}\n`);
     }
     for (const o of verdict.obliged) process.stdout.write(`  ${color.cyan("!")} obliged by ${o}: this is the only legal move\n`);
   }

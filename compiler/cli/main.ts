@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from "commander";
 import { createRequire } from "node:module";
 import pc from "picocolors";
 import type { Format } from "./common.js";
+import { guardTerminalOutput } from "../diagnostics/terminal.js";
 
 // Subcommands are imported when run: `check` should not pay for loading ts-morph or Z3.
 const buildCommand = async (...a: Parameters<typeof import("./build.js").buildCommand>) => (await import("./build.js")).buildCommand(...a);
@@ -214,6 +215,9 @@ export async function main(argv: string[]): Promise<number> {
       code = await allCommand(o);
     });
 
+  // every byte printed passes terminalSafeOutput (no control sequence from a rule title, a scenario
+  // name or a source line reaches the terminal); the language server's stdout is the protocol
+  const restoreOutput = argv.find((a) => !a.startsWith("-")) === "lsp" ? () => {} : guardTerminalOutput();
   try {
     await program.parseAsync(argv, { from: "user" });
   } catch (e) {
@@ -231,6 +235,8 @@ export async function main(argv: string[]): Promise<number> {
     if (process.env.RULEWRIGHT_DEBUG) process.stderr.write(String((e as Error).stack) + "\n");
     process.stderr.write("  this is a rulewright bug; rerun with RULEWRIGHT_DEBUG=1 for the stack trace\n");
     return 70;
+  } finally {
+    restoreOutput();
   }
   return code;
 }

@@ -15,7 +15,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { buildSiteData, type DiffReport, type EditionInput, type TestResults } from "../report/data.js";
+import { buildSiteData, reportInputProblems, type DiffReport, type EditionInput, type TestResults } from "../report/data.js";
 import { readLayout, writeSite } from "../report/site.js";
 import { findScenarioFiles, readScenarioFile } from "../scenarios/index.js";
 import type { CoverageReport } from "../coverage/index.js";
@@ -66,12 +66,12 @@ export async function buildReport(editionArgs: string[], opts: ReportOptions): P
   }
   let tests: TestResults | undefined;
   if (opts.testResults) tests = opts.testResults;
-  else if (opts.tests) tests = readJson(opts.tests, "scenario results (rulewright test --format json)") as TestResults;
+  else if (opts.tests) tests = checkedInput("tests", opts.tests, readJson(opts.tests, "scenario results (rulewright test --format json)")) as TestResults;
   // a project with no test/scenarios/ (an edition made by `rulewright init`) has no results to show
   else if (fs.existsSync("test/scenarios")) tests = await (await import("./test.js")).runScenarios(["test/scenarios"], "json");
   let coverage: CoverageReport | undefined;
   if (opts.coverageReport) coverage = opts.coverageReport;
-  else if (opts.coverage) coverage = readJson(opts.coverage, "coverage report (rulewright coverage --format json)") as CoverageReport;
+  else if (opts.coverage) coverage = checkedInput("coverage", opts.coverage, readJson(opts.coverage, "coverage report (rulewright coverage --format json)")) as CoverageReport;
   else {
     try {
       coverage = (await import("./coverage.js")).runCoverage({ format: "json" }).report;
@@ -100,6 +100,14 @@ export async function reportCommand(editions: string[], opts: ReportOptions): Pr
   return 0;
 }
 
+/** A `--tests` or `--coverage` file's JSON, once `reportInputProblems` finds nothing wrong. @throws UsageError (exit 2) naming what is wrong. */
+function checkedInput(kind: "coverage" | "tests", file: string, json: unknown): unknown {
+  const problems = reportInputProblems(kind, json);
+  if (problems.length)
+    throw new UsageError(`${file} is not a ${kind === "tests" ? "scenario results file" : "coverage report"}: ${problems.join("; ")}`, 2, `write it with \`npx rulewright ${kind === "tests" ? "test" : "coverage"} --format json > ${file}\``);
+  return json;
+}
+
 /** The port `serve` listens on without --port. */
 export const DEFAULT_PORT = 8377;
 
@@ -109,6 +117,19 @@ export function parsePort(arg: string | undefined): number {
   const port = /^\d{1,5}$/.test(arg.trim()) ? Number(arg.trim()) : NaN;
   if (!(port <= 65535)) throw new UsageError(`--port must be a port number from 0 to 65535, got \`${arg}\``, 2, "0 picks a free port");
   return port;
+}
+
+/**
+ * Whether a request's `Host` header names this server as a local page does: `127.0.0.1`,
+ * `localhost` or `[::1]` (any case) with `port` (the port may be left out only when it is 80).
+ * Anything else is refused (403): a page of another site whose name an attacker points at
+ * 127.0.0.1 (DNS rebinding) sends its own name, and must not read the report.
+ */
+export function isLocalHost(host: string | undefined, port: number): boolean {
+  if (!host) return false;
+  const m = /^(127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/i.exec(host.trim());
+  if (!m) return false;
+  return m[2] === undefined ? port === 80 : Number(m[2]) === port;
 }
 
 /** Listens on 127.0.0.1:port. @throws UsageError (exit 2) when the port is taken or not allowed. */
@@ -127,7 +148,8 @@ function listen(server: http.Server, port: number): Promise<number> {
 }
 
 /**
- * Serves the report on 127.0.0.1 until SIGINT/SIGTERM; with --watch rebuilds it on change. The
+ * Serves the report on 127.0.0.1 until SIGINT/SIGTERM; with --watch rebuilds it on change. A
+ * request whose `Host` is not this server's local address is refused (403, `isLocalHost`). The
  * port is taken first (a port in use is a usage error before anything is built); until the first
  * build is written, the page answers 503. Prints `serving <file> at http://127.0.0.1:<port>/` once
  * the report is written (and, with --watch, the watcher is ready; the port is the one chosen
@@ -139,7 +161,12 @@ export async function serveCommand(editions: string[], opts: ReportOptions & { p
   const out = opts.out ?? DEFAULT_REPORT_DIR;
   let last: ReportResult | undefined;
   let version = 1;
+  let actual = port;
   const server = http.createServer((req, res) => {
+    if (!isLocalHost(req.headers.host, actual)) {
+      res.writeHead(403, { "content-type": "text/plain" }).end(`forbidden: the report is served to http://127.0.0.1:${actual}/ only`);
+      return;
+    }
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname === "/__version") {
       res.writeHead(200, { "content-type": "text/plain", "cache-control": "no-store" }).end(String(version));
@@ -160,7 +187,7 @@ export async function serveCommand(editions: string[], opts: ReportOptions & { p
       .replace("</body>", `<script>(()=>{let v=${version};setInterval(async()=>{try{const n=Number(await (await fetch("/__version")).text());if(n!==v)location.reload();}catch{}},1000);})();</script></body>`);
     res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(html);
   });
-  const actual = await listen(server, port);
+  actual = await listen(server, port);
   try {
     last = await buildReport(editions, { ...opts, out });
   } catch (e) {

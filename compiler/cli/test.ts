@@ -9,6 +9,7 @@ import path from "node:path";
 import { findScenarioFiles, judge, judgeTable, readScenarioFile, type Scenario, type TableScenario } from "../scenarios/index.js";
 import { actionProblems, compile, DSL_DIR, loadValidators, resolveEdition, stateProblems, tableInputProblems, UsageError, color, type Format, type ValidatorModule } from "./common.js";
 import type { IREdition } from "../ir/types.js";
+import { terminalSafe } from "../diagnostics/terminal.js";
 
 export interface TestSummary {
   passed: number;
@@ -129,7 +130,7 @@ async function testOnce(paths: string[], opts: TestOptions, watching: boolean): 
   if (opts.format === "json") {
     process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
   } else {
-    for (const p of summary.problems) process.stderr.write(`${p.file}:${p.line}: ${color.red("error")}: ${p.message}\n`);
+    for (const p of summary.problems) process.stderr.write(`${terminalSafe(p.file)}:${p.line}: ${color.red("error")}: ${terminalSafe(p.message)}\n`);
     // an edition that does not compile: its diagnostics were printed once, and one line stands for all its scenarios (not one FAIL each)
     const notRun = new Map<string, { n: number; files: Set<string> }>();
     for (const r of summary.results) {
@@ -141,12 +142,12 @@ async function testOnce(paths: string[], opts: TestOptions, watching: boolean): 
     }
     for (const [edition, e] of notRun) {
       const files = [...e.files];
-      process.stdout.write(`${color.red("FAIL")} edition \`${edition}\` does not compile: ${e.n} scenario${e.n === 1 ? "" : "s"} not run (${files.slice(0, 3).join(", ")}${files.length > 3 ? `, and ${files.length - 3} more files` : ""})\n`);
+      process.stdout.write(`${color.red("FAIL")} edition \`${terminalSafe(edition)}\` does not compile: ${e.n} scenario${e.n === 1 ? "" : "s"} not run (${files.slice(0, 3).map(terminalSafe).join(", ")}${files.length > 3 ? `, and ${files.length - 3} more files` : ""})\n`);
     }
     for (const r of summary.results) {
       if (r.notRun) continue;
-      if (!r.pass) process.stdout.write(`${color.red("FAIL")} ${r.file}:${r.line} ${r.name}\n     ${r.detail}\n`);
-      else if (opts.verbose) process.stdout.write(`${color.green("pass")} ${r.file}:${r.line} ${r.name}\n`);
+      if (!r.pass) process.stdout.write(`${color.red("FAIL")} ${terminalSafe(r.file)}:${r.line} ${terminalSafe(r.name)}\n     ${terminalSafe(r.detail)}\n`);
+      else if (opts.verbose) process.stdout.write(`${color.green("pass")} ${terminalSafe(r.file)}:${r.line} ${terminalSafe(r.name)}\n`);
     }
     process.stdout.write(`scenarios: ${summary.passed} passed, ${summary.failed} failed\n`);
   }

@@ -49,11 +49,25 @@ export interface ServerOptions {
   output?: NodeJS.WritableStream;
   /** project root when the client sends none (default: the working directory) */
   root?: string;
+  /** where a framing error or an unexpected end of the connection is explained (default: stderr) */
+  errors?: NodeJS.WritableStream;
 }
 
-/** Starts the server; resolves when the connection closes. */
-export function startServer(opts: ServerOptions = {}): Promise<void> {
-  const connection: Connection = createConnection(new StreamMessageReader(opts.input ?? process.stdin), new StreamMessageWriter(opts.output ?? process.stdout));
+/**
+ * Starts the server; resolves with the exit code when the connection ends: 0 after a `shutdown`
+ * request (then the `exit` notification or the end of the input), 1 when the input ends without
+ * one or a message cannot be framed (a missing or non-numeric `Content-Length`: the stream cannot
+ * be read further), with the reason on `opts.errors` (stderr). A body that is not JSON is
+ * answered with a JSON-RPC parse error (-32700) and the server reads on.
+ */
+export function startServer(opts: ServerOptions = {}): Promise<number> {
+  const reader = new StreamMessageReader(opts.input ?? process.stdin);
+  const writer = new StreamMessageWriter(opts.output ?? process.stdout);
+  const connection: Connection = createConnection(reader, writer);
+  let shutdown = false;
+  connection.onShutdown(() => {
+    shutdown = true;
+  });
   const documents = new TextDocuments(TextDocument);
   let project = new Project(path.resolve(opts.root ?? process.cwd()));
   let features = new Features(project);
@@ -281,7 +295,25 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
 
   documents.listen(connection);
   return new Promise((resolve) => {
-    connection.onExit(() => resolve());
+    const errors = opts.errors ?? process.stderr;
+    let stopped = false;
+    const stop = (code: number, why?: string) => {
+      if (stopped) return; // the first reason ends it (a framing error is followed by the end of the input)
+      stopped = true;
+      if (why) errors.write(`rulewright lsp: ${why}\n`);
+      resolve(code);
+    };
+    connection.onExit(() => stop(shutdown ? 0 : 1));
+    reader.onError((e) => {
+      if (e instanceof SyntaxError) {
+        // framed, but not JSON: answer it (JSON-RPC parse error) and read on
+        void writer.write({ jsonrpc: "2.0", id: null, error: { code: -32700, message: `parse error: the message is not JSON (${e.message})` } } as never);
+        errors.write(`rulewright lsp: a message that is not JSON was answered with a parse error (${e.message})\n`);
+        return;
+      }
+      stop(1, `cannot read the client's messages: ${e.message.split("\n")[0]} — every message needs a \`Content-Length: <bytes>\` header; stopping`);
+    });
+    reader.onClose(() => stop(shutdown ? 0 : 1, shutdown ? undefined : "the client closed the connection without a shutdown request"));
     connection.listen();
   });
 }

@@ -1,7 +1,9 @@
 // The rulebook report's page script (compiler/report/README.md). Plain browser JavaScript, inlined
 // into index.html by site.ts; reads the data and layout JSON inlined beside it, renders the hash
 // route into <main>, and searches with MiniSearch (inlined as the global `MiniSearch`). Every text
-// from the data goes through esc(): rule titles and sources are untrusted input.
+// from the data goes through esc(), every number through num(): rule titles, sources and the
+// numbers of a --coverage or --tests file are untrusted input (issue 29: a "number" that was
+// markup ran its script on every route).
 (function () {
   "use strict";
   const data = JSON.parse(document.getElementById("data").textContent);
@@ -21,7 +23,9 @@
   const ruleLink = (e, id) => `<a href="#/r/${enc(e.folder)}/${enc(id)}">${esc(id)}</a>`;
   const obLink = (e, id) => `<a href="#/o/${enc(e.folder)}/${enc(id)}">${esc(id)}</a>`;
   const verdict = (v) => `<span class="v v-${esc(v)}">${esc(v)}</span>`;
-  const pct = (p) => (p === null || p === undefined ? "–" : `${p.toFixed(1)}%`);
+  /** a number as text, or "–" for anything that is not a finite number (never markup) */
+  const num = (n) => (typeof n === "number" && Number.isFinite(n) ? String(n) : "–");
+  const pct = (p) => (typeof p === "number" && Number.isFinite(p) ? `${p.toFixed(1)}%` : "–");
 
   document.getElementById("editions").innerHTML = data.editions.map((e) => `<a href="#/e/${enc(e.folder)}">${esc(e.folder)}</a>`).join(" ");
 
@@ -55,18 +59,18 @@
     const cards = data.editions.map((e) => {
       const p = e.proofs;
       const proofs = p
-        ? `<table class="t"><tr><th>analysis</th><th>proved</th><th>refuted</th><th>unknown</th></tr>${p.byKind.map((k) => `<tr><td>${esc(k.kind)}</td><td>${k.proved}</td><td>${k.refuted}</td><td>${k.unknown}</td></tr>`).join("")}<tr class="sum"><td>total</td><td data-count="proved">${p.proved}</td><td data-count="refuted">${p.refuted}</td><td data-count="unknown">${p.unknown}</td></tr></table>${p.stale ? `<p class="warn">the prove report is older than the rule files: run <code>npx rulewright prove ${esc(e.folder)}</code></p>` : ""}`
+        ? `<table class="t"><tr><th>analysis</th><th>proved</th><th>refuted</th><th>unknown</th></tr>${p.byKind.map((k) => `<tr><td>${esc(k.kind)}</td><td>${num(k.proved)}</td><td>${num(k.refuted)}</td><td>${num(k.unknown)}</td></tr>`).join("")}<tr class="sum"><td>total</td><td data-count="proved">${num(p.proved)}</td><td data-count="refuted">${num(p.refuted)}</td><td data-count="unknown">${num(p.unknown)}</td></tr></table>${p.stale ? `<p class="warn">the prove report is older than the rule files: run <code>npx rulewright prove ${esc(e.folder)}</code></p>` : ""}`
         : `<p class="warn">no prove report: run <code>npx rulewright prove ${esc(e.folder)}</code></p>`;
       const findings = e.obligations.filter((o) => o.verdict !== "proved");
       const found = findings.length ? `<h3>Not proved</h3><ul class="findings">${findings.map((o) => `<li>${verdict(o.verdict)} ${obLink(e, o.id)}${o.example ? ` <small>(${esc(o.example.kind)} on the board)</small>` : ""}</li>`).join("")}</ul>` : "";
       const c = e.coverage;
       const cov = c
-        ? `<p>sources encoded: <b data-count="encoded">${c.encoded}</b>/<span data-count="restriction">${c.restriction}</span> restriction paragraphs (${pct(c.percent)}); audited against the source text: <b data-count="audited">${c.audited}</b>/<span data-count="auditable">${c.auditable}</span> paragraphs (${pct(c.auditedPercent)})</p><table class="t"><tr><th>source</th><th>encoded</th><th>not encoded</th><th>out of scope</th><th>procedure</th><th>share</th><th>audited</th></tr>${c.files.map((f) => `<tr><td>${esc(f.source)}</td><td>${f.encoded}</td><td>${f.notEncoded}</td><td>${f.outOfScope}</td><td>${f.procedure}</td><td>${pct(f.percent)}</td><td>${f.audited}/${f.auditable}</td></tr>`).join("")}</table>`
+        ? `<p>sources encoded: <b data-count="encoded">${num(c.encoded)}</b>/<span data-count="restriction">${num(c.restriction)}</span> restriction paragraphs (${pct(c.percent)}); audited against the source text: <b data-count="audited">${num(c.audited)}</b>/<span data-count="auditable">${num(c.auditable)}</span> paragraphs (${pct(c.auditedPercent)})</p><table class="t"><tr><th>source</th><th>encoded</th><th>not encoded</th><th>out of scope</th><th>procedure</th><th>share</th><th>audited</th></tr>${c.files.map((f) => `<tr><td>${esc(f.source)}</td><td>${num(f.encoded)}</td><td>${num(f.notEncoded)}</td><td>${num(f.outOfScope)}</td><td>${num(f.procedure)}</td><td>${pct(f.percent)}</td><td>${num(f.audited)}/${num(f.auditable)}</td></tr>`).join("")}</table>`
         : `<p class="muted">no coverage manifest names this edition</p>`;
       return `<section class="card" data-edition="${esc(e.folder)}"><h2><a href="#/e/${enc(e.folder)}">${esc(e.title)}</a> <small>${esc(e.folder)}${e.parent ? ` · extends ${esc(e.parent)}` : ""}</small></h2>
-<p><span data-count="rules">${e.counts.rules}</span> rules, ${e.counts.exemptions} exemptions, ${e.counts.invariants} invariants, ${e.counts.routes} routes, ${e.counts.tables} tables${e.counts.removed ? `, ${e.counts.removed} removed` : ""} · scenarios: <span data-count="scenarios-passed">${e.scenarios.passed}</span> passed, <span data-count="scenarios-failed">${e.scenarios.failed}</span> failed</p>
+<p><span data-count="rules">${num(e.counts.rules)}</span> rules, ${num(e.counts.exemptions)} exemptions, ${num(e.counts.invariants)} invariants, ${num(e.counts.routes)} routes, ${num(e.counts.tables)} tables${e.counts.removed ? `, ${num(e.counts.removed)} removed` : ""} · scenarios: <span data-count="scenarios-passed">${num(e.scenarios.passed)}</span> passed, <span data-count="scenarios-failed">${num(e.scenarios.failed)}</span> failed</p>
 <h3>Proofs</h3>${proofs}${found}<h3>Coverage of the sources</h3>${cov}
-<details><summary><b>Actions</b> (${e.actions.length})</summary><table class="t"><tr><th>action</th><th>parameters</th><th>rules</th></tr>${e.actions.map((a) => `<tr><td>${esc(a.name)}</td><td>${esc(a.params)}</td><td>${a.rules}</td></tr>`).join("")}</table></details></section>`;
+<details><summary><b>Actions</b> (${num(e.actions.length)})</summary><table class="t"><tr><th>action</th><th>parameters</th><th>rules</th></tr>${e.actions.map((a) => `<tr><td>${esc(a.name)}</td><td>${esc(a.params)}</td><td>${num(a.rules)}</td></tr>`).join("")}</table></details></section>`;
     });
     const diffs = data.diffs.length
       ? data.diffs.map(diffCard).join("")
@@ -102,7 +106,7 @@
         ...x.changed.map((c) => `<li class="d-changed">changed ${ruleIn(d.b, c.id)} <small>(${c.what.map(esc).join(", ")}; was ${ruleIn(d.a, c.id)} in ${esc(d.a)})</small></li>`),
         ...x.reworded.map((id) => `<li class="d-reworded">reworded ${ruleIn(d.b, id)} <small>(title or citation only)</small></li>`),
       ];
-      return `<ul class="rd">${parts.join("")}</ul>${x.same ? `<small class="muted">${x.same} other rule${x.same === 1 ? "" : "s"} the same</small>` : ""}`;
+      return `<ul class="rd">${parts.join("")}</ul>${x.same ? `<small class="muted">${num(x.same)} other rule${x.same === 1 ? "" : "s"} the same</small>` : ""}`;
     };
     const verdictCell = (a) => (a ? `${verdict(a.verdict)}${a.reason ? ` <small>${esc(a.reason)}</small>` : ""}` : p ? verdict("identical") : `<span class="muted">not proved</span>`);
     const states = (a) => (a ? a.examples.map((x, j) => `<a href="#/d/${i}/${enc(a.action)}/${j}">state ${j + 1}</a>`).join(" ") : "");
@@ -121,7 +125,7 @@
       : `<b>Rules</b>: not compared (an edition of this diff is not in the report).`;
     const provedNote = !p
       ? `<b>Verdicts</b>: <span data-proved="none">not proved</span> — <code>${esc(cmd)}</code> proves, for every shared action, whether some legal state gets another verdict (a Z3 run: about 1.5 minutes for Here I Stand's two editions on 2 cores); then rebuild the report.`
-      : `<b>Verdicts</b>: proved by <code>rulewright diff</code>${p.file ? ` (<code>${esc(p.file)}</code>${p.maxStates !== null ? `, up to ${p.maxStates} state${p.maxStates === 1 ? "" : "s"} per action, aspect and direction` : ""})` : ""}${
+      : `<b>Verdicts</b>: proved by <code>rulewright diff</code>${p.file ? ` (<code>${esc(p.file)}</code>${p.maxStates !== null ? `, up to ${num(p.maxStates)} state${p.maxStates === 1 ? "" : "s"} per action, aspect and direction` : ""})` : ""}${
           p.current === true ? ` <span data-proved="current">on the rules as they are</span>.` : p.current === false ? ` — <span class="warn" data-proved="stale">the editions' files changed since that diff: run <code>${esc(cmd)}</code> again</span>.` : ` <span class="muted" data-proved="unknown">(the report does not say which rules it was made from)</span>.`
         }`;
     return `<section class="card diff" data-diff="${esc(d.a)}__${esc(d.b)}"><h2>diff ${esc(d.a)} → ${esc(d.b)} <small>${shared} shared action${shared === 1 ? "" : "s"}</small></h2>
@@ -145,11 +149,11 @@
   function rulePage(e, r) {
     const obs = r.obligations.map((id) => e.obligations.find((o) => o.id === id)).filter(Boolean);
     return `<h1 class="rule-id">${esc(r.id)} <small>${esc(r.what)} · ${esc(e.folder)}</small></h1>
-<p class="title">${esc(r.title)}</p><p><b>Citation</b> ${esc(r.citation || "–")} · <b>Declared in</b> <code>${esc(r.file)}:${r.line}</code>${r.provenance ? ` · ${esc(r.provenance)}` : ""}</p>
+<p class="title">${esc(r.title)}</p><p><b>Citation</b> ${esc(r.citation || "–")} · <b>Declared in</b> <code>${esc(r.file)}:${num(r.line)}</code>${r.provenance ? ` · ${esc(r.provenance)}` : ""}</p>
 <h2>In plain English</h2><p class="english" id="english">${esc(r.english)}</p>
 <h2>Source</h2><pre class="src">${esc(r.source)}</pre>
 <h2>Reads</h2><p>${r.action ? `action <b>${esc(r.action)}</b>(${esc(r.params.join(", "))}); ` : ""}state fields: ${r.reads.length ? r.reads.map((x) => `<code>${esc(x)}</code>`).join(" ") : "none"}</p>
-<h2>Scenarios</h2>${r.scenarios.length ? `<ul>${r.scenarios.map((s) => `<li>${s.pass === null ? "not run" : s.pass ? '<span class="v v-proved">pass</span>' : '<span class="v v-refuted">fail</span>'} ${esc(s.name)} <small>${esc(s.file)}:${s.line} · expects ${esc(s.expect)}</small></li>`).join("")}</ul>` : `<p class="muted">no scenario expects this ${esc(r.what)} to fire</p>`}
+<h2>Scenarios</h2>${r.scenarios.length ? `<ul>${r.scenarios.map((s) => `<li>${s.pass === null ? "not run" : s.pass ? '<span class="v v-proved">pass</span>' : '<span class="v v-refuted">fail</span>'} ${esc(s.name)} <small>${esc(s.file)}:${num(s.line)} · expects ${esc(s.expect)}</small></li>`).join("")}</ul>` : `<p class="muted">no scenario expects this ${esc(r.what)} to fire</p>`}
 <h2>Proof verdicts</h2>${obs.length ? `<table class="t"><tr><th>obligation</th><th>verdict</th><th>unsat core</th><th>example</th></tr>${obs.map((o) => `<tr><td>${obLink(e, o.id)}</td><td>${verdict(o.verdict)}${o.vacuous ? " (vacuous)" : ""}${o.reason ? ` <small>${esc(o.reason)}</small>` : ""}</td><td>${o.core.map(esc).join(", ")}</td><td>${o.example ? `<a href="#/o/${enc(e.folder)}/${enc(o.id)}">${esc(o.example.kind)}</a>` : ""}</td></tr>`).join("")}</table>` : `<p class="muted">${e.proofs ? "no proof obligation names it" : "no prove report"}</p>`}
 <h2>Interacts with</h2><p>${r.related.length ? r.related.map((id) => (e.rules.some((x) => x.id === id) ? ruleLink(e, id) : esc(id))).join(", ") : "–"}</p>`;
   }

@@ -3,8 +3,9 @@
  *
  * Error recovery: the token stream is cut before every declaration keyword (`rule`, `enum`, …,
  * unless it follows a `.` as in a rule id) and each slice is parsed on its own by the one parser
- * instance (with chevrotain's in-rule recovery on), so every declaration with an error is
- * reported and the declarations after it are still parsed.
+ * instance, so every declaration with an error is reported (its first error: chevrotain's own
+ * recovery is off, it made parsing quadratic — parser.ts) and the declarations after it are
+ * still parsed. Parsing is linear in the input (test/parse-linear.test.ts).
  *
  * `parseRules` (index.ts) calls it with the large-stack thread as `deep`; that thread
  * (parse-deep-worker.mjs) calls it without, so this file never starts the thread (no import
