@@ -20,6 +20,7 @@ import type { Checked } from "./project.js";
 import { Project } from "./project.js";
 import { Features, TOKEN_MODIFIERS, TOKEN_TYPES, toLspDiagnostic, uriOf } from "./features.js";
 import { formatRules } from "../fmt/format.js";
+import { Proving, type Progress } from "./proving.js";
 
 /** Quiet time after the last edit before the editions are checked again (ms). */
 export const DEBOUNCE_MS = 75;
@@ -42,6 +43,8 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
   /** rule files changed since the last check: their editions are found when the check runs */
   const pendingFiles = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
+  /** proof findings as diagnostics, proved in the background (proving.ts); made at initialize */
+  let proving: Proving | undefined;
 
   const fileOf = (uri: string): string | undefined => {
     try {
@@ -65,16 +68,31 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
     pendingFiles.clear();
     const dirs = [...pending];
     pending.clear();
-    const versions = new Map([...project.open].map(([f, o]) => [f, o.version]));
     const touched = new Set<string>();
+    const checked: Checked[] = [];
     for (const d of dirs) {
       const c = safe("check", undefined as Checked | undefined, () => project.check(d));
       if (!c) continue;
       results.set(d, c);
+      checked.push(c);
       c.files.forEach((f) => touched.add(f));
       c.diagnostics.forEach((x) => touched.add(project.abs(x.file)));
     }
-    for (const f of touched) {
+    // the proof findings follow the edit; their proofs start after a quiet time of their own (never waited for here)
+    for (const c of checked) for (const f of safe("proving", new Set<string>() as ReadonlySet<string>, () => proving?.checked(c.dir, c.edition) ?? new Set<string>())) touched.add(f);
+    publish(touched);
+    if (pending.size || pendingFiles.size) schedule([]);
+    // idle after the check: what a hover needs (index, proof cache) is built now, not on the hover
+    else
+      setImmediate(() => {
+        if (timer) return;
+        for (const d of dirs) safe("warming", undefined, () => features.warm(d));
+      });
+  };
+  /** Publishes the diagnostics of `files`: the compiler's (the union over the editions checked) and the proof findings. */
+  const publish = (files: ReadonlySet<string>) => {
+    const versions = new Map([...project.open].map(([f, o]) => [f, o.version]));
+    for (const f of files) {
       const seen = new Set<string>();
       const diags: LspDiagnostic[] = [];
       for (const r of results.values()) {
@@ -86,15 +104,9 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
           diags.push(toLspDiagnostic(d, project.root));
         }
       }
+      if (proving) diags.push(...safe("proof diagnostics", [] as LspDiagnostic[], () => proving!.diagnostics(f)));
       void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: diags, ...(versions.has(f) ? { version: versions.get(f) } : {}) });
     }
-    if (pending.size || pendingFiles.size) schedule([]);
-    // idle after the check: what a hover needs (index, proof cache) is built now, not on the hover
-    else
-      setImmediate(() => {
-        if (timer) return;
-        for (const d of dirs) safe("warming", undefined, () => features.warm(d));
-      });
   };
   const schedule = (dirs: string[]) => {
     dirs.forEach((d) => pending.add(d));
@@ -115,6 +127,27 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
       project = new Project(root);
       features = new Features(project);
     }
+    // initializationOptions: { prove: false } turns background proving off (the last report's
+    // findings still show); { findings: false } shows no proof findings at all
+    const init = (params.initializationOptions ?? {}) as { prove?: unknown; findings?: unknown };
+    const progressSupported = params.capabilities.window?.workDoneProgress === true;
+    proving = new Proving({
+      root: project.root,
+      prove: init.prove !== false,
+      findings: init.findings !== false,
+      onChange: (files) => publish(files),
+      progress: async (): Promise<Progress> => {
+        if (progressSupported) {
+          try {
+            return await connection.window.createWorkDoneProgress();
+          } catch {
+            // the client refused the token: no progress shown
+          }
+        }
+        return { begin: () => undefined, report: () => undefined, done: () => undefined };
+      },
+      log: (m) => connection.console.error(m),
+    });
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -173,7 +206,9 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
     if (!f) return null;
     return features.rename(f, p.position, p.newName); // a bad new name is an error answer with its message
   });
-  connection.onCodeAction((p) => withFile(p.textDocument.uri, [], "code actions", (f) => features.codeActions(f, p.textDocument.uri, p.context.diagnostics)));
+  connection.onCodeAction((p) =>
+    withFile(p.textDocument.uri, [], "code actions", (f) => [...features.codeActions(f, p.textDocument.uri, p.context.diagnostics), ...(proving?.codeActions(p.context.diagnostics) ?? [])]),
+  );
   connection.onFoldingRanges((p) => withFile(p.textDocument.uri, [], "folding", (f) => features.foldingRanges(f)));
   connection.onDocumentFormatting((p) => withFile(p.textDocument.uri, [], "formatting", (f) => {
     const text = project.read(f) ?? "";
@@ -194,9 +229,17 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
     return { data };
   }));
 
+  // the solver processes end with the server (the cache's last verdicts written first)
+  connection.onShutdown(async () => {
+    await proving?.close();
+  });
+
   documents.listen(connection);
   return new Promise((resolve) => {
-    connection.onExit(() => resolve());
+    connection.onExit(() => {
+      void proving?.close();
+      resolve();
+    });
     connection.listen();
   });
 }

@@ -9,7 +9,8 @@ import { pathToFileURL } from "node:url";
 import {
   createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
   DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, PublishDiagnosticsNotification, ShutdownRequest, ExitNotification,
-  type ProtocolConnection, type PublishDiagnosticsParams,
+  WorkDoneProgressCreateRequest, WorkDoneProgress,
+  type ProtocolConnection, type PublishDiagnosticsParams, type WorkDoneProgressBegin, type WorkDoneProgressReport, type WorkDoneProgressEnd,
 } from "vscode-languageserver-protocol/node";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
@@ -17,6 +18,9 @@ const REPO = path.resolve(import.meta.dirname, "../..");
 export class LspClient {
   readonly conn: ProtocolConnection;
   readonly diagnostics: (PublishDiagnosticsParams & { at: number })[] = [];
+  /** the server's work done progress: tokens it created (window/workDoneProgress/create) and the $/progress values, in order */
+  readonly progress: { token: string | number; value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd; at: number }[] = [];
+  readonly progressTokens: (string | number)[] = [];
   private waiters: (() => void)[] = [];
   stderr = "";
 
@@ -26,17 +30,31 @@ export class LspClient {
       this.diagnostics.push({ ...p, at: performance.now() });
       for (const w of this.waiters.splice(0)) w();
     });
+    this.conn.onRequest(WorkDoneProgressCreateRequest.type, (p) => {
+      this.progressTokens.push(p.token);
+      this.conn.onProgress(WorkDoneProgress.type, p.token, (value) => {
+        this.progress.push({ token: p.token, value, at: performance.now() });
+        for (const w of this.waiters.splice(0)) w();
+      });
+      return null;
+    });
     child.stderr!.on("data", (b) => (this.stderr += String(b)));
     this.conn.listen();
   }
 
-  /** Starts the server with `root` as the workspace folder (default: the repository). */
-  static async start(root = REPO): Promise<LspClient> {
+  /**
+   * Starts the server with `root` as the workspace folder (default: the repository).
+   * `initializationOptions`: the server's settings (compiler/lsp/README.md: `{ prove: false }`
+   * turns background proving off, `{ findings: false }` shows no proof findings); the client
+   * announces work done progress support (window/workDoneProgress/create is answered).
+   */
+  static async start(root = REPO, initializationOptions: Record<string, unknown> = { prove: false, findings: false }): Promise<LspClient> {
     const child = spawn(process.execPath, [path.join(REPO, "bin/rulewright.mjs"), "lsp", "--stdio"], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
     const c = new LspClient(child);
     await c.conn.sendRequest(InitializeRequest.type, {
       processId: process.pid, rootUri: uri(root), workspaceFolders: [{ uri: uri(root), name: "ws" }],
-      capabilities: { textDocument: { publishDiagnostics: { versionSupport: true } } },
+      capabilities: { textDocument: { publishDiagnostics: { versionSupport: true, relatedInformation: true } }, window: { workDoneProgress: true } },
+      initializationOptions,
     });
     await c.conn.sendNotification(InitializedNotification.type, {});
     return c;
@@ -60,6 +78,26 @@ export class LspClient {
       const hit = this.diagnostics.find((d) => d.uri === u && (version === undefined || d.version === version));
       if (hit) return hit;
       if (Date.now() > deadline) throw new Error(`no diagnostics for ${u} v${version} within ${timeoutMs} ms; got ${JSON.stringify(this.diagnostics.map((d) => [d.uri, d.version]))}; stderr: ${this.stderr}`);
+      await new Promise<void>((res) => {
+        const t = setTimeout(res, 200);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          res();
+        });
+      });
+    }
+  }
+
+  /**
+   * Waits until `test` holds of the notifications received so far (checked again on every
+   * diagnostics or progress notification); no timing assertion: `timeoutMs` only ends a hung wait.
+   */
+  async waitFor<T>(what: string, test: () => T | undefined, timeoutMs = 120_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = test();
+      if (hit !== undefined) return hit;
+      if (Date.now() > deadline) throw new Error(`${what}: not seen within ${timeoutMs} ms; stderr: ${this.stderr}`);
       await new Promise<void>((res) => {
         const t = setTimeout(res, 200);
         this.waiters.push(() => {
