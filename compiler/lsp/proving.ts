@@ -27,22 +27,24 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { DiagnosticSeverity, type CodeAction, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from "vscode-languageserver/node";
 import { editionFolder, type IREdition, type SourcePos } from "../ir/types.js";
-import { obligationsFor, safeName, type Obligation } from "../verify/obligations.js";
-import { obligationKeyer, ProofCache } from "../verify/cache.js";
+import { safeName, type Obligation } from "../verify/obligations.js";
+import { ProofCache } from "../verify/cache.js";
 import type { ObligationResult, ProofReport, SolvedObligation } from "../verify/results.js";
 import { factText, idInfo, involved, verdictMessage } from "../verify/describe.js";
+import { keyedFor, PROVE_LIST_BOUND as LIST_BOUND } from "./keys.js";
 
 /** Quiet time after the last check of an edition before its obligations are proved again (ms). */
 export const PROVE_DEBOUNCE_MS = 200;
 
 /** Idle time after the last verdict before the proof cache is written (ms). */
-const SAVE_DELAY_MS = 1500;
+const SAVE_DELAY_MS = 5000;
+
+/** Niceness of the solver processes of the language server (worker.ts RULEWRIGHT_SOLVER_NICE). */
+const SOLVER_NICE = 10;
 
 /** `source` of the proof diagnostics. */
 export const PROVE_SOURCE = "rulewright prove";
 
-/** The list bound of `rulewright prove` (compiler/verify/index.ts DEFAULT_LIST_BOUND): part of every cache key. */
-const LIST_BOUND = 4;
 
 /** What `ProofDiagnostic.data` holds: the obligation, and its counterexample or witness (for the code action). */
 export interface FindingData {
@@ -67,7 +69,7 @@ export interface ProvingOptions {
   prove: boolean;
   /** publish proof findings at all (initializationOptions `findings`, default true) */
   findings: boolean;
-  /** solver processes (default: verify's `defaultWorkers()`) */
+  /** solver processes (default: one fewer than verify's `defaultWorkers()`, at least one) */
   workers?: number;
   /** the files whose proof diagnostics changed: the server publishes them again */
   onChange: (files: ReadonlySet<string>) => void;
@@ -307,6 +309,14 @@ export class Proving {
     return c.cache;
   }
 
+  /**
+   * The proof cache of an edition folder (relative to the root) that this server keeps loaded,
+   * if it has read it: hover reads its verdicts from here (they reach the file later).
+   */
+  loadedCache(editionRel: string): ProofCache | undefined {
+    return this.caches.get(path.resolve(this.opts.root, editionRel))?.cache;
+  }
+
   /** Writes the caches with verdicts not on disk yet (not pruned: keys are content hashes). */
   private save(): void {
     for (const c of this.caches.values()) {
@@ -333,8 +343,8 @@ export class Proving {
   private async run(st: EditionState, ir: IREdition, gen: number): Promise<void> {
     const stale = () => this.closed || st.generation !== gen;
     const cache = this.cacheOf(st.dir);
-    const obligations = obligationsFor(ir);
-    const keyer = obligationKeyer(ir, { listBound: LIST_BOUND });
+    // the keys hover uses too (keys.ts): hashed once per IR
+    const { obligations, key: keyer } = keyedFor(ir);
     const results = new Map<string, ObligationResult & { stale?: boolean }>();
     const todo: Obligation[] = [];
     // keying hashes every obligation's inputs: in slices, so that requests are answered between them
@@ -360,7 +370,12 @@ export class Proving {
     todo.sort((a, b) => (KIND_ORDER[a.kind] ?? 9) - (KIND_ORDER[b.kind] ?? 9) || (a.id < b.id ? -1 : 1));
     const verify = await this.loadVerify();
     if (stale()) return;
-    this.pool ??= new verify.SolverPool(this.opts.workers ?? verify.defaultWorkers());
+    if (!this.pool) {
+      // the solver processes run at a lower priority than this server (worker.ts): the editor's
+      // requests come first. One process fewer than the cores leaves a core to the server.
+      process.env.RULEWRIGHT_SOLVER_NICE = String(SOLVER_NICE);
+      this.pool = new verify.SolverPool(this.opts.workers ?? Math.max(1, verify.defaultWorkers() - 1));
+    }
     const pool = this.pool;
     const lease = pool.start();
     const progress = await this.opts.progress();

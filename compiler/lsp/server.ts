@@ -148,6 +148,10 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
       },
       log: (m) => connection.console.error(m),
     });
+    if (init.prove !== false && init.findings !== false) {
+      const p = proving;
+      features.useProofCaches((rel) => p.loadedCache(rel));
+    }
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
