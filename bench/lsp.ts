@@ -19,7 +19,7 @@
  *
  * Prints Markdown tables (median and worst of the rounds, in ms) and writes them to
  * bench/results/lsp.md. Options: `--rounds <n>` (default 15), `--prove-rounds <n>` (default 10),
- * `--no-prove` (the first table only).
+ * `--no-prove` (the first table only), `--only-prove` (the rows with proving only).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -95,6 +95,7 @@ async function measure(file: string, editions: string, ruleId: string, prove = f
       row.diagnostics.push(d.at - sent);
       row.hoverCold.push(await hover());
       row.hoverWarm.push(await hover());
+      process.stderr.write(`${file}${prove ? " (proving)" : ""} round ${i - 1}: diagnostics ${row.diagnostics.at(-1)!.toFixed(0)} ms, hover ${row.hoverCold.at(-1)!.toFixed(0)} / ${row.hoverWarm.at(-1)!.toFixed(0)} ms\n`);
     }
     return row;
   } finally {
@@ -102,7 +103,8 @@ async function measure(file: string, editions: string, ruleId: string, prove = f
   }
 }
 
-const rows = [await measure("dsl/vq/control.rules", "vq", "control.phase"), await measure("dsl/his/war.rules", "his, his-500", "dow.scotland")];
+const onlyProofs = args.includes("--only-prove");
+const rows = onlyProofs ? [] : [await measure("dsl/vq/control.rules", "vq", "control.phase"), await measure("dsl/his/war.rules", "his, his-500", "dow.scotland")];
 if (withProofs) rows.push({ ...(await measure("dsl/his/war.rules", "his, his-500", "dow.scotland", true)), editions: "his, his-500; background proving on, a proof running" });
 
 /** Four busy loops (one per… more than the cores: the loaded case of issue 23), ended by `stop`. */
@@ -148,6 +150,7 @@ async function measureProofs(load: string, busy: number): Promise<ProveRow> {
       await c.change(u, text, ++v);
       const gone = await c.waitFor("the contradiction cleared", () => c.diagnostics.slice(from2).find((p) => p.uri === u && p.version === v && !p.diagnostics.some((d) => d.code === id)), 600_000);
       row.cleared.push(gone.at - sent);
+      process.stderr.write(`${load} round ${i + 1}: contradiction ${row.found.at(-1)!.toFixed(0)} ms, cleared ${row.cleared.at(-1)!.toFixed(0)} ms\n`);
       await new Promise((r) => setTimeout(r, 500));
       await idle();
     }
