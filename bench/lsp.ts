@@ -111,7 +111,15 @@ if (withProofs) rows.push({ ...(await measure("dsl/his/war.rules", "his, his-500
 function busyLoops(n: number): { stop: () => void } {
   const kids: ChildProcess[] = [];
   for (let i = 0; i < n; i++) kids.push(spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));
-  return { stop: () => kids.forEach((k) => k.kill()) };
+  const stop = () => kids.forEach((k) => k.kill());
+  // never left spinning when the bench ends early
+  process.once("exit", stop);
+  for (const sig of ["SIGINT", "SIGTERM"] as const)
+    process.once(sig, () => {
+      stop();
+      process.exit(130);
+    });
+  return { stop };
 }
 
 interface ProveRow {

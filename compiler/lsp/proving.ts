@@ -39,9 +39,6 @@ export const PROVE_DEBOUNCE_MS = 200;
 /** Idle time after the last verdict before the proof cache is written (ms). */
 const SAVE_DELAY_MS = 5000;
 
-/** Niceness of the solver processes of the language server (worker.ts RULEWRIGHT_SOLVER_NICE). */
-const SOLVER_NICE = 10;
-
 /** `source` of the proof diagnostics. */
 export const PROVE_SOURCE = "rulewright prove";
 
@@ -71,6 +68,12 @@ export interface ProvingOptions {
   findings: boolean;
   /** solver processes (default: one fewer than verify's `defaultWorkers()`, at least one) */
   workers?: number;
+  /**
+   * niceness of the solver processes (initializationOptions `solverNice`, default 0: the
+   * priority of the server). Beside four busy loops on 2 cores, niceness 10 made a contradiction
+   * take 42 s to show (bench:lsp), against about 3.5 s on a quiet machine.
+   */
+  solverNice?: number;
   /** the files whose proof diagnostics changed: the server publishes them again */
   onChange: (files: ReadonlySet<string>) => void;
   /** a fresh progress reporter (window/workDoneProgress/create) */
@@ -371,9 +374,9 @@ export class Proving {
     const verify = await this.loadVerify();
     if (stale()) return;
     if (!this.pool) {
-      // the solver processes run at a lower priority than this server (worker.ts): the editor's
-      // requests come first. One process fewer than the cores leaves a core to the server.
-      process.env.RULEWRIGHT_SOLVER_NICE = String(SOLVER_NICE);
+      // one process fewer than the cores leaves a core to the server; `solverNice` lowers their
+      // priority too (worker.ts), at the price of proofs that starve beside other busy processes
+      if (this.opts.solverNice) process.env.RULEWRIGHT_SOLVER_NICE = String(this.opts.solverNice);
       this.pool = new verify.SolverPool(this.opts.workers ?? Math.max(1, verify.defaultWorkers() - 1));
     }
     const pool = this.pool;

@@ -129,12 +129,13 @@ export function startServer(opts: ServerOptions = {}): Promise<void> {
     }
     // initializationOptions: { prove: false } turns background proving off (the last report's
     // findings still show); { findings: false } shows no proof findings at all
-    const init = (params.initializationOptions ?? {}) as { prove?: unknown; findings?: unknown };
+    const init = (params.initializationOptions ?? {}) as { prove?: unknown; findings?: unknown; solverNice?: unknown };
     const progressSupported = params.capabilities.window?.workDoneProgress === true;
     proving = new Proving({
       root: project.root,
       prove: init.prove !== false,
       findings: init.findings !== false,
+      solverNice: typeof init.solverNice === "number" && Number.isInteger(init.solverNice) && init.solverNice > 0 ? Math.min(19, init.solverNice) : undefined,
       onChange: (files) => publish(files),
       progress: async (): Promise<Progress> => {
         if (progressSupported) {
