@@ -159,7 +159,7 @@ describe("rulewright lsp: proving as you type in Here I Stand", () => {
     const typed = text + '\nrule pass.never_empty §11 "a power with no cards may not pass"\n  during action_phase\n  forbid pass when count(state.hands[power]) = 0\n';
     await c.change(u, typed, 2);
     const id = "his.contradiction.pass.empty_hand~pass.never_empty";
-    const found = await c.waitFor("the contradiction as a diagnostic", () => c.diagnostics.find((p) => p.uri === u && p.version === 2 && p.diagnostics.some((d) => d.code === id && !d.message.includes("being proved"))));
+    const found = await c.waitFor("the contradiction as a diagnostic", () => c.diagnostics.find((p) => p.uri === u && p.version === 2 && p.diagnostics.some((d) => d.code === id && !String(d.message).includes("being proved"))));
     const d = found.diagnostics.find((x) => x.code === id)!;
     expect(d.severity).toBe(DiagnosticSeverity.Error);
     expect(d.range.start.line).toBe(lineOf(typed, "rule pass.never_empty"));

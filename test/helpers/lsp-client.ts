@@ -36,7 +36,6 @@ export class LspClient {
         this.progress.push({ token: p.token, value, at: performance.now() });
         for (const w of this.waiters.splice(0)) w();
       });
-      return null;
     });
     child.stderr!.on("data", (b) => (this.stderr += String(b)));
     this.conn.listen();
