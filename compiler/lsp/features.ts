@@ -26,8 +26,9 @@ import type { IREdition } from "../ir/types.js";
 import type { Decl, RuleDecl } from "../syntax/ast.js";
 import { KEYWORDS, RulesLexer } from "../syntax/tokens.js";
 import type { ObligationResult, ProofReport } from "../verify/index.js";
-import { obligationsFor, type Obligation } from "../verify/obligations.js";
-import { obligationKeyer, ProofCache } from "../verify/cache.js";
+import type { Obligation } from "../verify/obligations.js";
+import { ProofCache } from "../verify/cache.js";
+import { keyedFor } from "./keys.js";
 import { readExpr, readRule } from "./reading.js";
 import { buildIndex, occurrenceAt, typeRefText, type EditionIndex, type Occurrence } from "./symbols.js";
 import type { Project } from "./project.js";
@@ -80,8 +81,6 @@ class Reports {
   }
 }
 
-/** The list bound of `rulewright prove` (compiler/verify/index.ts DEFAULT_LIST_BOUND; importing it would load the solver): part of every cache key. */
-const PROVE_LIST_BOUND = 4;
 
 /**
  * Proof caches read from disk (`proofs/.cache/`, as `rulewright prove` writes them), re-read when
@@ -89,11 +88,14 @@ const PROVE_LIST_BOUND = 4;
  */
 class Caches {
   private stores = new Map<string, { mtime: number; cache: ProofCache }>();
+  /** the proof caches the server's background proving keeps loaded (proving.ts), read instead of the files */
+  loaded?: (editionRel: string) => ProofCache | undefined;
   /** per IR: its obligations and their cache keys, each key computed when first asked for (a hover keys only the rule's obligations) */
-  private keyed = new WeakMap<IREdition, { obligations: Obligation[]; key: (ob: Obligation) => string }>();
   constructor(private root: string) {}
   /** The store of an edition folder, read (gunzip, parse) only when its file changed since the last read; undefined without a file. */
   store(editionRel: string): { file: string; store: { mtime: number; cache: ProofCache } } | undefined {
+    const mine = this.loaded?.(editionRel);
+    if (mine) return { file: mine.file, store: { mtime: 0, cache: mine } };
     const dir = path.join(this.root, "proofs", ".cache");
     const file = ProofCache.fileFor(dir, editionRel);
     let mtime: number;
@@ -124,21 +126,7 @@ class Caches {
 
   /** The obligations of an IR and their key function (the edition's shared parts hashed once). */
   keyedFor(ir: IREdition): { obligations: Obligation[]; key: (ob: Obligation) => string } {
-    let k = this.keyed.get(ir);
-    if (!k) {
-      const keyer = obligationKeyer(ir, { listBound: PROVE_LIST_BOUND });
-      const memo = new Map<Obligation, string>();
-      k = {
-        obligations: obligationsFor(ir),
-        key: (ob) => {
-          let v = memo.get(ob);
-          if (v === undefined) memo.set(ob, (v = keyer(ob)));
-          return v;
-        },
-      };
-      this.keyed.set(ir, k);
-    }
-    return k;
+    return keyedFor(ir);
   }
 }
 
@@ -231,6 +219,11 @@ export class Features {
    * proof cache read from disk — so that the hover answers at once. The server calls it when a
    * check is done and no edit is waiting.
    */
+  /** Reads proof caches from `loaded` (background proving's, up to date before they are written) when it has them. */
+  useProofCaches(loaded: (editionRel: string) => ProofCache | undefined): void {
+    this.caches.loaded = loaded;
+  }
+
   warm(dir: string): void {
     this.index(dir);
     if (this.caches.store(this.project.rel(dir))) {

@@ -31,6 +31,14 @@ import { Project, projectRootOf } from "./project.js";
 import { parseRules } from "../syntax/index.js";
 import { Features, TOKEN_MODIFIERS, TOKEN_TYPES, toLspDiagnostic, uriOf } from "./features.js";
 import { formatRules } from "../fmt/format.js";
+import { Proving, type Progress, type ProvingOptions } from "./proving.js";
+
+/** A project root's project, its features and (after initialize) its background proving. */
+interface ProjectEntry {
+  project: Project;
+  features: Features;
+  proving?: Proving;
+}
 
 /** Quiet time after the last edit before the editions are checked again (ms). */
 export const DEBOUNCE_MS = 75;
@@ -65,16 +73,26 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
   const writer = new StreamMessageWriter(opts.output ?? process.stdout);
   const connection: Connection = createConnection(reader, writer);
   let shutdown = false;
-  connection.onShutdown(() => {
+  // the solver processes of background proving end with the server (the cache's last verdicts written first)
+  connection.onShutdown(async () => {
     shutdown = true;
+    await Promise.all([...projects.values()].map((e) => e.proving?.close()));
   });
   const documents = new TextDocuments(TextDocument);
   let project = new Project(path.resolve(opts.root ?? process.cwd()));
   let features = new Features(project);
   /** one project per project root (the workspace's own, and those found from the files) */
-  const projects = new Map<string, { project: Project; features: Features }>([[project.root, { project, features }]]);
+  /** the settings of background proving, from initialize (proving.ts; none before it) */
+  let provingSettings: Omit<ProvingOptions, "root"> | undefined;
+  /** a project's background proving, once the settings are known */
+  const attachProving = (e: ProjectEntry) => {
+    if (!provingSettings || e.proving) return;
+    const pv = (e.proving = new Proving({ ...provingSettings, root: e.project.root }));
+    if (provingSettings.prove && provingSettings.findings) e.features.useProofCaches((rel) => pv.loadedCache(rel));
+  };
+  const projects = new Map<string, ProjectEntry>([[project.root, { project, features }]]);
   /** the project a file belongs to: found from the file, else the workspace's */
-  const forFile = (f: string): { project: Project; features: Features } => {
+  const forFile = (f: string): ProjectEntry => {
     const root = projectRootOf(f) ?? project.root;
     let p = projects.get(root);
     if (!p) {
@@ -82,6 +100,7 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
       // the editor's buffers are shared: every project sees every unsaved file
       for (const [k, v] of project.open) pr.open.set(k, v);
       projects.set(root, (p = { project: pr, features: new Features(pr) }));
+      attachProving(p);
     }
     return p;
   };
@@ -126,29 +145,22 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
     pendingFiles.clear();
     const dirs = [...pending];
     pending.clear();
-    const versions = new Map([...project.open].map(([f, o]) => [f, o.version]));
     const touched = new Set<string>();
+    const checked: (Checked & { project: Project })[] = [];
     for (const [d, p] of dirs) {
       const c = safe("check", undefined as Checked | undefined, () => p.check(d));
       if (!c) continue;
       results.set(d, { ...c, project: p });
+      checked.push({ ...c, project: p });
       c.files.forEach((f) => touched.add(f));
       c.diagnostics.forEach((x) => touched.add(p.abs(x.file)));
     }
-    for (const f of touched) {
-      const seen = new Set<string>();
-      const diags: LspDiagnostic[] = [];
-      for (const r of results.values()) {
-        for (const d of r.diagnostics) {
-          if (r.project.abs(d.file) !== f) continue;
-          const k = `${d.code}:${d.span.line}:${d.span.column}:${d.message}`;
-          if (seen.has(k)) continue;
-          seen.add(k);
-          diags.push(toLspDiagnostic(d, r.project.root));
-        }
-      }
-      void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: diags, ...(versions.has(f) ? { version: versions.get(f) } : {}) });
+    // the proof findings follow the edit; their proofs start after a quiet time of their own (never waited for here)
+    for (const c of checked) {
+      const e = [...projects.values()].find((x) => x.project === c.project);
+      for (const f of safe("proving", new Set<string>() as ReadonlySet<string>, () => e?.proving?.checked(c.dir, c.edition) ?? new Set<string>())) touched.add(f);
     }
+    publish(touched);
     // a rule file no edition includes: its syntax errors, and why nothing else is checked
     for (const f of looseNow) {
       loose.add(f);
@@ -160,7 +172,7 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
           message: `${p.rel(f)} is not part of any edition: only its syntax is checked\nhelp: put it in an edition folder (dsl/<edition>/, beside a file with an \`edition\` declaration) or a module folder (dsl/modules/<module>/) an edition imports`,
         },
       ]);
-      void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: diags, ...(versions.has(f) ? { version: versions.get(f) } : {}) });
+      void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: diags, ...(project.open.has(f) ? { version: project.open.get(f)!.version } : {}) });
     }
     if (pending.size || pendingFiles.size) schedule([]);
     // idle after the check: what a hover needs (index, proof cache) is built now, not on the hover
@@ -169,6 +181,26 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
         if (timer) return;
         for (const [d, p] of dirs) safe("warming", undefined, () => [...projects.values()].find((x) => x.project === p)?.features.warm(d));
       });
+  };
+  /** Publishes the diagnostics of `files`: the compiler's (the union over the editions checked) and the proof findings. */
+  const publish = (files: ReadonlySet<string>) => {
+    const versions = new Map([...project.open].map(([f, o]) => [f, o.version]));
+    for (const f of files) {
+      const seen = new Set<string>();
+      const diags: LspDiagnostic[] = [];
+      for (const r of results.values()) {
+        for (const d of r.diagnostics) {
+          if (r.project.abs(d.file) !== f) continue;
+          const k = `${d.code}:${d.span.line}:${d.span.column}:${d.message}`;
+          if (seen.has(k)) continue;
+          seen.add(k);
+          diags.push(toLspDiagnostic(d, r.project.root));
+        }
+      }
+      const pr = forFile(f).proving;
+      if (pr) diags.push(...safe("proof diagnostics", [] as LspDiagnostic[], () => pr.diagnostics(f)));
+      void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: diags, ...(versions.has(f) ? { version: versions.get(f) } : {}) });
+    }
   };
   const schedule = (dirs: [string, Project][]) => {
     dirs.forEach(([d, p]) => pending.set(d, p));
@@ -198,6 +230,28 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
       projects.set(root, { project, features });
     }
     canWatch = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    // initializationOptions: { prove: false } turns background proving off (the last report's
+    // findings still show); { findings: false } shows no proof findings at all
+    const init = (params.initializationOptions ?? {}) as { prove?: unknown; findings?: unknown; solverNice?: unknown };
+    const progressSupported = params.capabilities.window?.workDoneProgress === true;
+    provingSettings = {
+      prove: init.prove !== false,
+      findings: init.findings !== false,
+      solverNice: typeof init.solverNice === "number" && Number.isInteger(init.solverNice) && init.solverNice > 0 ? Math.min(19, init.solverNice) : undefined,
+      onChange: (files: ReadonlySet<string>) => publish(files),
+      progress: async (): Promise<Progress> => {
+        if (progressSupported) {
+          try {
+            return await connection.window.createWorkDoneProgress();
+          } catch {
+            // the client refused the token: no progress shown
+          }
+        }
+        return { begin: () => undefined, report: () => undefined, done: () => undefined };
+      },
+      log: (m: string) => connection.console.error(m),
+    };
+    for (const e of projects.values()) attachProving(e);
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -271,7 +325,12 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
     const f = fileOf(p.textDocument.uri);
     return f ? refusal(() => forFile(f).features.rename(f, p.position, p.newName)) : null;
   });
-  connection.onCodeAction((p) => withFile(p.textDocument.uri, [], "code actions", (f) => forFile(f).features.codeActions(f, p.textDocument.uri, p.context.diagnostics)));
+  connection.onCodeAction((p) =>
+    withFile(p.textDocument.uri, [], "code actions", (f) => {
+      const e = forFile(f);
+      return [...e.features.codeActions(f, p.textDocument.uri, p.context.diagnostics), ...(e.proving?.codeActions(p.context.diagnostics) ?? [])];
+    }),
+  );
   connection.onFoldingRanges((p) => withFile(p.textDocument.uri, [], "folding", (f) => forFile(f).features.foldingRanges(f)));
   connection.onDocumentFormatting((p) => withFile(p.textDocument.uri, [], "formatting", (f) => {
     const pr = forFile(f).project;
@@ -293,6 +352,8 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
     return { data };
   }));
 
+  // the solver processes end with the server (the cache's last verdicts written first)
+
   documents.listen(connection);
   return new Promise((resolve) => {
     const errors = opts.errors ?? process.stderr;
@@ -303,7 +364,10 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
       if (why) errors.write(`rulewright lsp: ${why}\n`);
       resolve(code);
     };
-    connection.onExit(() => stop(shutdown ? 0 : 1));
+    connection.onExit(() => {
+      for (const e of projects.values()) void e.proving?.close();
+      stop(shutdown ? 0 : 1);
+    });
     reader.onError((e) => {
       if (e instanceof SyntaxError) {
         // framed, but not JSON: answer it (JSON-RPC parse error) and read on

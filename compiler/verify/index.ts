@@ -18,6 +18,7 @@ import { DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, KILL_GRACE_MS } from "./limits.js";
 
 export { obligationsFor, safeName, type Obligation } from "./obligations.js";
 export { SolverPool, defaultWorkers } from "./runner.js";
+export { ProofCache, obligationKeyer } from "./cache.js";
 export type { JudgedState } from "./witnesses.js";
 export type { Candidate, Example, Fact, ObligationResult, ProofReport, Profile, Smt2Mode, SolvedObligation, StuckInfo } from "./results.js";
 export { tableObligations, type TableExample } from "./tables.js";
@@ -47,6 +48,12 @@ export interface ProveOptions {
   cacheDir?: string;
   /** the cache file's name (default: the edition name; the CLI uses the edition folder) */
   cacheName?: string;
+  /**
+   * A proof cache the caller keeps loaded between runs (the language server: one read of the
+   * file, then a run per edit): used instead of `cacheDir`/`cacheName`, and never saved here —
+   * the caller saves it (`ProofCache.save(false)`) when it likes.
+   */
+  cache?: ProofCache;
   /** run Z3 in a child process (runner.ts): a crash or hang becomes `unknown`. Default false */
   isolate?: boolean;
   /** whole-run deadline in ms: obligations not solved by then are `unknown` */
@@ -136,7 +143,7 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
   }
   const keyer = obligationKeyer(ir, { listBound });
   const keyOf = new Map(obligations.map((ob) => [ob.id, keyer(ob)]));
-  const cache = opts.cacheDir ? new ProofCache(opts.cacheDir, opts.cacheName ?? ir.name) : undefined;
+  const cache = opts.cache ?? (opts.cacheDir ? new ProofCache(opts.cacheDir, opts.cacheName ?? ir.name) : undefined);
   const slicing = opts.slicing ?? true;
   /** the ids of the invariants the query of `ob` assumes (at least: the solver may assume all) */
   const assumed = (ob: Obligation) => new Set((slicing ? sliceInvariants(ir, ob) : ir.invariants).map((i) => i.id));
@@ -338,7 +345,7 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
     const w = results.get(ob.id)?.witness;
     if (w) cache?.rememberWitness(ob.id, w);
   }
-  cache?.save(!opts.only && !opts.shard);
+  if (!opts.cache) cache?.save(!opts.only && !opts.shard);
 
   const list = obligations.map((ob) => results.get(ob.id)!);
   const count = (f: (o: ObligationResult) => boolean) => list.filter(f).length;

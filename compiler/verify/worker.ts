@@ -11,16 +11,30 @@
  * one of a batch), the worker sends `{ type: "start", id }` to the parent (the parent's watchdog
  * for that obligation starts then: loading Z3 in a fresh process is not counted against it).
  *
+ * RULEWRIGHT_SOLVER_NICE=<n> (set by the language server, compiler/lsp/proving.ts): the process
+ * lowers its CPU priority to niceness n, so that a proof in the background never slows the
+ * editor's requests (verdicts do not depend on it).
+ *
  * Test-only switches (never set in normal use): RW_WORKER_CRASH_ON=<text> makes the process exit
  * with code 70 when it starts an obligation whose id contains <text>; RW_WORKER_HANG_ON=<text>
  * makes it spin forever there (a solver that never answers).
  */
 import fs from "node:fs";
+import os from "node:os";
 import type { IREdition } from "../ir/types.js";
 import type { Obligation } from "./obligations.js";
 import { proverFor } from "./solve.js";
 import type { Candidate, Smt2Mode, SolvedObligation } from "./results.js";
 import { getZ3, runExclusive } from "./z3.js";
+
+const nice = Number(process.env.RULEWRIGHT_SOLVER_NICE);
+if (Number.isInteger(nice) && nice > 0) {
+  try {
+    os.setPriority(Math.min(19, nice));
+  } catch {
+    // not allowed here: the process keeps its priority
+  }
+}
 
 export interface SolveTask {
   irFile: string;

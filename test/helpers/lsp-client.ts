@@ -9,7 +9,8 @@ import { pathToFileURL } from "node:url";
 import {
   createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
   DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, PublishDiagnosticsNotification, ShutdownRequest, ExitNotification,
-  RegistrationRequest, type ProtocolConnection, type PublishDiagnosticsParams, type Registration, type ClientCapabilities,
+  RegistrationRequest, WorkDoneProgressCreateRequest, WorkDoneProgress,
+  type ProtocolConnection, type PublishDiagnosticsParams, type Registration, type ClientCapabilities, type WorkDoneProgressBegin, type WorkDoneProgressReport, type WorkDoneProgressEnd,
 } from "vscode-languageserver-protocol/node";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
@@ -19,6 +20,9 @@ export class LspClient {
   readonly diagnostics: (PublishDiagnosticsParams & { at: number })[] = [];
   /** what the server registered dynamically (client/registerCapability), in order */
   readonly registrations: Registration[] = [];
+  /** the server's work done progress: tokens it created (window/workDoneProgress/create) and the $/progress values, in order */
+  readonly progress: { token: string | number; value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd; at: number }[] = [];
+  readonly progressTokens: (string | number)[] = [];
   private waiters: (() => void)[] = [];
   stderr = "";
 
@@ -32,6 +36,13 @@ export class LspClient {
       this.registrations.push(...p.registrations);
       for (const w of this.waiters.splice(0)) w();
     });
+    this.conn.onRequest(WorkDoneProgressCreateRequest.type, (p) => {
+      this.progressTokens.push(p.token);
+      this.conn.onProgress(WorkDoneProgress.type, p.token, (value) => {
+        this.progress.push({ token: p.token, value, at: performance.now() });
+        for (const w of this.waiters.splice(0)) w();
+      });
+    });
     child.stderr!.on("data", (b) => (this.stderr += String(b)));
     this.conn.listen();
   }
@@ -39,15 +50,19 @@ export class LspClient {
   /**
    * Starts the server with `root` as the workspace folder (default: the repository); `opts.folders`
    * several workspace folders instead, `opts.capabilities` more client capabilities (merged over
-   * publishDiagnostics.versionSupport).
+   * publishDiagnostics with versions and related information, and work done progress),
+   * `opts.initializationOptions` the server's settings (compiler/lsp/README.md; default
+   * `{ prove: false, findings: false }`: no background proving, no proof findings). The client
+   * answers window/workDoneProgress/create.
    */
-  static async start(root = REPO, opts: { folders?: string[]; capabilities?: ClientCapabilities } = {}): Promise<LspClient> {
+  static async start(root = REPO, opts: { folders?: string[]; capabilities?: ClientCapabilities; initializationOptions?: Record<string, unknown> } = {}): Promise<LspClient> {
     const child = spawn(process.execPath, [path.join(REPO, "bin/rulewright.mjs"), "lsp", "--stdio"], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
     const c = new LspClient(child);
     const folders = opts.folders ?? [root];
     await c.conn.sendRequest(InitializeRequest.type, {
       processId: process.pid, rootUri: uri(folders[0]!), workspaceFolders: folders.map((f, i) => ({ uri: uri(f), name: `ws${i}` })),
-      capabilities: { ...opts.capabilities, textDocument: { publishDiagnostics: { versionSupport: true }, ...opts.capabilities?.textDocument } },
+      capabilities: { window: { workDoneProgress: true }, ...opts.capabilities, textDocument: { publishDiagnostics: { versionSupport: true, relatedInformation: true }, ...opts.capabilities?.textDocument } },
+      initializationOptions: opts.initializationOptions ?? { prove: false, findings: false },
     });
     await c.conn.sendNotification(InitializedNotification.type, {});
     return c;
@@ -88,6 +103,26 @@ export class LspClient {
       const hit = this.registrations.find((r) => r.method === method);
       if (hit) return hit;
       if (Date.now() > deadline) throw new Error(`no registration of ${method} within ${timeoutMs} ms; got ${JSON.stringify(this.registrations.map((r) => r.method))}; stderr: ${this.stderr}`);
+      await new Promise<void>((res) => {
+        const t = setTimeout(res, 200);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          res();
+        });
+      });
+    }
+  }
+
+  /**
+   * Waits until `test` holds of the notifications received so far (checked again on every
+   * diagnostics or progress notification); no timing assertion: `timeoutMs` only ends a hung wait.
+   */
+  async waitFor<T>(what: string, test: () => T | undefined, timeoutMs = 120_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = test();
+      if (hit !== undefined) return hit;
+      if (Date.now() > deadline) throw new Error(`${what}: not seen within ${timeoutMs} ms; stderr: ${this.stderr}`);
       await new Promise<void>((res) => {
         const t = setTimeout(res, 200);
         this.waiters.push(() => {

@@ -1,0 +1,468 @@
+/**
+ * Proving in the language server: the findings of the proof obligations as diagnostics, kept up
+ * to date as the designer types.
+ *
+ * - On the first check of an edition, the findings of its last proof report
+ *   (`proofs/<edition folder>/report.json`) are shown at once, before any proving.
+ * - After every check that gives an IR (the unsaved buffers included) and a quiet time of
+ *   `PROVE_DEBOUNCE_MS`, the obligations of that IR are looked up in the proof cache
+ *   (`proofs/.cache/<edition dir>.json.gz`, the one `rulewright prove` writes: its keys hash what
+ *   each obligation depends on, so an untouched obligation is a cache hit); the others (those the
+ *   edit touched) are proved by `compiler/verify`'s `proveEdition`, one obligation per call, in
+ *   the pool of solver processes (`SolverPool`: Z3 never runs on the server's thread), errors
+ *   first. Unsat-core reuse and slicing are proveEdition's own. Each verdict is published as it
+ *   comes.
+ * - A newer check of the edition makes the run stale: it starts no further obligation and its
+ *   verdicts are no longer published (a solver check already running is never abandoned: it ends
+ *   in its process and its verdict still goes to the cache, keyed by content).
+ * - The cache is saved (never pruned: entries are keyed by content, so verdicts of unsaved
+ *   buffers are right for whoever has the same rules) when the runs are idle. report.json is
+ *   never written.
+ *
+ * This module owns no proof logic: it calls verify's API (loaded lazily, so that the server does
+ * not load the solver's module until it proves) and turns results into LSP diagnostics.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { DiagnosticSeverity, type CodeAction, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from "vscode-languageserver/node";
+import { editionFolder, type IREdition, type SourcePos } from "../ir/types.js";
+import { safeName, type Obligation } from "../verify/obligations.js";
+import { ProofCache } from "../verify/cache.js";
+import type { ObligationResult, ProofReport, SolvedObligation } from "../verify/results.js";
+import { factText, idInfo, involved, verdictMessage } from "../verify/describe.js";
+import { keyedFor, PROVE_LIST_BOUND as LIST_BOUND } from "./keys.js";
+
+/** Quiet time after the last check of an edition before its obligations are proved again (ms). */
+export const PROVE_DEBOUNCE_MS = 200;
+
+/** Idle time after the last verdict before the proof cache is written (ms). */
+const SAVE_DELAY_MS = 5000;
+
+/** `source` of the proof diagnostics. */
+export const PROVE_SOURCE = "rulewright prove";
+
+
+/** What `ProofDiagnostic.data` holds: the obligation, and its counterexample or witness (for the code action). */
+export interface FindingData {
+  obligation: string;
+  edition: string;
+  /** the edition folder, relative to the project root (`dsl/his`) */
+  dir: string;
+  example?: { kind: "counterexample" | "witness"; state: Record<string, unknown>; action: Record<string, unknown> };
+}
+
+/** A progress reporter ($/progress): `createWorkDoneProgress` of vscode-languageserver, or a no-op. */
+export interface Progress {
+  begin(title: string, percentage?: number, message?: string): void;
+  report(percentage: number, message?: string): void;
+  done(): void;
+}
+
+export interface ProvingOptions {
+  /** project root: `proofs/` lives here, IR positions are relative to it */
+  root: string;
+  /** prove in the background (initializationOptions `prove`, default true) */
+  prove: boolean;
+  /** publish proof findings at all (initializationOptions `findings`, default true) */
+  findings: boolean;
+  /** solver processes (default: one fewer than verify's `defaultWorkers()`, at least one) */
+  workers?: number;
+  /**
+   * niceness of the solver processes (initializationOptions `solverNice`, default 0: the
+   * priority of the server). Beside four busy loops on 2 cores, niceness 10 made a contradiction
+   * take 42 s to show (bench:lsp), against about 3.5 s on a quiet machine.
+   */
+  solverNice?: number;
+  /** the files whose proof diagnostics changed: the server publishes them again */
+  onChange: (files: ReadonlySet<string>) => void;
+  /** a fresh progress reporter (window/workDoneProgress/create) */
+  progress: () => Promise<Progress>;
+  log: (message: string) => void;
+}
+
+type Verify = typeof import("../verify/index.js");
+type Pool = InstanceType<Verify["SolverPool"]>;
+
+interface EditionState {
+  /** absolute edition folder */
+  dir: string;
+  ir?: IREdition;
+  /** results by obligation id (of `ir`; an obligation being proved again keeps its last result, `stale`) */
+  results: Map<string, ObligationResult & { stale?: boolean }>;
+  /** "report": the results are the last report's; "cache"/"proved": this server's */
+  from: "report" | "proved";
+  /** bumped by every check: a run of an older generation is stale */
+  generation: number;
+  /** the files the published diagnostics of this edition are on */
+  files: Set<string>;
+}
+
+/** Verdict order of work: errors first, cheap queries before expensive ones. */
+const KIND_ORDER: Record<string, number> = {
+  contradiction: 0, obligation_clash: 1, table_gap: 2, table_overlap: 2, dead_rule: 3, swallowing_exemption: 3, always_forbidden: 4, stuck_power: 5, redundant_rule: 6,
+};
+
+export class Proving {
+  private editions = new Map<string, EditionState>();
+  private timers = new Map<string, NodeJS.Timeout>();
+  private verify: Promise<Verify> | undefined;
+  private pool: Pool | undefined;
+  private caches = new Map<string, { cache: ProofCache; mtime: number; unsaved: boolean }>();
+  private saveTimer: NodeJS.Timeout | undefined;
+  /** runs in progress (one per edition at most that is not stale) */
+  private running = 0;
+  private closed = false;
+
+  constructor(private readonly opts: ProvingOptions) {}
+
+  /**
+   * An edition was checked: `ir` is its IR when it checked without error (else the last
+   * findings stay). The first time, the last report's findings are shown at once; then (proving
+   * on) the obligations of `ir` are proved after `PROVE_DEBOUNCE_MS`, and any run on an older IR
+   * of the edition is stale from now on.
+   */
+  checked(dir: string, ir: IREdition | undefined): ReadonlySet<string> {
+    if (!this.opts.findings || this.closed) return new Set();
+    let st = this.editions.get(dir);
+    let changed: ReadonlySet<string> = new Set();
+    if (!st) {
+      st = { dir, results: new Map(), from: "report", generation: 0, files: new Set() };
+      this.editions.set(dir, st);
+      if (ir) this.showReport(st, ir);
+      changed = this.refresh(st);
+    } else if (ir) {
+      // the findings follow the edit at once: positions from the new IR, and those about a
+      // declaration the edit removed are gone (the others wait for the proofs)
+      const declared = new Set([...ir.rules.map((r) => r.id), ...ir.exemptions.map((e) => e.id), ...(ir.tables ?? []).map((t) => t.name)]);
+      st.ir = ir;
+      for (const [id, o] of st.results) if (![...o.rules, ...o.subjects, ...(o.exemptions ?? []), ...(o.table !== undefined ? [o.table] : [])].every((x) => declared.has(x))) st.results.delete(id);
+      changed = this.refresh(st);
+    }
+    st.generation++;
+    this.wake?.();
+    if (!ir || !this.opts.prove) return changed;
+    clearTimeout(this.timers.get(dir));
+    const gen = st.generation;
+    this.timers.set(
+      dir,
+      setTimeout(() => {
+        this.timers.delete(dir);
+        // the editions checked together keep their order (the edited file's own edition first)
+        this.queue = this.queue.filter((q) => q.st !== st);
+        this.queue.push({ st: st!, ir, gen });
+        void this.pump();
+      }, PROVE_DEBOUNCE_MS),
+    );
+    return changed;
+  }
+
+  /** runs waiting to start, in order */
+  private queue: { st: EditionState; ir: IREdition; gen: number }[] = [];
+  private pumping = false;
+  /** resolves the pump's wait for a stale run (set while it waits) */
+  private wake: (() => void) | undefined;
+
+  /**
+   * Runs the queued runs one at a time. A run that turns stale starts no further obligation; the
+   * next run starts at once, beside its last obligations (they end in their processes).
+   */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      for (let next = this.queue.shift(); next && !this.closed; next = this.queue.shift()) {
+        const { st, ir, gen } = next;
+        if (st.generation !== gen) continue;
+        const run = this.run(st, ir, gen).catch((e) => this.opts.log(`rulewright: proving ${this.rel(st.dir)} failed: ${(e as Error).stack ?? e}`));
+        for (;;) {
+          const woken = new Promise<"stale">((resolve) => (this.wake = () => resolve("stale")));
+          const r = await Promise.race([run.then(() => "done" as const), woken]);
+          this.wake = undefined;
+          if (r === "done" || st.generation !== gen) break;
+        }
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** The proof diagnostics of a file: the union over the editions (a finding two editions share shows once). */
+  diagnostics(file: string): LspDiagnostic[] {
+    const out: LspDiagnostic[] = [];
+    const seen = new Set<string>();
+    for (const st of this.editions.values()) {
+      if (!st.ir || !st.files.has(file)) continue;
+      for (const o of st.results.values())
+        for (const d of this.toDiagnostics(st, o)) {
+          if (d.file !== file) continue;
+          const k = `${d.diag.range.start.line}:${d.diag.range.start.character}:${d.diag.severity}:${d.diag.message}`;
+          if (seen.has(k)) continue;
+          seen.add(k);
+          out.push(d.diag);
+        }
+    }
+    return out;
+  }
+
+  /**
+   * Code actions for proof diagnostics: write the counterexample or witness as
+   * `proofs/<edition>/lsp/<id>.state.json` and `.action.json` (a WorkspaceEdit the editor
+   * applies; the server writes no file), titled with the `rulewright check` command that replays
+   * it; and open the last proof report when there is one.
+   */
+  codeActions(diagnostics: readonly LspDiagnostic[]): CodeAction[] {
+    const out: CodeAction[] = [];
+    for (const d of diagnostics) {
+      if (d.source !== PROVE_SOURCE) continue;
+      const data = d.data as FindingData | undefined;
+      const ex = data?.example;
+      if (!data || !ex) continue;
+      const st = this.editions.get(path.resolve(this.opts.root, data.dir));
+      const folder = st?.ir ? editionFolder(st.ir) : data.edition;
+      const base = path.join("proofs", folder, "lsp", safeName(data.obligation));
+      const files = { state: `${base}.state.json`, action: `${base}.action.json` };
+      const replay = `npx rulewright check --edition ${data.dir} --state ${files.state} --action ${files.action}`;
+      const edits = [
+        { file: files.state, text: JSON.stringify(ex.state, null, 2) + "\n" },
+        { file: files.action, text: JSON.stringify(ex.action, null, 2) + "\n" },
+      ];
+      out.push({
+        title: `Write the ${ex.kind} of ${data.obligation} (replay: ${replay})`,
+        kind: "quickfix",
+        diagnostics: [d],
+        edit: {
+          documentChanges: edits.flatMap((e) => {
+            const uri = pathToFileURL(path.join(this.opts.root, e.file)).href;
+            return [
+              { kind: "create" as const, uri, options: { overwrite: true } },
+              { textDocument: { uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: e.text }] },
+            ];
+          }),
+        },
+      });
+    }
+    return out;
+  }
+
+  /** Stops the solver processes and writes what the cache holds that is not on disk yet. */
+  close(): Promise<void> {
+    return (this.closing ??= (async () => {
+      this.closed = true;
+      for (const t of this.timers.values()) clearTimeout(t);
+      clearTimeout(this.saveTimer);
+      this.save();
+      await this.pool?.close();
+    })());
+  }
+  private closing: Promise<void> | undefined;
+
+  private rel(abs: string): string {
+    return path.relative(this.opts.root, abs).split(path.sep).join("/") || ".";
+  }
+
+  /** The last report's findings of the edition (its obligations whose rules are still declared), shown before any proving. */
+  private showReport(st: EditionState, ir: IREdition): void {
+    const file = path.join(this.opts.root, "proofs", editionFolder(ir), "report.json");
+    let report: ProofReport;
+    try {
+      report = JSON.parse(fs.readFileSync(file, "utf8")) as ProofReport;
+      if (!Array.isArray(report.obligations)) return;
+    } catch {
+      return;
+    }
+    st.ir = ir;
+    st.from = "report";
+    for (const o of report.obligations) st.results.set(o.id, o);
+  }
+
+  /** The files of the edition's findings now and before (a finding gone must be cleared): they are to be published. */
+  private refresh(st: EditionState): Set<string> {
+    const before = st.files;
+    const now = new Set<string>();
+    if (st.ir) for (const o of st.results.values()) for (const d of this.toDiagnostics(st, o)) now.add(d.file);
+    st.files = now;
+    return new Set([...before, ...now]);
+  }
+
+  /** Publishes the edition's findings (`onChange`). */
+  private republish(st: EditionState): void {
+    const changed = this.refresh(st);
+    if (changed.size) this.opts.onChange(changed);
+  }
+
+  /** Verify, loaded on first use (it loads the solver's module, never its context: Z3 runs in the pool's processes). */
+  private loadVerify(): Promise<Verify> {
+    return (this.verify ??= import("../verify/index.js"));
+  }
+
+  /** The edition's proof cache, read once and again only when the file changed on disk while this server had nothing unsaved in it. */
+  private cacheOf(dir: string): ProofCache {
+    const name = this.rel(dir);
+    const cacheDir = path.join(this.opts.root, "proofs", ".cache");
+    const file = ProofCache.fileFor(cacheDir, name);
+    let mtime = 0;
+    try {
+      mtime = fs.statSync(file).mtimeMs;
+    } catch {
+      // no cache yet
+    }
+    let c = this.caches.get(dir);
+    if (!c || (!c.unsaved && c.mtime !== mtime)) this.caches.set(dir, (c = { cache: new ProofCache(cacheDir, name), mtime, unsaved: false }));
+    return c.cache;
+  }
+
+  /**
+   * The proof cache of an edition folder (relative to the root) that this server keeps loaded,
+   * if it has read it: hover reads its verdicts from here (they reach the file later).
+   */
+  loadedCache(editionRel: string): ProofCache | undefined {
+    return this.caches.get(path.resolve(this.opts.root, editionRel))?.cache;
+  }
+
+  /** Writes the caches with verdicts not on disk yet (not pruned: keys are content hashes). */
+  private save(): void {
+    for (const c of this.caches.values()) {
+      if (!c.unsaved) continue;
+      try {
+        c.cache.save(false);
+        c.mtime = fs.statSync(c.cache.file).mtimeMs;
+        c.unsaved = false;
+      } catch (e) {
+        this.opts.log(`rulewright: writing the proof cache ${c.cache.file} failed: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  private scheduleSave(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      if (this.running) return this.scheduleSave();
+      this.save();
+    }, SAVE_DELAY_MS);
+  }
+
+  /** Proves the obligations of `ir` that the cache does not answer (see the file comment). */
+  private async run(st: EditionState, ir: IREdition, gen: number): Promise<void> {
+    const stale = () => this.closed || st.generation !== gen;
+    const cache = this.cacheOf(st.dir);
+    // the keys hover uses too (keys.ts): hashed once per IR
+    const { obligations, key: keyer } = keyedFor(ir);
+    const results = new Map<string, ObligationResult & { stale?: boolean }>();
+    const todo: Obligation[] = [];
+    // keying hashes every obligation's inputs: in slices, so that requests are answered between them
+    for (let i = 0; i < obligations.length; i++) {
+      const ob = obligations[i]!;
+      const hit = cache.get(keyer(ob));
+      if (hit) results.set(ob.id, result(ob, hit, true));
+      else {
+        todo.push(ob);
+        const last = st.results.get(ob.id);
+        if (last && st.ir) results.set(ob.id, { ...last, stale: true });
+      }
+      if (i % 8 === 7) {
+        await new Promise((r) => setImmediate(r));
+        if (stale()) return;
+      }
+    }
+    st.ir = ir;
+    st.from = "proved";
+    st.results = results;
+    this.republish(st);
+    if (!todo.length) return;
+    todo.sort((a, b) => (KIND_ORDER[a.kind] ?? 9) - (KIND_ORDER[b.kind] ?? 9) || (a.id < b.id ? -1 : 1));
+    const verify = await this.loadVerify();
+    if (stale()) return;
+    if (!this.pool) {
+      // one process fewer than the cores leaves a core to the server; `solverNice` lowers their
+      // priority too (worker.ts), at the price of proofs that starve beside other busy processes
+      if (this.opts.solverNice) process.env.RULEWRIGHT_SOLVER_NICE = String(this.opts.solverNice);
+      this.pool = new verify.SolverPool(this.opts.workers ?? Math.max(1, verify.defaultWorkers() - 1));
+    }
+    const pool = this.pool;
+    const lease = pool.start();
+    const progress = await this.opts.progress();
+    const total = todo.length;
+    let done = 0;
+    const label = `${ir.name}: proving ${total} obligation${total === 1 ? "" : "s"} the edit touched`;
+    progress.begin("rulewright prove", 0, label);
+    this.running++;
+    const one = async (): Promise<void> => {
+      for (let ob = todo.shift(); ob && !stale(); ob = todo.shift()) {
+        const id = ob.id;
+        const rep = await verify.proveEdition(ir, { only: (o) => o.id === id, isolate: true, pool, cache, listBound: LIST_BOUND });
+        this.caches.get(st.dir)!.unsaved = true;
+        done++;
+        if (stale()) return;
+        const r = rep.obligations[0];
+        if (r) {
+          st.results.set(id, r);
+          this.republish(st);
+        }
+        progress.report(Math.round((100 * done) / total), `${ir.name}: ${done} of ${total} proved`);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: pool.workers }, one));
+    } finally {
+      this.running--;
+      lease();
+      progress.done();
+      this.scheduleSave();
+    }
+  }
+
+  /** The diagnostics of one result, by file: one on each rule (or exemption, table) it is about, pointing at the others. */
+  private toDiagnostics(st: EditionState, o: ObligationResult & { stale?: boolean }): { file: string; diag: LspDiagnostic }[] {
+    const ir = st.ir;
+    if (!ir || o.severity === "off" || o.verdict === "proved") return [];
+    const severity = o.verdict === "unknown" ? DiagnosticSeverity.Information : o.severity === "error" ? DiagnosticSeverity.Error : o.severity === "warning" ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information;
+    const ids = involved(o);
+    const infos = ids.map((id) => idInfo(ir, id)).filter((x): x is NonNullable<typeof x> => !!x);
+    // on the subjects (the rules the obligation is about); always_forbidden and stuck_power have
+    // none: on the rules of the core. Invariants of the core are related information only
+    const targets = o.table !== undefined ? infos.filter((x) => x.what === "table") : o.subjects.length ? infos.filter((x) => o.subjects.includes(x.id)) : infos.filter((x) => x.what !== "invariant");
+    if (!targets.length) return [];
+    const example = o.counterexample ?? o.witness;
+    const lines = [o.verdict === "unknown" ? `not proved (unknown): ${verdictMessage(o, ir).replace(/^not proved: /, "")}` : verdictMessage(o, ir)];
+    if (o.stale) lines.push("(being proved again after the edit)");
+    else if (st.from === "report" && o.verdict !== "unknown") lines.push(`(from the last proof report, proofs/${editionFolder(ir)}/report.json)`);
+    if (o.counterexample?.facts?.length) lines.push(`counterexample: ${o.counterexample.facts.map(factText).join(", ")}; action ${JSON.stringify(o.counterexample.action)}`);
+    const reportFile = path.join(this.opts.root, "proofs", editionFolder(ir), "report.json");
+    const exFile = o.counterexample ? path.join(this.opts.root, "proofs", editionFolder(ir), "counterexamples", `${safeName(o.id)}.state.json`) : undefined;
+    const href = st.from === "report" ? (exFile && fs.existsSync(exFile) ? exFile : reportFile) : undefined;
+    const data: FindingData = { obligation: o.id, edition: ir.name, dir: this.rel(st.dir), ...(example ? { example: { kind: o.counterexample ? "counterexample" : "witness", state: example.state, action: example.action } } : {}) };
+    const out: { file: string; diag: LspDiagnostic }[] = [];
+    for (const t of targets) {
+      const related: DiagnosticRelatedInformation[] = infos
+        .filter((x) => x.id !== t.id)
+        .map((x) => ({ location: { uri: pathToFileURL(path.resolve(this.opts.root, x.pos.file)).href, range: rangeOf(x.pos, x.id) }, message: `${x.what} \`${x.id}\`: ${x.title}` }));
+      out.push({
+        file: path.resolve(this.opts.root, t.pos.file),
+        diag: {
+          range: rangeOf(t.pos, t.id),
+          severity,
+          source: PROVE_SOURCE,
+          code: o.id,
+          ...(href ? { codeDescription: { href: pathToFileURL(href).href } } : {}),
+          message: lines.join("\n"),
+          ...(related.length ? { relatedInformation: related } : {}),
+          data,
+        },
+      });
+    }
+    return out;
+  }
+}
+
+/** An obligation's result from a cached verdict. */
+function result(ob: Obligation, r: SolvedObligation, cached: boolean): ObligationResult {
+  const { smt2: _s, profile: _p, ...rest } = r;
+  return { ...ob, ...rest, ...(cached ? { cached: true } : {}), ms: 0 } as ObligationResult;
+}
+
+/** The range of a declaration's id at `pos` (1-based line and column of the id). */
+function rangeOf(pos: SourcePos, id: string) {
+  const start = { line: Math.max(0, pos.line - 1), character: Math.max(0, pos.column - 1) };
+  return { start, end: { line: start.line, character: start.character + id.length } };
+}
