@@ -20,6 +20,7 @@ import zlib from "node:zlib";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProofCache } from "../compiler/verify/cache.js";
+import { DEFAULT_RLIMIT } from "../compiler/verify/limits.js";
 import { cacheSecret, ensurePrivateDir, seal, untrustedReason, UntrustedCacheError, type TrustProbe } from "../compiler/verify/user-cache.js";
 import { codeFolderProblem, transpiledValidators, UsageError } from "../compiler/cli/common.js";
 import { compareVerdicts, readVerdictTable } from "../compiler/cli/ci.js";
@@ -34,14 +35,19 @@ const secretA = Buffer.alloc(32, 1);
 const secretB = Buffer.alloc(32, 2);
 const posix = typeof process.getuid === "function";
 
+/** the resource budget of the stored verdicts (the default) and a count used within it */
+const RL = { budget: DEFAULT_RLIMIT, used: 1000 };
+/** a forged "proved" entry as the store holds it (keys in the stable order the seal is computed over) */
+const FORGED = { rlimit: { budget: DEFAULT_RLIMIT, used: 1 }, verdict: "proved" };
+
 describe("the proof cache's seals", () => {
   const example = { state: { phase: "diplomacy", hands: {} }, action: { action: "pass", power: "red" }, replayable: true };
   /** a store of two verdicts and one fact, written with secret A */
   function store(): string {
     const dir = tmp("rw-seal-");
     const c = new ProofCache(dir, "ed", { secret: secretA });
-    c.set("k-refuted", { verdict: "refuted", counterexample: example });
-    c.set("k-proved", { verdict: "proved", core: ["r1"] });
+    c.set("k-refuted", { verdict: "refuted", counterexample: example, rlimit: RL });
+    c.set("k-proved", { verdict: "proved", core: ["r1"], rlimit: RL });
     c.setFact("f", true);
     c.save(false);
     return dir;
@@ -54,7 +60,7 @@ describe("the proof cache's seals", () => {
     const c = new ProofCache(dir, "ed", { secret: secretA });
     expect(c.get("k-refuted")?.verdict).toBe("refuted");
     expect(c.get("k-refuted")?.counterexample?.state).toEqual(example.state);
-    expect(c.get("k-proved")).toEqual({ verdict: "proved", core: ["r1"] });
+    expect(c.get("k-proved")).toEqual({ verdict: "proved", core: ["r1"], rlimit: RL });
     expect(c.fact("f")).toBe(true);
   });
 
@@ -68,7 +74,7 @@ describe("the proof cache's seals", () => {
   it("drops an entry edited to {verdict: proved} and keeps the untouched one (the issue's forgery)", () => {
     const dir = store();
     const data = read(dir);
-    data.entries["k-refuted"] = { verdict: "proved" };
+    data.entries["k-refuted"] = FORGED;
     write(dir, data);
     const c = new ProofCache(dir, "ed", { secret: secretA });
     expect(c.get("k-refuted")).toBeUndefined();
@@ -78,8 +84,8 @@ describe("the proof cache's seals", () => {
   it("drops an entry whose seal was forged with another key, a forged fact, and a verdict whose state was swapped", () => {
     const dir = store();
     const data = read(dir);
-    data.entries["k-forged"] = { verdict: "proved" };
-    data.seals.entries["k-forged"] = seal(secretB, `entry\0k-forged\0{"verdict":"proved"}`);
+    data.entries["k-forged"] = FORGED;
+    data.seals.entries["k-forged"] = seal(secretB, `entry\0k-forged\0${JSON.stringify(FORGED)}`);
     data.facts.f = false;
     // the counterexample's state replaced under the same content hash
     const h = data.entries["k-refuted"].counterexample.state.$state;
@@ -95,8 +101,8 @@ describe("the proof cache's seals", () => {
   it("the same forgery sealed with the right key is reused (the seal, not the content, is what is checked)", () => {
     const dir = store();
     const data = read(dir);
-    data.entries["k-refuted"] = { verdict: "proved" };
-    data.seals.entries["k-refuted"] = seal(secretA, `entry\0k-refuted\0{"verdict":"proved"}`);
+    data.entries["k-refuted"] = FORGED;
+    data.seals.entries["k-refuted"] = seal(secretA, `entry\0k-refuted\0${JSON.stringify(FORGED)}`);
     write(dir, data);
     expect(new ProofCache(dir, "ed", { secret: secretA }).get("k-refuted")?.verdict).toBe("proved");
   });
@@ -240,8 +246,8 @@ describe.skipIf(!posix || !spawnSync("git", ["--version"]).stdout)("prove with a
   const forge = (key?: Buffer) => {
     const data = JSON.parse(zlib.gunzipSync(fs.readFileSync(store())).toString("utf8"));
     for (const k of Object.keys(data.entries)) {
-      data.entries[k] = { verdict: "proved" };
-      if (key) data.seals.entries[k] = seal(key, `entry\0${k}\0{"verdict":"proved"}`);
+      data.entries[k] = FORGED;
+      if (key) data.seals.entries[k] = seal(key, `entry\0${k}\0${JSON.stringify(FORGED)}`);
     }
     fs.writeFileSync(store(), zlib.gzipSync(JSON.stringify(data)));
   };
