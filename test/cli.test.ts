@@ -28,6 +28,17 @@ describe("rulewright check", () => {
     expect(r.out).toContain("allowed");
   });
 
+  it("reads --state and --action from pipes (`--state <(…)`, as scripts/pack-check.sh does), but not a device", () => {
+    const bash = (cmd: string) => spawnSync("bash", ["-c", cmd], { cwd: REPO, encoding: "utf8" });
+    const piped = bash(`node bin/rulewright.mjs check --edition his --state <(cat ${EX}/deploy-paris-genoa.state.json) --action <(cat ${EX}/deploy-5-units.action.json)`);
+    expect(piped.stderr).toBe("");
+    expect(piped.status).toBe(0);
+    expect(piped.stdout).toContain("allowed");
+    const device = run(["check", "--edition", "his", "--state", "/dev/zero", "--action", `${EX}/deploy-5-units.action.json`]);
+    expect(device.code).toBe(2);
+    expect(device.err).toContain("cannot read the state file `/dev/zero`");
+  });
+
   it("forbids 6 units across the Gulf of Lyon, naming the rule, citation and position", () => {
     const r = run(["check", "--edition", "his", "--state", `${EX}/deploy-paris-genoa.state.json`, "--action", `${EX}/deploy-6-units.action.json`, "--format", "json"]);
     expect(r.code).toBe(1);

@@ -18,6 +18,7 @@ import { LspClient, REPO, uri } from "./helpers/lsp-client.js";
 import { loadEdition } from "../compiler/check/index.js";
 import { obligationsFor } from "../compiler/verify/obligations.js";
 import { obligationKeys, ProofCache } from "../compiler/verify/cache.js";
+import { DEFAULT_RLIMIT } from "../compiler/verify/limits.js";
 
 const WAR = path.join(REPO, "dsl/his/war.rules");
 const warText = fs.readFileSync(WAR, "utf8");
@@ -244,7 +245,7 @@ describe("rulewright lsp on a small edition with a proof report", () => {
     expect(dead).toBeGreaterThanOrEqual(0);
     expect(obs.some((o) => o.id === "mini.redundant_rule.dow.genoa")).toBe(true);
     const store = new ProofCache(path.join(ws, "proofs/.cache"), "dsl/mini");
-    store.set(keys[dead]!, { verdict: "proved" });
+    store.set(keys[dead]!, { verdict: "proved", rlimit: { budget: DEFAULT_RLIMIT, used: 1000 } });
     store.save(false);
     war = path.join(ws, "dsl/mini/war.rules");
     text = fs.readFileSync(war, "utf8");

@@ -432,7 +432,8 @@ export function staleFiles(files: { path: string; content: string }[]): string[]
  * A UTF-8 byte-order mark is accepted.
  */
 export function readJson(file: string, what: string): unknown {
-  const got = readConfinedFile(file, undefined);
+  // a path from the command line: any file the user can read, a pipe too (`--state <(…)`), never a device
+  const got = readConfinedFile(file, undefined, MAX_INPUT_FILE_BYTES, true);
   if ("problem" in got) {
     const p = got.problem;
     throw new UsageError(`cannot read the ${what} file \`${file}\`${p.k === "not-file" || p.k === "too-large" ? `: it ${describeInputProblem(p, ".")}` : ""}`, 2,

@@ -56,9 +56,10 @@ export function resolveConfined(ref: string, baseDir: string, rootDir: string): 
  * `rootDirs` (no confinement when it is undefined), it is a regular file (checked on the open
  * descriptor, opened without blocking so a FIFO cannot hang the read) and it holds at most
  * `maxBytes` bytes (counted while reading: a file whose size `stat` under-reports, like those of
- * /proc, is cut off at the limit too).
+ * /proc, is cut off at the limit too). With `pipes` (a path the user named on the command line,
+ * such as `--state <(…)`), a pipe is read too, blocking, with the same limit; a device never is.
  */
-export function readConfinedFile(abs: string, rootDirs: string[] | undefined, maxBytes = MAX_INPUT_FILE_BYTES): { buf: Buffer; real: string } | { problem: InputFileProblem } {
+export function readConfinedFile(abs: string, rootDirs: string[] | undefined, maxBytes = MAX_INPUT_FILE_BYTES, pipes = false): { buf: Buffer; real: string } | { problem: InputFileProblem } {
   let real: string;
   try {
     real = fs.realpathSync(abs);
@@ -75,7 +76,11 @@ export function readConfinedFile(abs: string, rootDirs: string[] | undefined, ma
   }
   try {
     const st = fs.fstatSync(fd);
-    if (!st.isFile()) return { problem: { k: "not-file" } };
+    if (pipes && st.isFIFO()) {
+      // a pipe the user gave: read it as it comes (its writer may not have written yet)
+      fs.closeSync(fd);
+      fd = fs.openSync(real, fs.constants.O_RDONLY);
+    } else if (!st.isFile()) return { problem: { k: "not-file" } };
     if (st.size > maxBytes) return { problem: { k: "too-large", limit: maxBytes, bytes: st.size } };
     const chunks: Buffer[] = [];
     let total = 0;

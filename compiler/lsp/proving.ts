@@ -107,6 +107,8 @@ export class Proving {
   private editions = new Map<string, EditionState>();
   private timers = new Map<string, NodeJS.Timeout>();
   private verify: Promise<Verify> | undefined;
+  /** why proving stopped for good: the prover cannot be loaded here (a server bundled without z3-solver) */
+  private unavailable: string | undefined;
   private pool: Pool | undefined;
   private caches = new Map<string, { cache: ProofCache; mtime: number; unsaved: boolean }>();
   private saveTimer: NodeJS.Timeout | undefined;
@@ -141,7 +143,7 @@ export class Proving {
     }
     st.generation++;
     this.wake?.();
-    if (!ir || !this.opts.prove) return changed;
+    if (!ir || !this.opts.prove || this.unavailable) return changed;
     clearTimeout(this.timers.get(dir));
     const gen = st.generation;
     this.timers.set(
@@ -371,7 +373,15 @@ export class Proving {
     this.republish(st);
     if (!todo.length) return;
     todo.sort((a, b) => (KIND_ORDER[a.kind] ?? 9) - (KIND_ORDER[b.kind] ?? 9) || (a.id < b.id ? -1 : 1));
-    const verify = await this.loadVerify();
+    let verify: Verify;
+    try {
+      verify = await this.loadVerify();
+    } catch (e) {
+      // said once; the last report's findings stay
+      this.unavailable = (e as Error).message.split("\n")[0];
+      this.opts.log(`rulewright: background proving is off: the prover cannot be loaded (${this.unavailable}); install rulewright in the project (npm install --save-dev rulewright) to prove as you type`);
+      return;
+    }
     if (stale()) return;
     if (!this.pool) {
       // one process fewer than the cores leaves a core to the server; `solverNice` lowers their
