@@ -60,13 +60,34 @@ export function resolveConfined(ref: string, baseDir: string, rootDir: string): 
  * such as `--state <(…)`), a pipe is read too, blocking, with the same limit; a device never is.
  */
 export function readConfinedFile(abs: string, rootDirs: string[] | undefined, maxBytes = MAX_INPUT_FILE_BYTES, pipes = false): { buf: Buffer; real: string } | { problem: InputFileProblem } {
+  // a pipe named as /dev/fd/N has no real path (its link reads `pipe:[…]`): the path itself, unconfined only
+  if (pipes && rootDirs === undefined && isPipe(abs)) return readReal(abs, rootDirs, maxBytes, pipes);
   let real: string;
   try {
     real = fs.realpathSync(abs);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return { problem: code === "ENOENT" || code === "ENOTDIR" ? { k: "missing" } : { k: "unreadable", message: code ?? "error" } };
+    return missingOr(e);
   }
+  return readReal(real, rootDirs, maxBytes, pipes);
+}
+
+/** Whether `p` is a pipe (following links). */
+function isPipe(p: string): boolean {
+  try {
+    return fs.statSync(p).isFIFO();
+  } catch {
+    return false;
+  }
+}
+
+/** The problem of a path whose real path could not be found. */
+function missingOr(e: unknown): { problem: InputFileProblem } {
+  const code = (e as NodeJS.ErrnoException).code;
+  return { problem: code === "ENOENT" || code === "ENOTDIR" ? { k: "missing" } : { k: "unreadable", message: code ?? "error" } };
+}
+
+/** `readConfinedFile` once the real path is known. */
+function readReal(real: string, rootDirs: string[] | undefined, maxBytes: number, pipes: boolean): { buf: Buffer; real: string } | { problem: InputFileProblem } {
   if (rootDirs !== undefined && !rootDirs.some((root) => isInsideDir(real, realOr(root)))) return { problem: { k: "outside", real } };
   let fd: number;
   try {
