@@ -39,6 +39,8 @@ const posix = typeof process.getuid === "function";
 const RL = { budget: DEFAULT_RLIMIT, used: 1000 };
 /** a forged "proved" entry as the store holds it (keys in the stable order the seal is computed over) */
 const FORGED = { rlimit: { budget: DEFAULT_RLIMIT, used: 1 }, verdict: "proved" };
+/** the seal of FORGED stored under `k`, computed with `key` */
+const forgedSeal = (key: Buffer, k: string) => seal(key, `entry\0${k}\0${JSON.stringify(FORGED)}`);
 
 describe("the proof cache's seals", () => {
   const example = { state: { phase: "diplomacy", hands: {} }, action: { action: "pass", power: "red" }, replayable: true };
@@ -85,7 +87,7 @@ describe("the proof cache's seals", () => {
     const dir = store();
     const data = read(dir);
     data.entries["k-forged"] = FORGED;
-    data.seals.entries["k-forged"] = seal(secretB, `entry\0k-forged\0${JSON.stringify(FORGED)}`);
+    data.seals.entries["k-forged"] = forgedSeal(secretB, "k-forged");
     data.facts.f = false;
     // the counterexample's state replaced under the same content hash
     const h = data.entries["k-refuted"].counterexample.state.$state;
@@ -102,7 +104,7 @@ describe("the proof cache's seals", () => {
     const dir = store();
     const data = read(dir);
     data.entries["k-refuted"] = FORGED;
-    data.seals.entries["k-refuted"] = seal(secretA, `entry\0k-refuted\0${JSON.stringify(FORGED)}`);
+    data.seals.entries["k-refuted"] = forgedSeal(secretA, "k-refuted");
     write(dir, data);
     expect(new ProofCache(dir, "ed", { secret: secretA }).get("k-refuted")?.verdict).toBe("proved");
   });
@@ -247,7 +249,7 @@ describe.skipIf(!posix || !spawnSync("git", ["--version"]).stdout)("prove with a
     const data = JSON.parse(zlib.gunzipSync(fs.readFileSync(store())).toString("utf8"));
     for (const k of Object.keys(data.entries)) {
       data.entries[k] = FORGED;
-      if (key) data.seals.entries[k] = seal(key, `entry\0${k}\0${JSON.stringify(FORGED)}`);
+      if (key) data.seals.entries[k] = forgedSeal(key, k);
     }
     fs.writeFileSync(store(), zlib.gzipSync(JSON.stringify(data)));
   };
