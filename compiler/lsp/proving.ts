@@ -100,7 +100,7 @@ interface EditionState {
   ir?: IREdition;
   /** results by obligation id (of `ir`; an obligation being proved again keeps its last result, `stale`) */
   results: Map<string, Result>;
-  /** the IR of the last run (the edited rules of the next are those that differ from it) */
+  /** the IR of the last run that ended not stale (the edited rules of the next are those that differ from it) */
   proved?: IREdition;
   /** "report": the results are the last report's; "cache"/"proved": this server's */
   from: "report" | "proved";
@@ -375,7 +375,6 @@ export class Proving {
     const ids = new Set(obligations.map((ob) => ob.id));
     const results = new Map<string, Result>([...prior].filter(([id]) => ids.has(id)));
     st.ir = ir;
-    st.proved = ir;
     st.from = "proved";
     st.results = results;
     const todo: Obligation[] = [];
@@ -423,7 +422,10 @@ export class Proving {
       return ok;
     });
     if (!todo.length && !(await lookingUp)) return;
-    if (!todo.length) return;
+    if (!todo.length) {
+      st.proved = ir;
+      return;
+    }
     const verify = await this.loadVerify();
     if (stale()) return;
     if (!this.pool) {
@@ -472,6 +474,8 @@ export class Proving {
     };
     try {
       await Promise.all(Array.from({ length: pool.workers }, one));
+      // the next run's edited rules are those that differ from this IR, once it is all proved
+      if (!stale()) st.proved = ir;
     } finally {
       this.running--;
       lease();
