@@ -303,6 +303,18 @@ export class Proving {
     if (changed.size) this.opts.onChange(changed);
   }
 
+  /** The solver processes (created on first use; `boot` or a run starts them). */
+  private async poolOf(): Promise<Pool> {
+    const verify = await this.loadVerify();
+    if (!this.pool && !this.closed) {
+      // one process fewer than the cores leaves a core to the server; `solverNice` lowers their
+      // priority too (worker.ts), at the price of proofs that starve beside other busy processes
+      if (this.opts.solverNice) process.env.RULEWRIGHT_SOLVER_NICE = String(this.opts.solverNice);
+      this.pool = new verify.SolverPool(this.opts.workers ?? Math.max(1, verify.defaultWorkers() - 1));
+    }
+    return this.pool!;
+  }
+
   /** Verify, loaded on first use (it loads the solver's module, never its context: Z3 runs in the pool's processes). */
   private loadVerify(): Promise<Verify> {
     return (this.verify ??= import("../verify/index.js"));
@@ -424,17 +436,13 @@ export class Proving {
     if (!todo.length && !(await lookingUp)) return;
     if (!todo.length) {
       st.proved = ir;
+      // nothing to prove (the cache answered): a solver process loads Z3 now, not on the first edit
+      if (!stale()) void this.poolOf().then((p) => p.boot()).catch(() => undefined);
       return;
     }
     const verify = await this.loadVerify();
     if (stale()) return;
-    if (!this.pool) {
-      // one process fewer than the cores leaves a core to the server; `solverNice` lowers their
-      // priority too (worker.ts), at the price of proofs that starve beside other busy processes
-      if (this.opts.solverNice) process.env.RULEWRIGHT_SOLVER_NICE = String(this.opts.solverNice);
-      this.pool = new verify.SolverPool(this.opts.workers ?? Math.max(1, verify.defaultWorkers() - 1));
-    }
-    const pool = this.pool;
+    const pool = await this.poolOf();
     const lease = pool.start();
     const progress = await this.opts.progress();
     let done = 0;
