@@ -127,6 +127,12 @@ describe("rulewright lsp: proving as you type on the mini edition", () => {
     expect(onNew.relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line])).toEqual([[u, lineOf(typed, "rule pass.empty")]]);
     // the compiler's diagnostics are in the same set (none here), the finding is on pass.empty too
     expect(found.diagnostics.some((d) => d.code === id && d.range.start.line === lineOf(typed, "rule pass.empty"))).toBe(true);
+    // findings first: shown as soon as the solver found a model (its raw facts), then again with
+    // the counterexample the same solve made canonical and minimal
+    const first = found.diagnostics.find((d) => d.code === id)!;
+    expect(String(first.message)).toContain("(counterexample as the solver found it: being made minimal)");
+    const polished = await c.waitFor("the polished counterexample", () => c.diagnostics.find((p) => p.uri === u && p.version === 2 && p.diagnostics.some((d) => d.code === id && !String(d.message).includes("being made minimal"))));
+    expect(String(polished.diagnostics.find((d) => d.code === id)!.message)).toContain("counterexample: count(state.hands[");
     // progress: a token the server created, begun and ended
     const ended = await c.waitFor("the progress to end", () => c.progress.find((p) => p.value.kind === "end"));
     const mine = c.progress.filter((p) => p.token === ended.token).map((p) => p.value.kind);

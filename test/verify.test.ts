@@ -106,6 +106,41 @@ describe("proveEdition", () => {
     expect(ob(r, "t.contradiction.pass.empty_hand~pass.home_card").verdict).toBe("proved");
   });
 
+  it.each([false, true])("findings first (onEarlyFinding, isolate %s): each refutation's verdict before its counterexample is polished; the report and the cache are those of a run without it", async (isolate) => {
+    const ir = H.edition({
+      rules: [...H.consistentRules, rule("pass.no_empty", "forbid", "pass", cmp("=", len(handOf(power)), lit(0)), { scope: actionScope })],
+    });
+    const plain = await proveEdition(ir, { timeoutMs: 10_000 });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rw-early-"));
+    try {
+      const early: { id: string; verdict: string; minimal?: boolean; settledBefore: boolean }[] = [];
+      const settled = new Set<string>();
+      const r = await proveEdition(ir, {
+        timeoutMs: 10_000,
+        cacheDir: dir,
+        isolate,
+        workers: 1,
+        onEarlyFinding: (o) => early.push({ id: o.id, verdict: o.verdict, minimal: o.counterexample?.minimal, settledBefore: settled.has(o.id) }),
+        onProgress: (e) => void (e.type === "done" && settled.add(e.id)),
+      });
+      // the contradiction is among the early findings, before its result, unpolished
+      const c = early.find((e) => e.id === "t.contradiction.pass.empty_hand~pass.no_empty");
+      expect(c).toEqual({ id: "t.contradiction.pass.empty_hand~pass.no_empty", verdict: "refuted", minimal: false, settledBefore: false });
+      // every early finding is a refutation the report confirms
+      for (const e of early) expect(ob(r, e.id).verdict).toBe("refuted");
+      // the report: the same verdicts, counterexamples and cores as without findings first
+      const strip = (rep: ProofReport) => rep.obligations.map((o) => ({ id: o.id, verdict: o.verdict, counterexample: o.counterexample, witness: o.witness, core: o.core }));
+      expect(strip(r)).toEqual(strip(plain));
+      expect(ob(r, "t.contradiction.pass.empty_hand~pass.no_empty").counterexample!.minimal).toBe(true);
+      // the cache holds the polished results: a run from it gives the same report, all cached
+      const again = await proveEdition(ir, { timeoutMs: 10_000, cacheDir: dir });
+      expect(again.summary.cached).toBe(again.obligations.length);
+      expect(strip(again)).toEqual(strip(plain));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("refutes dead rules with a core naming them", async () => {
     const ir = H.edition({
       rules: [

@@ -294,11 +294,25 @@ export class Features {
 
   // ------------------------------------------------------------------ hover
 
+  /**
+   * Hover: the occurrence under the cursor is found in the symbol index of the file's own edition
+   * only (the folder it is in, else the first edition that includes it); the other editions that
+   * include the file add their citations and verdicts from their IRs, without an index of their
+   * own — so the first hover after an edit builds one index, not one per edition.
+   */
   hover(file: string, pos: Position): Hover | null {
-    const hits = this.at(file, pos);
-    if (!hits.length) return null;
-    const { index, occ } = hits[0]!;
-    const md = this.describe(index, occ, hits.map((h) => h.index));
+    const dirs = this.project.editionsOf(file);
+    const own = dirs.find((d) => d === path.dirname(file)) ?? dirs[0];
+    let found: { index: EditionIndex; occ: Occurrence } | undefined;
+    if (own) {
+      const index = this.index(own);
+      const occ = occurrenceAt(index, file, pos.line + 1, pos.character + 1);
+      if (occ) found = { index, occ };
+    }
+    found ??= this.at(file, pos)[0];
+    if (!found) return null;
+    const { index, occ } = found;
+    const md = this.describe(index, occ, [index.dir, ...dirs.filter((d) => d !== index.dir)]);
     return md ? { contents: { kind: "markdown", value: md }, range: toRange(occ.span) } : null;
   }
 
@@ -306,7 +320,8 @@ export class Features {
     return index.decls.find((x) => pred(x.decl));
   }
 
-  private describe(index: EditionIndex, occ: Occurrence, all: EditionIndex[]): string | undefined {
+  /** `all`: the edition folders to give citations and verdicts of (the index's first). */
+  private describe(index: EditionIndex, occ: Occurrence, all: string[]): string | undefined {
     const rel = (f: string) => this.project.rel(f);
     const name = occ.name;
     switch (occ.kind) {
@@ -401,12 +416,12 @@ export class Features {
   }
 
   /** The citation each edition shows (from its IR), or the citations as written. */
-  private citationText(all: EditionIndex[], id: string, written: string): string {
+  private citationText(all: string[], id: string, written: string): string {
     const shown = new Set<string>();
-    for (const idx of all) {
-      const ir = this.project.lastGood.get(idx.dir);
+    for (const dir of all) {
+      const ir = this.project.lastGood.get(dir);
       const r = ir?.rules.find((x) => x.id === id);
-      if (r) shown.add(`${r.citation.text} (in \`${path.basename(idx.dir)}\`)`);
+      if (r) shown.add(`${r.citation.text} (in \`${path.basename(dir)}\`)`);
     }
     return shown.size ? [...shown].join(" · ") : written;
   }
@@ -418,10 +433,11 @@ export class Features {
    * obligation the cache does not hold being "not proved since the edit"; else from the last
    * report, flagged as older than the rule files.
    */
-  verdicts(all: EditionIndex[], id: string): string[] {
+  verdicts(all: string[], id: string): string[] {
     const out: string[] = [];
     const about = (o: Obligation) => o.subjects?.includes(id) || o.table === id || ((o.kind === "contradiction" || o.kind === "obligation_clash") && o.rules.includes(id));
-    for (const idx of all) {
+    for (const dir of all) {
+      const idx = { dir };
       const folder = path.basename(idx.dir);
       const got = this.reports.get(folder);
       const ir: IREdition | undefined = this.project.lastGood.get(idx.dir);

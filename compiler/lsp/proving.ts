@@ -33,8 +33,12 @@ import type { ObligationResult, ProofReport, SolvedObligation } from "../verify/
 import { factText, idInfo, involved, verdictMessage } from "../verify/describe.js";
 import { keyedFor, PROVE_LIST_BOUND as LIST_BOUND } from "./keys.js";
 
-/** Quiet time after the last check of an edition before its obligations are proved again (ms). */
-export const PROVE_DEBOUNCE_MS = 200;
+/**
+ * Quiet time after the last check of an edition before its obligations are proved again (ms).
+ * The checks are already debounced (server.ts, 75 ms after the last edit), so none more: the
+ * timer only lets the other editions checked with it queue behind the file's own.
+ */
+export const PROVE_DEBOUNCE_MS = 0;
 
 /** Idle time after the last verdict before the proof cache is written (ms). */
 const SAVE_DELAY_MS = 5000;
@@ -82,6 +86,12 @@ export interface ProvingOptions {
 }
 
 type Verify = typeof import("../verify/index.js");
+/**
+ * A result as shown: `stale` while its obligation is proved again after an edit; `early` when it
+ * is the verdict as soon as it was found (verify's `onEarlyFinding`), its counterexample not yet
+ * canonical nor minimal (the polished one replaces it when the same solve ends).
+ */
+type Result = ObligationResult & { stale?: boolean; early?: boolean };
 type Pool = InstanceType<Verify["SolverPool"]>;
 
 interface EditionState {
@@ -89,7 +99,9 @@ interface EditionState {
   dir: string;
   ir?: IREdition;
   /** results by obligation id (of `ir`; an obligation being proved again keeps its last result, `stale`) */
-  results: Map<string, ObligationResult & { stale?: boolean }>;
+  results: Map<string, Result>;
+  /** the IR of the last run that ended not stale (the edited rules of the next are those that differ from it) */
+  proved?: IREdition;
   /** "report": the results are the last report's; "cache"/"proved": this server's */
   from: "report" | "proved";
   /** bumped by every check: a run of an older generation is stale */
@@ -293,6 +305,18 @@ export class Proving {
     if (changed.size) this.opts.onChange(changed);
   }
 
+  /** The solver processes (created on first use; `boot` or a run starts them). */
+  private async poolOf(): Promise<Pool> {
+    const verify = await this.loadVerify();
+    if (!this.pool && !this.closed) {
+      // one process fewer than the cores leaves a core to the server; `solverNice` lowers their
+      // priority too (worker.ts), at the price of proofs that starve beside other busy processes
+      if (this.opts.solverNice) process.env.RULEWRIGHT_SOLVER_NICE = String(this.opts.solverNice);
+      this.pool = new verify.SolverPool(this.opts.workers ?? Math.max(1, verify.defaultWorkers() - 1));
+    }
+    return this.pool!;
+  }
+
   /** Verify, loaded on first use (it loads the solver's module, never its context: Z3 runs in the pool's processes). */
   private loadVerify(): Promise<Verify> {
     return (this.verify ??= import("../verify/index.js"));
@@ -344,35 +368,74 @@ export class Proving {
     }, SAVE_DELAY_MS);
   }
 
-  /** Proves the obligations of `ir` that the cache does not answer (see the file comment). */
+  /**
+   * Proves the obligations of `ir` that the cache does not answer (see the file comment). The
+   * obligations of the edited rules (new, or different from the last run's IR) are looked up
+   * first and proved at once, contradictions first; the others are looked up meanwhile (hashing
+   * every obligation's inputs takes 100–200 ms on the server's thread for HIS) and queued behind.
+   */
   private async run(st: EditionState, ir: IREdition, gen: number): Promise<void> {
     const stale = () => this.closed || st.generation !== gen;
     const cache = this.cacheOf(st.dir);
     // the keys hover uses too (keys.ts): hashed once per IR
     const { obligations, key: keyer } = keyedFor(ir);
-    const results = new Map<string, ObligationResult & { stale?: boolean }>();
-    const todo: Obligation[] = [];
-    // keying hashes every obligation's inputs: in slices, so that requests are answered between them
-    for (let i = 0; i < obligations.length; i++) {
-      const ob = obligations[i]!;
-      const hit = cache.get(keyer(ob));
-      if (hit) results.set(ob.id, result(ob, hit, true));
-      else {
-        todo.push(ob);
-        const last = st.results.get(ob.id);
-        if (last && st.ir) results.set(ob.id, { ...last, stale: true });
-      }
-      if (i % 8 === 7) {
-        await new Promise((r) => setImmediate(r));
-        if (stale()) return;
-      }
-    }
+    const edited = editedRules(st.proved, ir);
+    const mine = (ob: Obligation) => (ob.subjects.some((r) => edited.has(r)) ? 0 : ob.rules.some((r) => edited.has(r)) ? 1 : 2);
+    const order = (a: Obligation, b: Obligation) => mine(a) - mine(b) || (KIND_ORDER[a.kind] ?? 9) - (KIND_ORDER[b.kind] ?? 9) || (a.id < b.id ? -1 : 1);
+    const ordered = [...obligations].sort((a, b) => mine(a) - mine(b));
+    const firstOthers = ordered.findIndex((ob) => mine(ob) === 2);
+    const prior = st.ir ? st.results : new Map<string, Result>();
+    // until an obligation is looked up, its last result stays as it was
+    const ids = new Set(obligations.map((ob) => ob.id));
+    const results = new Map<string, Result>([...prior].filter(([id]) => ids.has(id)));
     st.ir = ir;
     st.from = "proved";
     st.results = results;
+    const todo: Obligation[] = [];
+    /** proving waiting for the look-ups to find an obligation to prove */
+    const waiting: (() => void)[] = [];
+    let keyed = false;
+    const wake = () => {
+      todo.sort(order);
+      for (const w of waiting.splice(0)) w();
+    };
+    /** looks up `ordered[from, to)`: a hit is its verdict, a miss is to prove (its last result shown stale) */
+    const lookUp = async (from: number, to: number): Promise<boolean> => {
+      for (let i = from; i < to; i++) {
+        const ob = ordered[i]!;
+        const hit = cache.get(keyer(ob));
+        if (hit) results.set(ob.id, result(ob, hit, true));
+        else {
+          todo.push(ob);
+          const last = prior.get(ob.id);
+          if (last) results.set(ob.id, { ...last, stale: true });
+          else results.delete(ob.id);
+        }
+        // in slices, so that requests are answered between them
+        if (i % 8 === 7) {
+          wake();
+          await new Promise((r) => setImmediate(r));
+          if (stale()) return false;
+        }
+      }
+      todo.sort(order);
+      return true;
+    };
+    const split = firstOthers < 0 ? ordered.length : firstOthers;
+    if (!(await lookUp(0, split))) return;
     this.republish(st);
-    if (!todo.length) return;
-    todo.sort((a, b) => (KIND_ORDER[a.kind] ?? 9) - (KIND_ORDER[b.kind] ?? 9) || (a.id < b.id ? -1 : 1));
+    const lookingUp = lookUp(split, ordered.length)
+      .catch((e: unknown) => {
+        this.opts.log(`rulewright: looking up the proof cache of ${this.rel(st.dir)} failed: ${(e as Error).stack ?? e}`);
+        return false;
+      })
+      .then((ok) => {
+        keyed = true;
+        if (ok) this.republish(st);
+        wake();
+        return ok;
+      });
+    if (!todo.length && !(await lookingUp)) return;
     let verify: Verify;
     try {
       verify = await this.loadVerify();
@@ -382,25 +445,39 @@ export class Proving {
       this.opts.log(`rulewright: background proving is off: the prover cannot be loaded (${this.unavailable}); install rulewright in the project (npm install --save-dev rulewright) to prove as you type`);
       return;
     }
-    if (stale()) return;
-    if (!this.pool) {
-      // one process fewer than the cores leaves a core to the server; `solverNice` lowers their
-      // priority too (worker.ts), at the price of proofs that starve beside other busy processes
-      if (this.opts.solverNice) process.env.RULEWRIGHT_SOLVER_NICE = String(this.opts.solverNice);
-      this.pool = new verify.SolverPool(this.opts.workers ?? Math.max(1, verify.defaultWorkers() - 1));
+    if (!todo.length) {
+      st.proved = ir;
+      // nothing to prove (the cache answered): a solver process loads Z3 now, not on the first edit
+      if (!stale()) void this.poolOf().then((p) => p.boot()).catch(() => undefined);
+      return;
     }
-    const pool = this.pool;
+    if (stale()) return;
+    const pool = await this.poolOf();
     const lease = pool.start();
     const progress = await this.opts.progress();
-    const total = todo.length;
     let done = 0;
-    const label = `${ir.name}: proving ${total} obligation${total === 1 ? "" : "s"} the edit touched`;
-    progress.begin("rulewright prove", 0, label);
+    const label = () => `${ir.name}: proving ${done + todo.length}${keyed ? "" : "+"} obligation${done + todo.length === 1 ? "" : "s"} the edit touched`;
+    progress.begin("rulewright prove", 0, label());
     this.running++;
+    /** the next obligation to prove: waits while the rest are being looked up */
+    const next = async (): Promise<Obligation | undefined> => {
+      for (;;) {
+        const ob = todo.shift();
+        if (ob || keyed || stale()) return ob;
+        await new Promise<void>((r) => waiting.push(r));
+      }
+    };
     const one = async (): Promise<void> => {
-      for (let ob = todo.shift(); ob && !stale(); ob = todo.shift()) {
+      for (let ob = await next(); ob && !stale(); ob = await next()) {
         const id = ob.id;
-        const rep = await verify.proveEdition(ir, { only: (o) => o.id === id, isolate: true, pool, cache, listBound: LIST_BOUND });
+        // findings first: a refutation shows as soon as its model is found; the polished
+        // counterexample (canonical, minimal facts: the one cached) replaces it when the solve ends
+        const onEarlyFinding = (r: ObligationResult) => {
+          if (stale() || r.id !== id) return;
+          st.results.set(id, { ...r, early: true });
+          this.republish(st);
+        };
+        const rep = await verify.proveEdition(ir, { only: (o) => o.id === id, isolate: true, pool, cache, listBound: LIST_BOUND, onEarlyFinding });
         this.caches.get(st.dir)!.unsaved = true;
         done++;
         if (stale()) return;
@@ -409,11 +486,14 @@ export class Proving {
           st.results.set(id, r);
           this.republish(st);
         }
-        progress.report(Math.round((100 * done) / total), `${ir.name}: ${done} of ${total} proved`);
+        const total = done + todo.length;
+        progress.report(Math.round((100 * done) / total), `${ir.name}: ${done} of ${total}${keyed ? "" : "+"} proved`);
       }
     };
     try {
       await Promise.all(Array.from({ length: pool.workers }, one));
+      // the next run's edited rules are those that differ from this IR, once it is all proved
+      if (!stale()) st.proved = ir;
     } finally {
       this.running--;
       lease();
@@ -423,7 +503,7 @@ export class Proving {
   }
 
   /** The diagnostics of one result, by file: one on each rule (or exemption, table) it is about, pointing at the others. */
-  private toDiagnostics(st: EditionState, o: ObligationResult & { stale?: boolean }): { file: string; diag: LspDiagnostic }[] {
+  private toDiagnostics(st: EditionState, o: Result): { file: string; diag: LspDiagnostic }[] {
     const ir = st.ir;
     if (!ir || o.severity === "off" || o.verdict === "proved") return [];
     const severity = o.verdict === "unknown" ? DiagnosticSeverity.Information : o.severity === "error" ? DiagnosticSeverity.Error : o.severity === "warning" ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information;
@@ -436,6 +516,7 @@ export class Proving {
     const example = o.counterexample ?? o.witness;
     const lines = [o.verdict === "unknown" ? `not proved (unknown): ${verdictMessage(o, ir).replace(/^not proved: /, "")}` : verdictMessage(o, ir)];
     if (o.stale) lines.push("(being proved again after the edit)");
+    else if (o.early) lines.push("(counterexample as the solver found it: being made minimal)");
     else if (st.from === "report" && o.verdict !== "unknown") lines.push(`(from the last proof report, proofs/${editionFolder(ir)}/report.json)`);
     if (o.counterexample?.facts?.length) lines.push(`counterexample: ${o.counterexample.facts.map(factText).join(", ")}; action ${JSON.stringify(o.counterexample.action)}`);
     const reportFile = path.join(this.opts.root, "proofs", editionFolder(ir), "report.json");
@@ -463,6 +544,16 @@ export class Proving {
     }
     return out;
   }
+}
+
+/**
+ * The ids of the rules of `ir` that are new or differ from those of `before` (positions aside):
+ * the rules an edit touched. Every rule when there is no `before`.
+ */
+export function editedRules(before: IREdition | undefined, ir: IREdition): Set<string> {
+  const strip = (r: IREdition["rules"][number]) => JSON.stringify(r, (k, v) => (k === "pos" || k === "span" ? undefined : v));
+  const old = new Map((before?.rules ?? []).map((r) => [r.id, strip(r)]));
+  return new Set(ir.rules.filter((r) => old.get(r.id) !== strip(r)).map((r) => r.id));
 }
 
 /** An obligation's result from a cached verdict. */

@@ -2,7 +2,8 @@
  * The rulewright language server (LSP 3.17 over stdio, built on vscode-languageserver): wires the
  * editor's requests to `Features` and publishes diagnostics.
  *
- * Diagnostics: after an edit (debounced by `DEBOUNCE_MS`), every edition the file belongs to is
+ * Diagnostics: after an edit (debounced by `DEBOUNCE_MS`), the edited file's own edition is checked
+ * and published first, the other editions that include it `DEFERRED_MS` later; each edition is
  * checked by the compiler's own front end (`loadEdition`, with the unsaved buffers), and every
  * rule file of those editions gets its diagnostics (the union over every edition that includes
  * it, so a module shows what each importing edition finds), tagged with the document version
@@ -42,6 +43,13 @@ interface ProjectEntry {
 
 /** Quiet time after the last edit before the editions are checked again (ms). */
 export const DEBOUNCE_MS = 75;
+
+/**
+ * Delay of the check of the other editions that include an edited file (variants, importers),
+ * after its own edition's diagnostics are published (ms): the requests those diagnostics prompt
+ * (a hover, code actions) are answered first.
+ */
+export const DEFERRED_MS = 25;
 
 /** What the server asks the client to watch on disk (when it can register watchers): rule files, schemas, boards, scenario files. */
 export const WATCHED_FILES: FileSystemWatcher[] = [
@@ -133,18 +141,26 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
   const run = () => {
     timer = undefined;
     const looseNow: string[] = [];
+    /** the edited files' own editions (the folder the file is in, else the first that includes it) */
+    const own = new Set<string>();
     for (const f of pendingFiles) {
       const p = forFile(f).project;
       const eds = safe("finding editions", [] as string[], () => p.editionsOf(f));
       for (const d of eds) pending.set(d, p);
+      if (eds.length) own.add(eds.find((d) => d === path.dirname(f)) ?? eds[0]!);
       // an edition the file was part of at the last check (a new file closed unsaved, a file deleted)
       for (const [d, r] of results) if (r.files.includes(f)) pending.set(d, r.project);
       if (!eds.length && f.endsWith(".rules") && project.open.has(f)) looseNow.push(f);
       else if (loose.delete(f) || (!eds.length && f.endsWith(".rules"))) void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: [] });
     }
     pendingFiles.clear();
-    const dirs = [...pending];
+    // the edited files' own editions now; the others that include them (variants, importers)
+    // right after, once the requests the first diagnostics prompt (a hover) are answered
+    const all = [...pending];
+    const dirs = all.some(([d]) => own.has(d)) ? all.filter(([d]) => own.has(d)) : all;
     pending.clear();
+    for (const [d, p] of all) if (!dirs.some(([x]) => x === d)) pending.set(d, p);
+    const deferred = new Set(pending.keys());
     const touched = new Set<string>();
     const checked: (Checked & { project: Project })[] = [];
     for (const [d, p] of dirs) {
@@ -160,7 +176,9 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
       const e = [...projects.values()].find((x) => x.project === c.project);
       for (const f of safe("proving", new Set<string>() as ReadonlySet<string>, () => e?.proving?.checked(c.dir, c.edition) ?? new Set<string>())) touched.add(f);
     }
-    publish(touched);
+    // an edition still to check after this edit is left out (its diagnostics of the edited file
+    // would have the old positions): its second publish gives the union again
+    publish(touched, deferred);
     // a rule file no edition includes: its syntax errors, and why nothing else is checked
     for (const f of looseNow) {
       loose.add(f);
@@ -174,7 +192,11 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
       ]);
       void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: diags, ...(project.open.has(f) ? { version: project.open.get(f)!.version } : {}) });
     }
-    if (pending.size || pendingFiles.size) schedule([]);
+    if (pendingFiles.size) schedule([]);
+    else if (pending.size) {
+      clearTimeout(timer);
+      timer = setTimeout(run, DEFERRED_MS);
+    }
     // idle after the check: what a hover needs (index, proof cache) is built now, not on the hover
     else
       setImmediate(() => {
@@ -183,12 +205,13 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
       });
   };
   /** Publishes the diagnostics of `files`: the compiler's (the union over the editions checked) and the proof findings. */
-  const publish = (files: ReadonlySet<string>) => {
+  const publish = (files: ReadonlySet<string>, skip: ReadonlySet<string> = new Set()) => {
     const versions = new Map([...project.open].map(([f, o]) => [f, o.version]));
     for (const f of files) {
       const seen = new Set<string>();
       const diags: LspDiagnostic[] = [];
-      for (const r of results.values()) {
+      for (const [d, r] of results) {
+        if (skip.has(d)) continue;
         for (const d of r.diagnostics) {
           if (r.project.abs(d.file) !== f) continue;
           const k = `${d.code}:${d.span.line}:${d.span.column}:${d.message}`;

@@ -23,6 +23,7 @@ import { budgetedCheck, type Budget, type Z3Ctx } from "./z3.js";
  * Falls back to one plain check (the rest of the budget) when the defaults keep failing. All
  * preference checks are capped (`CANON_CHECK_RLIMIT`), running out counting as "not satisfiable".
  * Unsat cores are minimized by deletion (re-checking without each part).
+ * `onSat` is called with the first model, before it is made canonical (the verdict is known then).
  */
 const MAX_PIN_CHECKS = 128;
 /** resource-count cap of the canonicalization of one model (past it, leaves keep their model values) */
@@ -44,6 +45,7 @@ export async function solveCanonical(
   leaves: Set<string>,
   budget: Budget,
   track: Map<string, Bool<"main">>,
+  onSat?: (model: Model<"main">) => void,
 ): Promise<Solved> {
   type IntE = ReturnType<Z3Ctx["Int"]["const"]>;
   let checks = 0;
@@ -134,6 +136,8 @@ export async function solveCanonical(
   } catch (e) {
     return { result: "unknown", reason: `the solver answered sat without a model (${(e as Error).message})`, checks };
   }
+  // the satisfiability is decided: the caller may say so before the model is made canonical
+  onSat?.(model);
   const pins: Bool<"main">[] = [];
   let pinChecks = MAX_PIN_CHECKS;
   const canonFrom = budget.used;

@@ -62,6 +62,15 @@ export interface ProveOptions {
   killAfterMs?: number;
   /** prove only these obligations (the report lists only them; the cache is then not pruned) */
   only?: (ob: Obligation) => boolean;
+  /**
+   * Findings first (the language server): called with an obligation's `refuted` result as soon
+   * as the solver finds its model, before the counterexample is made canonical and its facts
+   * minimal (facts: the model's non-default leaves, `minimal: false`). The verdict is the one the
+   * obligation then gets (same solve, same budget: the polishing only picks among models); its
+   * polished result comes in the report as always, and only that one is cached. Not called for
+   * cached or witnessed verdicts, nor for the other verdicts.
+   */
+  onEarlyFinding?: (result: ObligationResult) => void;
   /** progress: called when an obligation starts solving and when it has a verdict */
   onProgress?: (e: ProgressEvent) => void;
   /** isolated mode: solver processes of the run (default one per core); ignored with `pool` */
@@ -254,6 +263,16 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
         defaultsOk = true;
         if (defaultsKey) cache!.setFact(defaultsKey, true);
       },
+      ...(opts.onEarlyFinding
+        ? {
+            onEarlyVerdict: (id: string, r: SolvedObligation) => {
+              const ob = byId.get(id);
+              if (!ob || results.has(id) || r.verdict !== "refuted") return;
+              const { smt2: _t, profile: _p, ...rest } = r;
+              opts.onEarlyFinding!({ ...ob, ...rest, ms: 0 });
+            },
+          }
+        : {}),
       onStart: (id: string) => {
         confirming_();
         opts.onProgress?.({ type: "start", id, done: results.size, total });

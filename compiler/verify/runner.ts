@@ -38,6 +38,12 @@ export interface RunOptions {
   onStart?: (id: string) => void;
   onResult: (id: string, r: SolvedObligation, ms: number) => void;
   /**
+   * Called with a `refuted` verdict as soon as its model is found, before the counterexample is
+   * made canonical and its facts minimal (the same solve then goes on: `onResult` gets the
+   * polished result). Asking for it costs nothing when it is absent.
+   */
+  onEarlyVerdict?: (id: string, r: SolvedObligation) => void;
+  /**
    * Whether the default state is known to satisfy the invariants (asked as each obligation
    * starts: true spares every solver process that check, solve.ts `knowDefaultsSatisfyInvariants`)
    */
@@ -62,7 +68,8 @@ export async function runInProcess(ir: IREdition, obs: Obligation[], o: RunOptio
       }
       o.onStart?.(ob.id);
       const t0 = performance.now();
-      const r = await prover.solve(ob, { rlimit: o.rlimit, timeoutMs: Math.max(1, Math.min(o.timeoutMs, Math.floor(left))) }, o.candidates?.(ob) ?? [], o.smt2);
+      const early = o.onEarlyVerdict ? (r: SolvedObligation) => o.onEarlyVerdict!(ob.id, r) : undefined;
+      const r = await prover.solve(ob, { rlimit: o.rlimit, timeoutMs: Math.max(1, Math.min(o.timeoutMs, Math.floor(left))) }, o.candidates?.(ob) ?? [], o.smt2, early);
       if (prover.defaultsKnown !== undefined) o.onDefaultsOk?.(prover.defaultsKnown);
       o.onResult(ob.id, r, Math.round(performance.now() - t0));
     }
@@ -126,6 +133,10 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
       onMessage: (l: (m: unknown) => void) => void listeners.push(l),
       postMessage: (m: unknown) => {
         const msg = m as WorkerMessage;
+        if (msg?.type === "verdict") {
+          if (items.some((x) => x.id === msg.id)) o.onEarlyVerdict?.(msg.id, msg.result);
+          return;
+        }
         if (msg?.type !== "start" || !items.some((x) => x.id === msg.id)) return;
         started = true;
         lastActivity = performance.now();
@@ -139,7 +150,7 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
         }, limit);
       },
     };
-    const base = { irFile, timeoutMs: o.timeoutMs, rlimit: o.rlimit, listBound: o.listBound, slicing: o.slicing ?? true, smt2: o.smt2 ?? "findings", defaultsOk: o.defaultsOk?.() } as const;
+    const base = { irFile, timeoutMs: o.timeoutMs, rlimit: o.rlimit, listBound: o.listBound, slicing: o.slicing ?? true, smt2: o.smt2 ?? "findings", defaultsOk: o.defaultsOk?.(), ...(o.onEarlyVerdict ? { early: true } : {}) } as const;
     let answer: SolveAnswer;
     try {
       const task: SolveTask = batch ? { ...base, obligation: ob, candidates: [], batch: items.map((x) => ({ obligation: x, candidates: candidatesOf(x) })) } : { ...base, obligation: ob, candidates: candidatesOf(ob) };

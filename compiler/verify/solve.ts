@@ -120,9 +120,13 @@ export class Prover extends QueryParts {
    * whose `sat` proves (dead_rule, redundant_rule, always_forbidden, swallowing_exemption).
    * `limits`: the obligation's resource budget and wall-clock safety net (README "Budgets"),
    * counted from this call; the result records the budget and the count used (`rlimit`).
+   * `early`: called with a `refuted` verdict as soon as the solver finds its model, before the
+   * counterexample is made canonical and its facts minimal (its facts are then the model's
+   * non-default leaves, `minimal: false`); the returned result is the same solve, polished. The
+   * verdict does not depend on the polishing (it only picks among models of a satisfiable query).
    */
-  async solve(ob: Obligation, limits: Limits, candidates: Candidate[] = [], smt2: Smt2Mode = "findings"): Promise<SolvedObligation> {
-    return (await this.solveOrWitness(ob, limits, candidates, smt2, true))!;
+  async solve(ob: Obligation, limits: Limits, candidates: Candidate[] = [], smt2: Smt2Mode = "findings", early?: (r: SolvedObligation) => void): Promise<SolvedObligation> {
+    return (await this.solveOrWitness(ob, limits, candidates, smt2, true, early))!;
   }
 
   /**
@@ -133,13 +137,13 @@ export class Prover extends QueryParts {
     return this.solveOrWitness(ob, limits, candidates, smt2, false);
   }
 
-  private async solveOrWitness(ob: Obligation, limits: Limits, candidates: Candidate[], smt2: Smt2Mode, search: boolean): Promise<SolvedObligation | undefined> {
+  private async solveOrWitness(ob: Obligation, limits: Limits, candidates: Candidate[], smt2: Smt2Mode, search: boolean, early?: (r: SolvedObligation) => void): Promise<SolvedObligation | undefined> {
     const budget = new Budget(limits.rlimit, limits.timeoutMs);
-    const r = await this.solveWithin(ob, budget, candidates, smt2, search);
+    const r = await this.solveWithin(ob, budget, candidates, smt2, search, early);
     return r && { ...r, rlimit: budget.record() };
   }
 
-  private async solveWithin(ob: Obligation, budget: Budget, candidates: Candidate[], smt2: Smt2Mode, search: boolean): Promise<SolvedObligation | undefined> {
+  private async solveWithin(ob: Obligation, budget: Budget, candidates: Candidate[], smt2: Smt2Mode, search: boolean, early?: (r: SolvedObligation) => void): Promise<SolvedObligation | undefined> {
     // result tables have queries of their own (tables.ts): no rules, no state
     if (ob.kind === "table_gap" || ob.kind === "table_overlap") return solveTable(this.ctx, this.enc, ob, budget);
     const t0 = performance.now();
@@ -182,7 +186,7 @@ export class Prover extends QueryParts {
         if (w) return withText(w);
       }
       if (!search) return undefined;
-      const r = await this.check(this.withSolver(built, q), q, budget);
+      const r = await this.check(this.withSolver(built, q), q, budget, early);
       prof.solveMs = lap();
       return withText(r);
     } catch (e) {
@@ -336,10 +340,28 @@ export class Prover extends QueryParts {
     return [...q.parts.map((p) => ({ name: p.name, e: b.exprOf(p) })), ...[...b.leaves].flatMap((n) => (enc.leaves.get(n)?.facts ?? []).map((e) => ({ name: `domain of ${n}`, e })))];
   }
 
-  private async check(b: Built & Required<Pick<Built, "solver" | "track">>, q: Query, budget: Budget): Promise<SolvedObligation> {
+  private async check(b: Built & Required<Pick<Built, "solver" | "track">>, q: Query, budget: Budget, early?: (r: SolvedObligation) => void): Promise<SolvedObligation> {
     const { ctx, enc } = this;
     const { solver, leaves, routes, track, exprOf } = b;
-    const r = await solveCanonical(ctx, enc, solver, leaves, budget, track);
+    // the verdict as soon as the first model is found (`solve`'s `early`): the model's
+    // non-default leaves as facts, not canonical, not minimal. Never thrown from: the solve goes on
+    const onSat =
+      early && q.satMeans === "refuted"
+        ? (model: Model<"main">) => {
+            try {
+              if (this.falsified(b, q, model)) return;
+              const ex: Example = { ...decode(enc, model, leaves, q.exampleAction), replayable: routes.size === 0 };
+              if (routes.size) ex.reason = `depends on route ${[...routes].sort().join(", ")}`;
+              q.adjustExample?.(ex, model);
+              ex.facts = factsOf(enc, model, nonDefault(enc, model, [...leaves].sort()));
+              ex.minimal = false;
+              early({ verdict: "refuted", counterexample: ex });
+            } catch {
+              // the polished result still comes
+            }
+          }
+        : undefined;
+    const r = await solveCanonical(ctx, enc, solver, leaves, budget, track, onSat);
     if (r.result === "unknown") return { verdict: "unknown", reason: r.reason };
     if (r.result === "unsat") {
       const goals = new Set(q.parts.filter((x) => x.name.startsWith("goal:")).map((x) => x.name.slice("goal:".length)));

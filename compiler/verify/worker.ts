@@ -57,6 +57,12 @@ export interface SolveTask {
    * null when no candidate is a witness (the parent then solves it alone).
    */
   batch?: { obligation: Obligation; candidates: Candidate[] }[];
+  /**
+   * true: as soon as a `refuted` verdict's model is found (before it is made canonical and its
+   * facts minimal), send it to the parent (`WorkerMessage` "verdict"); the answer is the same
+   * solve's polished result
+   */
+  early?: boolean;
 }
 export interface SolveAnswer {
   result: SolvedObligation;
@@ -67,7 +73,7 @@ export interface SolveAnswer {
   /** the answers of a batch task (SolveTask.batch), null where no witness held */
   batch?: (SolveAnswer | null)[];
 }
-export type WorkerMessage = { type: "start"; id: string; pid: number };
+export type WorkerMessage = { type: "start"; id: string; pid: number } | { type: "verdict"; id: string; pid: number; result: SolvedObligation };
 
 // the parent's stdout may carry a JSON/SARIF document, and tinypool pipes this process's stdout
 // into it: whatever this process (Z3, Node, a library) writes there goes to stderr instead
@@ -131,7 +137,8 @@ export default async function solveTask(task: SolveTask): Promise<SolveAnswer> {
     }
     started(ob.id);
     switches(ob.id);
-    const result = await prover.solve(ob, limits, task.candidates, task.smt2);
+    const early = task.early ? (r: SolvedObligation) => void process.send?.({ type: "verdict", id: ob.id, pid: process.pid, result: r } satisfies WorkerMessage) : undefined;
+    const result = await prover.solve(ob, limits, task.candidates, task.smt2, early);
     return { result, ms: Math.round(performance.now() - t0), defaultsOk: prover.defaultsKnown };
   });
 }
