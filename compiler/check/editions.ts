@@ -14,6 +14,9 @@ import type { Diagnostic, Span } from "../diagnostics/types.js";
 import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type { Provenance, SourcePos } from "../ir/types.js";
 import { parseRules } from "../syntax/index.js";
+
+/** A rule-file parser: `parseRules` or one that caches its results by text. */
+export type ParseRules = typeof parseRules;
 import type { Decl, RuleDecl } from "../syntax/ast.js";
 import type { DeclOf, Located, Origin } from "./env.js";
 import { LINE1, didYouMean, posOf, type Reporter } from "./util.js";
@@ -101,6 +104,8 @@ interface Ctx {
   readFile?: (abs: string) => string | undefined;
   /** names of `.rules` files the editor holds in a folder (absolute) that are not on disk yet (new, unsaved): read as part of the folder */
   unsavedIn?: (absDir: string) => string[];
+  /** the parser (default `parseRules`): the language server's caches by text; its result is only read */
+  parse?: ParseRules;
 }
 
 /** The rule files of a folder, the unsaved ones the editor holds in it included (sorted); undefined when the folder cannot be read. */
@@ -178,8 +183,9 @@ function parseFolder(abs: string, names: string[], c: Ctx): { decls: Located<Dec
       buf = got.buf;
     }
     c.inputs.push({ file, sha256: c.textHash(buf) });
-    const { ast, diagnostics } = parseRules(buf.toString("utf8"), file);
-    c.r.diagnostics.push(...diagnostics);
+    const { ast, diagnostics } = (c.parse ?? parseRules)(buf.toString("utf8"), file);
+    // copies: the checker appends context to its diagnostics' messages
+    c.r.diagnostics.push(...diagnostics.map((d) => ({ ...d })));
     if (diagnostics.some((d) => d.severity === "error")) bad = true;
     for (const d of ast.decls) decls.push({ decl: d, file });
   }

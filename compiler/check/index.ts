@@ -11,7 +11,7 @@ import type {
   Citation, EnumType, Expr, IRAction, IREdition, IREnum, IRExemption, IRInvariant, IRDecline, IRParam, IRRoute, IRRule, IRScope, Provenance, Type,
 } from "../ir/types.js";
 import type { Annotation, Citation as CitationRef, Decl, Param, TypeRef } from "../syntax/ast.js";
-import { assemble, shownName } from "./editions.js";
+import { assemble, shownName, type ParseRules } from "./editions.js";
 import { ANALYSES, EXEMPTION_ANALYSES, RULE_ANALYSES, SEVERITY_LEVELS, type AnalysisKind, type SeverityLevel, type SeverityOverride } from "../ir/analyses.js";
 import { checkBoard } from "./board.js";
 import { enumType, typeName, type DeclOf, type EnumInfo, type Env, type Located, type Origin, type ParamInfo } from "./env.js";
@@ -34,11 +34,14 @@ const textHash = (b: Buffer) => sha256(b.toString("utf8").replace(/\r\n?/g, "\n"
  * server's open, unsaved documents); undefined = read the disk. `opts.unsavedIn(absDir)`: names of
  * `.rules` files in that folder that exist only in the editor (a new file not saved yet), read
  * with `readFile` as part of the folder. Schema and board are always read from disk.
+ * `opts.parse(text, file)`: the parser to use (default `parseRules`), e.g. one that caches by text
+ * (the language server re-checks an edition on every edit; only the edited file's text changed).
+ * Its result is only read, never changed.
  */
-export function loadEdition(editionDir: string, opts?: { repoRoot?: string; readFile?: (abs: string) => string | undefined; unsavedIn?: (absDir: string) => string[] }): { edition?: IREdition; diagnostics: Diagnostic[] } {
+export function loadEdition(editionDir: string, opts?: { repoRoot?: string; readFile?: (abs: string) => string | undefined; unsavedIn?: (absDir: string) => string[]; parse?: ParseRules }): { edition?: IREdition; diagnostics: Diagnostic[] } {
   const r = new Reporter();
   try {
-    const edition = load(editionDir, opts?.repoRoot ?? process.cwd(), r, opts?.readFile, opts?.unsavedIn);
+    const edition = load(editionDir, opts?.repoRoot ?? process.cwd(), r, opts?.readFile, opts?.unsavedIn, opts?.parse);
     return r.errorCount === 0 && edition ? { edition, diagnostics: r.diagnostics } : { diagnostics: r.diagnostics };
   } catch (e) {
     // INVARIANT: unreachable on any input; if it is reached, report instead of throwing.
@@ -47,13 +50,13 @@ export function loadEdition(editionDir: string, opts?: { repoRoot?: string; read
   }
 }
 
-function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs: string) => string | undefined, unsavedIn?: (absDir: string) => string[]): IREdition | undefined {
+function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs: string) => string | undefined, unsavedIn?: (absDir: string) => string[], parse?: ParseRules): IREdition | undefined {
   const absDir = path.resolve(repoRoot, editionDir);
   const rel = (abs: string) => path.relative(repoRoot, abs).split(path.sep).join("/") || ".";
   const inputs: { file: string; sha256: string }[] = [];
 
   // 1. parse the edition, its ancestors (`extends`) and the modules they import
-  const asm = assemble(absDir, { repoRoot, r, inputs, textHash, readFile, unsavedIn });
+  const asm = assemble(absDir, { repoRoot, r, inputs, textHash, readFile, unsavedIn, parse });
   if (!asm) return undefined;
   const leaf = asm.levels[asm.levels.length - 1]!;
   const checkedFrom = r.diagnostics.length;

@@ -13,9 +13,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { IRAction, IREdition } from "../ir/types.js";
-import { DEFAULT_DIFF_STATES, DEFAULT_DIFF_TIMEOUT_MS, DiffInputError, diffEditions, type DiffCandidate, type EditionDiff } from "../verify/diff.js";
+import { DEFAULT_DIFF_RLIMIT, DEFAULT_DIFF_STATES, DEFAULT_DIFF_TIMEOUT_MS, DiffInputError, diffEditions, type DiffCandidate, type EditionDiff } from "../verify/diff.js";
 import { actionType, nonDefaultFacts, shrink } from "../verify/state-facts.js";
 import { actionProblems, compile, loadValidators, parseCount, parseMillis, resolveEdition, stateProblems, UsageError, color, type EditionRef, type Format, type ValidatorModule } from "./common.js";
+import { parseRlimit } from "./prove.js";
 
 /** A rule that fires in one edition and not in the other, as reported. */
 export interface ReportedRule {
@@ -92,7 +93,7 @@ const sameAspect = (v: Verdict, w: Verdict, aspect: string) => (aspect === "allo
 export async function runDiff(
   argA: string,
   argB: string,
-  opts: { format: Format; timeoutMs?: number; maxStates?: number; out?: string },
+  opts: { format: Format; rlimit?: number; timeoutMs?: number; maxStates?: number; out?: string },
 ): Promise<{ report: DiffReport; unconfirmed: number }> {
   const refs = [resolveEdition(argA), resolveEdition(argB)];
   const eds: IREdition[] = [];
@@ -105,7 +106,7 @@ export async function runDiff(
   const label = { a: names[0], b: names[1] === names[0] ? `${names[1]} (B)` : names[1] };
   let diff: EditionDiff;
   try {
-    diff = await diffEditions(eds[0], eds[1], { timeoutMs: opts.timeoutMs, maxStates: opts.maxStates, names: label });
+    diff = await diffEditions(eds[0], eds[1], { rlimit: opts.rlimit, timeoutMs: opts.timeoutMs, maxStates: opts.maxStates, names: label });
   } catch (e) {
     if (e instanceof DiffInputError) {
       throw new UsageError(
@@ -252,12 +253,13 @@ const MAX_DIFF_STATES = 1000;
 
 export async function diffCommand(
   editions: string[],
-  opts: { format: Format; timeout?: string; maxStates?: string; out?: string; failOnDiff?: boolean },
+  opts: { format: Format; rlimit?: string; timeout?: string; maxStates?: string; out?: string; failOnDiff?: boolean },
 ): Promise<number> {
   if (editions.length !== 2) throw new UsageError(`diff takes two editions, got ${editions.length}`, 2, "usage: rulewright diff his his-500 [--format json] [--fail-on-diff]");
   const timeoutMs = opts.timeout !== undefined ? parseMillis(opts.timeout, "--timeout") : DEFAULT_DIFF_TIMEOUT_MS;
+  const rlimit = opts.rlimit !== undefined ? parseRlimit(opts.rlimit) : DEFAULT_DIFF_RLIMIT;
   const maxStates = opts.maxStates !== undefined ? parseCount(opts.maxStates, "--max-states", MAX_DIFF_STATES) : DEFAULT_DIFF_STATES;
-  const { report, unconfirmed } = await runDiff(editions[0], editions[1], { format: opts.format, timeoutMs, maxStates, out: opts.out });
+  const { report, unconfirmed } = await runDiff(editions[0], editions[1], { format: opts.format, rlimit, timeoutMs, maxStates, out: opts.out });
   if (opts.format === "json") process.stdout.write(JSON.stringify(report, null, 2) + "\n");
   else printReport(report);
   if (unconfirmed) {

@@ -77,6 +77,16 @@ export class Project {
     return result;
   }
 
+  /** `parseRules(text, rel)`, cached by file and text (shared with `parse`). */
+  parseText(text: string, rel: string): ReturnType<typeof parseRules> {
+    const abs = this.abs(rel);
+    const hit = this.parsed.get(abs);
+    if (hit && hit.text === text) return hit.result;
+    const result = parseRules(text, rel);
+    this.parsed.set(abs, { text, result });
+    return result;
+  }
+
   ast(abs: string): AstFile {
     return this.parse(abs).ast;
   }
@@ -150,6 +160,8 @@ export class Project {
       repoRoot: this.root,
       readFile: (a) => this.open.get(path.resolve(a))?.text,
       unsavedIn: (d) => this.ruleFilesIn(path.resolve(d)).map((f) => path.basename(f)),
+      // an edit changes one file: the others' parses are reused (the same cache as `parse`)
+      parse: (text, file) => this.parseText(text, file),
     });
     if (res.edition) this.lastGood.set(editionDir, res.edition);
     return { dir: editionDir, edition: res.edition, diagnostics: res.diagnostics, files };

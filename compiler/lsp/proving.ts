@@ -35,10 +35,12 @@ import { keyedFor, PROVE_LIST_BOUND as LIST_BOUND } from "./keys.js";
 
 /**
  * Quiet time after the last check of an edition before its obligations are proved again (ms).
- * The checks are already debounced (server.ts, 75 ms after the last edit), so none more: the
- * timer only lets the other editions checked with it queue behind the file's own.
+ * The checks are already debounced (server.ts, 75 ms after the last edit), so this is short: it
+ * lets the requests an editor sends as the diagnostics arrive (hover, code actions) be answered
+ * before the run hashes the edited rules' obligations on the server's thread, and the other
+ * editions checked with it queue behind the file's own.
  */
-export const PROVE_DEBOUNCE_MS = 0;
+export const PROVE_DEBOUNCE_MS = 30;
 
 /** Idle time after the last verdict before the proof cache is written (ms). */
 const SAVE_DELAY_MS = 5000;
@@ -551,9 +553,16 @@ export class Proving {
  * the rules an edit touched. Every rule when there is no `before`.
  */
 export function editedRules(before: IREdition | undefined, ir: IREdition): Set<string> {
-  const strip = (r: IREdition["rules"][number]) => JSON.stringify(r, (k, v) => (k === "pos" || k === "span" ? undefined : v));
-  const old = new Map((before?.rules ?? []).map((r) => [r.id, strip(r)]));
-  return new Set(ir.rules.filter((r) => old.get(r.id) !== strip(r)).map((r) => r.id));
+  const old = new Map((before?.rules ?? []).map((r) => [r.id, ruleText(r)]));
+  return new Set(ir.rules.filter((r) => old.get(r.id) !== ruleText(r)).map((r) => r.id));
+}
+
+const ruleTexts = new WeakMap<IREdition["rules"][number], string>();
+/** A rule's IR as JSON without positions, made once per rule object (the last run's IR was serialised at its own edit). */
+function ruleText(r: IREdition["rules"][number]): string {
+  let t = ruleTexts.get(r);
+  if (t === undefined) ruleTexts.set(r, (t = JSON.stringify(r, (k, v) => (k === "pos" || k === "span" ? undefined : v))));
+  return t;
 }
 
 /** An obligation's result from a cached verdict. */

@@ -49,7 +49,7 @@ export const DEBOUNCE_MS = 75;
  * after its own edition's diagnostics are published (ms): the requests those diagnostics prompt
  * (a hover, code actions) are answered first.
  */
-export const DEFERRED_MS = 25;
+export const DEFERRED_MS = 150;
 
 /** What the server asks the client to watch on disk (when it can register watchers): rule files, schemas, boards, scenario files. */
 export const WATCHED_FILES: FileSystemWatcher[] = [

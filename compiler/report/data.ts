@@ -36,7 +36,7 @@ export interface DiffReport {
   outDir?: string;
   actions: { action: string; verdict: string; reason?: string; differences?: { aspect: string; stateFile: string; actionFile: string; action: Record<string, unknown>; verdictA: string; verdictB: string; facts: string[]; rulesA: { id: string }[]; rulesB: { id: string }[] }[] }[];
   notCompared?: { action: string; reason: string }[];
-  bounds?: { listBound: number; timeoutMs: number; maxStates: number };
+  bounds?: { listBound: number; rlimit?: number; timeoutMs: number; maxStates: number };
 }
 
 /**

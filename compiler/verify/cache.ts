@@ -89,6 +89,34 @@ function stable(x: unknown): string {
 
 const sha = (s: string) => crypto.createHash("sha256").update(s).digest("hex");
 
+/** A hole in an array, marked in a fingerprint (JSON.stringify writes `null` for it, `stable` nothing). */
+const HOLE = "\u0000undefined";
+/** Texts kept by `contentHash` before its memo is emptied (a text is a rule's JSON: 20 KB on average in HIS). */
+const CONTENT_MEMO_MAX = 2000;
+const contentHashes = new Map<string, string>();
+
+/**
+ * `sha(stable(stripPos(x)))` (or of `x` as it is, `positions` true), memoised by the native JSON
+ * text of what it hashes: a fingerprint is 3× quicker to make than the stable text, so a language
+ * server that re-keys every obligation after an edit hashes again only the rules whose content
+ * changed. Equal fingerprints are equal values (same keys, same order, holes marked), so a hit is
+ * the hash the value would get.
+ */
+function contentHash(x: unknown, positions = false): string {
+  const fp = JSON.stringify(x, function (this: unknown, k: string, v: unknown) {
+    if (Array.isArray(this)) return v === undefined ? HOLE : v;
+    return !positions && k === "pos" ? undefined : v;
+  });
+  const key = `${positions ? "p" : "s"}${fp}`;
+  let h = contentHashes.get(key);
+  if (h === undefined) {
+    h = sha(stable(positions ? x : stripPos(x)));
+    if (contentHashes.size >= CONTENT_MEMO_MAX) contentHashes.clear();
+    contentHashes.set(key, h);
+  }
+  return h;
+}
+
 /**
  * The cache key of every obligation (same order): a sha256 (hex) over the obligation and the
  * hashes of the parts its verdict depends on. Each part (rule, exemption, action, route, table)
@@ -106,8 +134,9 @@ function sharedHash(ir: IREdition, listBound: number): string {
   if (!m) sharedHashes.set(ir, (m = new Map()));
   let h = m.get(listBound);
   if (h === undefined) {
-    h = sha(
-      stable({ tool: toolVersion(), listBound, state: ir.state, enums: ir.enums.map((e) => ({ name: e.name, base: e.base, members: e.members })), board: ir.board, invariants: ir.invariants.map((i) => ({ id: i.id, expr: stripPos(i.expr) })) }),
+    h = contentHash(
+      { tool: toolVersion(), listBound, state: ir.state, enums: ir.enums.map((e) => ({ name: e.name, base: e.base, members: e.members })), board: ir.board, invariants: ir.invariants.map((i) => ({ id: i.id, expr: stripPos(i.expr) })) },
+      true,
     );
     m.set(listBound, h);
   }
@@ -172,8 +201,9 @@ export function obligationKeyer(ir: IREdition, opts: { listBound: number }): (ob
     };
   };
   const tableHash = memo(tableHashOf);
-  const ruleHash = memo((r: IRRule) => sha(stable({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: stripPos(r.when) })));
-  const exemptionHash = memo((e: IREdition["exemptions"][number]) => sha(stable({ id: e.id, groups: e.groups, rules: e.rules, when: stripPos(e.when) })));
+  // (only `when` holds positions: stripping the whole object hashes what the stable text of the rule without them did)
+  const ruleHash = memo((r: IRRule) => contentHash({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: r.when }));
+  const exemptionHash = memo((e: IREdition["exemptions"][number]) => contentHash({ id: e.id, groups: e.groups, rules: e.rules, when: e.when }));
   const actionHash = memo((a: IREdition["actions"][number]) => sha(stable({ name: a.name, params: a.params })));
   const routeHash = memo(routeHashOf);
   /** the routes and tables an expression mentions, per expression */
@@ -326,6 +356,8 @@ const CORES_KEPT = 4;
 /** A proof cache of one edition folder (a gzip'd JSON file). */
 export class ProofCache {
   private entries = new Map<string, CachedResult>();
+  /** each entry as last written (stored form and seal), by key: a save after a few new verdicts re-packs only those */
+  private packed = new Map<string, { r: CachedResult; stored: StoredResult; seal: string }>();
   private used = new Set<string>();
   /** obligation id → the state and action of its last witness (by content hash in `states`) */
   private witnesses = new Map<string, { state: string; action: Record<string, unknown> }>();
@@ -503,7 +535,15 @@ export class ProofCache {
     const keep = prune ? [...this.entries].filter(([k]) => this.used.has(k)) : [...this.entries];
     keep.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const wit = [...this.witnesses].filter(([id]) => !prune || this.seenIds.has(id)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const entries = keep.map(([k, r]) => [k, this.deflate(r)] as const);
+    const packed = keep.map(([k, r]) => {
+      let p = this.packed.get(k);
+      if (!p || p.r !== r) {
+        const stored = this.deflate(r);
+        this.packed.set(k, (p = { r, stored, seal: seal(secret, sealText("entry", k, JSON.parse(JSON.stringify(stored)))) }));
+      }
+      return [k, p] as const;
+    });
+    const entries = packed.map(([k, p]) => [k, p.stored] as const);
     const stateIds = new Set(wit.map(([, w]) => w.state));
     for (const [, r] of entries) for (const ex of [r.counterexample, r.witness]) if (ex) stateIds.add((ex.state as { $state: string }).$state);
     const states = [...this.states].filter(([h]) => stateIds.has(h)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -518,7 +558,7 @@ export class ProofCache {
     const data: StoreFile = { format: FORMAT, tool: toolVersion(), entries: Object.fromEntries(entries), witnesses: Object.fromEntries(wit), states: Object.fromEntries(states), cores: Object.fromEntries(cores), facts: Object.fromEntries(facts) };
     // sealed as written (the JSON text reads back to the same stable text)
     data.seals = {
-      entries: Object.fromEntries(entries.map(([k, r]) => [k, seal(secret, sealText("entry", k, JSON.parse(JSON.stringify(r))))])),
+      entries: Object.fromEntries(packed.map(([k, p]) => [k, p.seal])),
       facts: Object.fromEntries(facts.map(([k, v]) => [k, seal(secret, sealText("fact", k, v))])),
     };
     // level 1: a quarter of the default level's time for a few percent more bytes

@@ -8,7 +8,7 @@
  *   actor fires (the violated-rule *set* may differ between the editions without a difference);
  * - obliged: some oblige rule of the action fires.
  * For an aspect X the query is inv(A) ∧ inv(B) ∧ dom ∧ (X_A ≠ X_B); unsat = identical, unknown
- * (timeout) = unknown, never identical. Routes are encoded exactly (`route-exact.ts`), so every
+ * (resource budget spent) = unknown, never identical. Routes are encoded exactly (`route-exact.ts`), so every
  * model is a state the generated validators must agree with; the CLI replays each one.
  *
  * Several states per aspect: after each model the next solve excludes its signature (which rules
@@ -27,14 +27,20 @@ import type { Env } from "./encode.js";
 import { decode } from "./decode.js";
 import { ExactRouteEncoder, routeGraph, type ExactUnit } from "./route-exact.js";
 import { sharedActions, vocabularyProblems } from "./vocabulary.js";
-import { duringCheck, getZ3, reasonUnknown, runExclusive, type Z3Ctx } from "./z3.js";
+import { Budget, budgetedCheck, getZ3, runExclusive, type Z3Ctx } from "./z3.js";
 
 export { sharedActions, vocabularyProblems };
 
 type B = Bool<"main">;
 
 export interface DiffOptions {
-  /** solver time of one state search, route refinement included (default 120 000 ms) */
+  /**
+   * resource budget of one state search, route refinement included, in units of Z3's
+   * deterministic resource count (`rlimit`; default `DEFAULT_DIFF_RLIMIT`): running out is
+   * `unknown`, the same on every machine and at any load
+   */
+  rlimit?: number;
+  /** wall-clock safety net of one state search (ms; default `DEFAULT_DIFF_TIMEOUT_MS`): only a wedged solver reaches it */
   timeoutMs?: number;
   /** bound of list-typed action parameters (default 4, as `prove`) */
   listBound?: number;
@@ -42,7 +48,13 @@ export interface DiffOptions {
   maxStates?: number;
 }
 
-export const DEFAULT_DIFF_TIMEOUT_MS = 120_000;
+/**
+ * The resource budget of one state search (Z3 `rlimit` units): about 4× the largest count a
+ * search of the bundled pairs uses (his / his-500, his / vq; compiler/verify/README.md "Budgets").
+ */
+export const DEFAULT_DIFF_RLIMIT = 200_000_000;
+/** The wall-clock safety net of one state search (ms): far above what the budget takes on a loaded machine. */
+export const DEFAULT_DIFF_TIMEOUT_MS = 600_000;
 export const DEFAULT_DIFF_STATES = 3;
 
 export type Aspect = "allowed" | "obliged";
@@ -72,7 +84,7 @@ export interface ActionDiff {
   /** differs: some candidate; unknown: no candidate and some aspect unknown; identical: both aspects proved identical */
   verdict: AspectVerdict;
   aspects: Record<Aspect, AspectVerdict>;
-  /** why an aspect is unknown (timeout, unsupported construct) */
+  /** why an aspect is unknown (resource budget spent, unsupported construct) */
   reason?: string;
   candidates: DiffCandidate[];
   /** wall time (strip for determinism) */
@@ -85,7 +97,7 @@ export interface EditionDiff {
   actions: ActionDiff[];
   /** actions declared by only one edition, or with other parameters */
   notCompared: { action: string; reason: string }[];
-  bounds: { listBound: number; timeoutMs: number; maxStates: number };
+  bounds: { listBound: number; rlimit: number; timeoutMs: number; maxStates: number };
 }
 
 /** The editions cannot be compared (they do not share a state vocabulary). */
@@ -131,6 +143,8 @@ function decisive(ir: IREdition, action: string): { forbid: IRRule[]; oblige: IR
 
 async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: string; b: string }, opts: DiffOptions): Promise<EditionDiff> {
   const timeoutMs = Math.max(1, Math.floor(opts.timeoutMs ?? DEFAULT_DIFF_TIMEOUT_MS));
+  const rlimit = Math.max(1, Math.floor(opts.rlimit ?? DEFAULT_DIFF_RLIMIT));
+  const budget = () => new Budget(rlimit, timeoutMs);
   const listBound = opts.listBound ?? 4;
   const maxStates = Math.max(1, opts.maxStates ?? DEFAULT_DIFF_STATES);
   // one encoder for both: enums of both (same-named ones are equal), string literals of both
@@ -151,7 +165,7 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
   // the invariants of both must leave some state
   {
     // (routes in invariants are free here: unsat without them is unsat with them)
-    const inv = await plainCheck(ctx, enc, invariants, timeoutMs);
+    const inv = await plainCheck(ctx, enc, invariants, budget());
     if (inv === "unsat") throw new DiffInputError([`the invariants of ${names.a} and ${names.b} together admit no state`]);
   }
 
@@ -225,7 +239,7 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
           if (ctx.isFalse(query)) continue;
           const blocks: B[] = [];
           for (let n = 0; n < maxStates; n++) {
-            const out = await solveExact(ctx, enc, units, [...invariants, ...routeLemmas], query, blocks, timeoutMs, act, pinnable, routeEnds);
+            const out = await solveExact(ctx, enc, units, [...invariants, ...routeLemmas], query, blocks, budget(), act, pinnable, routeEnds);
             if (out.result === "unsat") break;
             if (out.result === "unknown") {
               if (res.aspects[aspect] !== "differs") res.aspects[aspect] = "unknown";
@@ -263,7 +277,7 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
     res.ms = Math.round(performance.now() - t0);
     actions.push(res);
   }
-  return { a: names.a, b: names.b, actions, notCompared, bounds: { listBound, timeoutMs, maxStates } };
+  return { a: names.a, b: names.b, actions, notCompared, bounds: { listBound, rlimit, timeoutMs, maxStates } };
 }
 
 /** The variables used (directly) as the key of a map lookup in `e`. */
@@ -330,8 +344,8 @@ const MAX_REFINE = 500;
 const PIN_ABOVE = 16;
 
 /**
- * One exact solve of inv ∧ query ∧ blocks (the caller releases the model; `timeoutMs` bounds the
- * whole solve, running out is `unknown`):
+ * One exact solve of inv ∧ query ∧ blocks (the caller releases the model; `budget` bounds the
+ * whole solve, every check of it counted in Z3's resource units; running out is `unknown`):
  * 1. a plain check with the route Bools free (plus the route lemmas found so far): unsat is final;
  * 2. its action parameters of a large enum type (`Space`: a symbolic space index makes every
  *    `state.spaces[origin]…` a 148-way if-then-else) are pinned to the model's values, as hard
@@ -349,14 +363,12 @@ async function solveExact(
   invariants: ExactUnit[],
   query: B,
   blocks: B[],
-  timeoutMs: number,
+  budget: Budget,
   action: IRAction,
   pinnable: ZExpr<"main">[],
   routeEnds: { from: ZExpr<"main">; to: ZExpr<"main"> }[] = [],
 ): Promise<SolveOut> {
   const t0 = performance.now();
-  const deadline = t0 + timeoutMs;
-  const remaining = () => Math.max(1, Math.floor(deadline - performance.now()));
   const leaves = new Set<string>();
   const reach = new Set<number>();
   for (const u of units) {
@@ -370,7 +382,6 @@ async function solveExact(
   const lit = ctx.Bool.const("diff");
   const fresh = (pins: B[]): Solver<"main"> => {
     const solver = new ctx.Solver();
-    solver.set("timeout", remaining());
     // relevancy off is faster on the unrolled lists of the first check; with pins, the lemmas'
     // large hypotheses are mostly irrelevant and relevancy pays
     if (!pins.length) solver.set("smt.relevancy", 0);
@@ -392,17 +403,20 @@ async function solveExact(
     return false;
   };
   const debug = (what: string) => {
-    if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  diff ${action.name}: ${what} after ${Math.round(performance.now() - t0)} ms (${rounds} route lemma rounds, ${leaves.size} leaves)\n`);
+    if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  diff ${action.name}: ${what} after ${Math.round(performance.now() - t0)} ms, ${budget.used} rlimit units (${rounds} route lemma rounds, ${leaves.size} leaves)\n`);
   };
   const over = (): SolveOut | undefined =>
-    rounds > MAX_REFINE ? { result: "unknown", reason: `route refinement did not converge in ${MAX_REFINE} rounds` } : performance.now() > deadline ? { result: "unknown", reason: `timeout (${timeoutMs} ms)` } : undefined;
+    rounds > MAX_REFINE
+      ? { result: "unknown", reason: `route refinement did not converge in ${MAX_REFINE} rounds` }
+      : budget.exhausted || budget.wallOut || budget.memoryOut
+        ? { result: "unknown", reason: budget.reason() }
+        : undefined;
   /** preference (assumption literals, radius 1, 2, 3) for a route's `to` near its pinned `from` */
   let near: B[] = [];
   const check = async (solver: Solver<"main">): Promise<"sat" | "unsat" | "unknown"> => {
     for (;;) {
-      solver.set("timeout", remaining());
       const tc = performance.now();
-      const r = await guardedCheck(ctx, solver, remaining(), near.length ? [lit, near[0]] : [lit]);
+      const r = await budgetedCheck(ctx, solver, budget, near.length ? [lit, near[0]] : [lit]);
       debug(`check ${r} in ${Math.round(performance.now() - tc)} ms${near.length ? ` (near ${4 - near.length})` : ""}`);
       // unsat under a preference only drops the preference
       if (r === "unsat" && near.length) near = near.slice(1);
@@ -442,7 +456,7 @@ async function solveExact(
         const solver = fresh([]);
         try {
           const r = await check(solver);
-          if (r !== "sat") return r === "unsat" ? { result: "unsat" } : { result: "unknown", reason: reasonUnknown(solver) };
+          if (r !== "sat") return r === "unsat" ? { result: "unsat" } : { result: "unknown", reason: budget.reason(solver) };
           const m = solver.model();
           try {
             pins = pinnable.map((p) => p.eq(m.eval(p, true)) as B);
@@ -466,7 +480,7 @@ async function solveExact(
           const stop = over();
           if (stop) return stop;
           const r = await check(solver);
-          if (r === "unknown") return { result: "unknown", reason: reasonUnknown(solver) };
+          if (r === "unknown") return { result: "unknown", reason: budget.reason(solver) };
           if (r === "unsat") break;
           const m = solver.model();
           let exact = false;
@@ -494,24 +508,13 @@ async function solveExact(
   }
 }
 
-/** `solver.check()` with a watchdog: if the solver's own timeout does not fire, interrupt and await. */
-async function guardedCheck(ctx: Z3Ctx, solver: Solver<"main">, timeoutMs: number, assumptions: B[] = []): Promise<"sat" | "unsat" | "unknown"> {
-  const timer = setTimeout(() => ctx.interrupt(), timeoutMs + 2000);
-  try {
-    return await duringCheck(() => solver.check(...assumptions));
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** A plain satisfiability check of the units' conjunction (no routes refined: only for route-free units). */
-async function plainCheck(ctx: Z3Ctx, enc: ExactRouteEncoder, units: ExactUnit[], timeoutMs: number): Promise<"sat" | "unsat" | "unknown"> {
+async function plainCheck(ctx: Z3Ctx, enc: ExactRouteEncoder, units: ExactUnit[], budget: Budget): Promise<"sat" | "unsat" | "unknown"> {
   const solver: Solver<"main"> = new ctx.Solver();
   try {
-    solver.set("timeout", timeoutMs);
     solver.set("smt.relevancy", 0);
     for (const f of [...factsOf(enc, units.flatMap((u) => [...u.leaves])), ...units.map((u) => u.e)]) solver.add(f);
-    return await guardedCheck(ctx, solver, timeoutMs);
+    return await budgetedCheck(ctx, solver, budget);
   } finally {
     solver.release();
   }
