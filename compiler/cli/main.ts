@@ -129,7 +129,7 @@ export async function main(argv: string[]): Promise<number> {
     .description("compare the verdicts of two editions on every shared action with Z3; writes the differing states to proofs/diff/<A>__<B>/")
     .argument("<a>", "bundled edition name or edition folder")
     .argument("<b>", "bundled edition name or edition folder")
-    .option("--rlimit <units>", "resource budget of one state search in units of Z3's deterministic resource count, e.g. 400M (default 200M): running out is unknown, the same at any load")
+    .option("--rlimit <units>", "resource budget of one state search in units of Z3's deterministic resource count, e.g. 640M (default 320M): running out is unknown, the same at any load")
     .option("--timeout <ms>", "wall-clock safety net of one state search in milliseconds (default 600000)")
     .option("--max-states <n>", "states looked for per action, aspect and direction (default 3)")
     .option("--out <dir>", "where to write the states and report.json")
