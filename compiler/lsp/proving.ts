@@ -456,7 +456,26 @@ export class Proving {
     if (stale()) return;
     const pool = await this.poolOf();
     const lease = pool.start();
-    const progress = await this.opts.progress();
+    // the progress token is asked of the client (a round trip) while the first obligation is
+    // already being proved: its reports wait for it, the proof does not
+    let shown: Progress | undefined;
+    const waitingReports: ((p: Progress) => void)[] = [];
+    const progress = {
+      begin: (title: string, pct: number, msg: string) => withProgress((p) => p.begin(title, pct, msg)),
+      report: (pct: number, msg: string) => withProgress((p) => p.report(pct, msg)),
+      done: () => withProgress((p) => p.done()),
+    };
+    function withProgress(f: (p: Progress) => void): void {
+      if (shown) f(shown);
+      else waitingReports.push(f);
+    }
+    void this.opts.progress().then(
+      (p) => {
+        shown = p;
+        for (const f of waitingReports.splice(0)) f(p);
+      },
+      () => undefined,
+    );
     let done = 0;
     const label = () => `${ir.name}: proving ${done + todo.length}${keyed ? "" : "+"} obligation${done + todo.length === 1 ? "" : "s"} the edit touched`;
     progress.begin("rulewright prove", 0, label());
