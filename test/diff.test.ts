@@ -184,6 +184,26 @@ describe("diffEditions on tiny editions", () => {
     expect(d.actions.find((a) => a.action === "pass")!.verdict).toBe("identical");
   });
 
+  it("a search that runs out of its resource budget is unknown, with the reason, and the same in two runs (issue 23)", async () => {
+    const b = base();
+    b.rules = b.rules.map((r) =>
+      r.id === "dow.scotland"
+        ? { ...r, when: and(cmp("=", target, member(Power, "scotland")), H.inSet(by, [member(Power, "ottoman"), member(Power, "france"), member(Power, "england")])) }
+        : r,
+    );
+    const runs = [await diffEditions(base(), b, { rlimit: 1 }), await diffEditions(base(), b, { rlimit: 1 })];
+    for (const d of runs) {
+      expect(d.bounds.rlimit).toBe(1);
+      const dw = d.actions.find((a) => a.action === "declare_war")!;
+      expect(dw.verdict).toBe("unknown");
+      expect(dw.candidates).toEqual([]);
+      expect(dw.reason).toMatch(/resource budget exhausted \(rlimit 1;/);
+    }
+    const verdicts = (d: (typeof runs)[number]) => d.actions.map((a) => [a.action, a.verdict, a.aspects, a.reason]);
+    expect(verdicts(runs[1]!)).toEqual(verdicts(runs[0]!));
+    // the default budget finds the difference (the test above)
+  });
+
   it("an obligation that only one edition has differs in the obliged aspect, and in the verdicts of the actor's other actions", async () => {
     const a = base();
     const b = base();
