@@ -15,10 +15,10 @@ import type { Bool } from "z3-solver";
 import type { Expr, IREdition } from "../compiler/ir/types.js";
 import { loadValidators, type ValidatorModule } from "../compiler/cli/common.js";
 import { loadEdition } from "../compiler/check/index.js";
-import { ExactRouteEncoder } from "../compiler/verify/route-exact.js";
-import { DiffInputError, diffEditions, sharedActions, vocabularyProblems } from "../compiler/verify/diff.js";
-import { nonDefaultFacts, shrink } from "../compiler/verify/state-facts.js";
-import { duringCheck, getZ3, runExclusive } from "../compiler/verify/z3.js";
+import { ExactRouteEncoder } from "../compiler/verify/diff/route-exact.js";
+import { DiffInputError, diffEditions, sharedActions, vocabularyProblems } from "../compiler/verify/diff/diff.js";
+import { nonDefaultFacts, shrink } from "../compiler/verify/encode/state-facts.js";
+import { duringCheck, getZ3, runExclusive } from "../compiler/verify/run/z3.js";
 import * as T from "./helpers/tiny-ir.js";
 import * as H from "./helpers/verify-ir.js";
 

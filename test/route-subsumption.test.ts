@@ -11,8 +11,8 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Bool } from "z3-solver";
 import type { Expr, IREdition, IRRoute, Type } from "../compiler/ir/types.js";
-import { ExactRouteEncoder } from "../compiler/verify/route-exact.js";
-import { duringCheck, getZ3, runExclusive } from "../compiler/verify/z3.js";
+import { ExactRouteEncoder } from "../compiler/verify/diff/route-exact.js";
+import { duringCheck, getZ3, runExclusive } from "../compiler/verify/run/z3.js";
 import * as T from "./helpers/tiny-ir.js";
 
 type B = Bool<"main">;

@@ -4,7 +4,7 @@
  * meaning (parallel bindings, shadowing).
  */
 import { describe, expect, it } from "vitest";
-import { canonicalSmt2 } from "../compiler/verify/smt2.js";
+import { canonicalSmt2 } from "../compiler/verify/run/smt2.js";
 
 describe("canonicalSmt2", () => {
   it("expands parallel and shadowing lets", () => {

@@ -13,8 +13,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { IRAction, IREdition } from "../ir/types.js";
-import { DEFAULT_DIFF_STATES, DEFAULT_DIFF_TIMEOUT_MS, DiffInputError, diffEditions, type DiffCandidate, type EditionDiff } from "../verify/diff.js";
-import { actionType, nonDefaultFacts, shrink } from "../verify/state-facts.js";
+import { DEFAULT_DIFF_STATES, DEFAULT_DIFF_TIMEOUT_MS, DiffInputError, diffEditions, type DiffCandidate, type EditionDiff } from "../verify/diff/diff.js";
+import { actionType, nonDefaultFacts, shrink } from "../verify/encode/state-facts.js";
 import { actionProblems, compile, loadValidators, parseCount, parseMillis, resolveEdition, stateProblems, UsageError, color, type EditionRef, type Format, type ValidatorModule } from "./common.js";
 
 /** A rule that fires in one edition and not in the other, as reported. */

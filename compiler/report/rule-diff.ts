@@ -16,8 +16,8 @@
  */
 import type { IREdition, IRRule } from "../ir/types.js";
 import { routesIn, tablesIn } from "../ir/walk.js";
-import { liftsOf } from "../verify/obligations.js";
-import { sharedActions } from "../verify/vocabulary.js";
+import { liftsOf } from "../ir/obligations.js";
+import { sharedActions } from "../ir/vocabulary.js";
 
 /** A rule of the same id in both editions whose meaning differs; `what` names the parts that do. */
 export interface ChangedRule {

@@ -8,21 +8,24 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { IREdition } from "../ir/types.js";
-import { CORE_REUSE_KINDS, coreObligation, defaultsFactKey, obligationKeyer, ProofCache } from "./cache.js";
-import { obligationsFor, safeName, type Obligation } from "./obligations.js";
-import { defaultWorkers, preparePool, runInProcess, runPool, SolverPool, type RunOptions } from "./runner.js";
-import type { Candidate, ObligationResult, ProofReport, Smt2Mode, SolvedObligation } from "./results.js";
-import { candidatesFor, WITNESS_KINDS, type JudgedState } from "./witnesses.js";
-import { sliceInvariants } from "./slice.js";
-import { DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, KILL_GRACE_MS } from "./limits.js";
+import { CORE_REUSE_KINDS, coreObligation } from "./obligations/core.js";
+import { defaultsFactKey, obligationKeyer } from "./cache/keys.js";
+import { ProofCache } from "./cache/store.js";
+import { obligationsFor, safeName, type Obligation } from "../ir/obligations.js";
+import { defaultWorkers, preparePool, runInProcess, runPool, SolverPool, type RunOptions } from "./run/runner.js";
+import type { Candidate, ObligationResult, ProofReport, Smt2Mode, SolvedObligation } from "./run/results.js";
+import { candidatesFor, WITNESS_KINDS, type JudgedState } from "./obligations/witnesses.js";
+import { sliceInvariants } from "./obligations/slice.js";
+import { DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, KILL_GRACE_MS } from "./run/limits.js";
 
-export { obligationsFor, safeName, type Obligation } from "./obligations.js";
-export { SolverPool, defaultWorkers } from "./runner.js";
-export { ProofCache, obligationKeyer } from "./cache.js";
-export type { JudgedState } from "./witnesses.js";
-export type { Candidate, Example, Fact, ObligationResult, ProofReport, Profile, Smt2Mode, SolvedObligation, StuckInfo } from "./results.js";
-export { tableObligations, type TableExample } from "./tables.js";
-export { describeTableExample } from "./describe.js";
+export { obligationsFor, safeName, type Obligation } from "../ir/obligations.js";
+export { SolverPool, defaultWorkers } from "./run/runner.js";
+export { ProofCache } from "./cache/store.js";
+export { obligationKeyer } from "./cache/keys.js";
+export type { JudgedState } from "./obligations/witnesses.js";
+export type { Candidate, Example, Fact, ObligationResult, ProofReport, Profile, Smt2Mode, SolvedObligation, StuckInfo } from "./run/results.js";
+export { tableObligations, type TableExample } from "./run/tables.js";
+export { describeTableExample } from "../ir/verdict-words.js";
 
 
 
@@ -121,7 +124,7 @@ export interface ProgressEvent {
   cached?: boolean;
 }
 
-export { DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, KILL_GRACE_MS } from "./limits.js";
+export { DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, KILL_GRACE_MS } from "./run/limits.js";
 export const DEFAULT_LIST_BOUND = 4;
 
 /**

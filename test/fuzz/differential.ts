@@ -25,9 +25,9 @@ import { loadValidators, resolveEdition, stateProblems, actionProblems, type Val
 import { createInterpreter, type Interpreter } from "../../compiler/interpret/index.js";
 import type { IREdition, IRRule } from "../../compiler/ir/types.js";
 import { findScenarioFiles, readScenarioFile } from "../../compiler/scenarios/index.js";
-import { concreteModel, pinState } from "../../compiler/verify/concrete.js";
-import { QueryParts } from "../../compiler/verify/parts.js";
-import { getZ3 } from "../../compiler/verify/z3.js";
+import { concreteModel, pinState } from "../../compiler/verify/encode/concrete.js";
+import { QueryParts } from "../../compiler/verify/encode/parts.js";
+import { getZ3 } from "../../compiler/verify/run/z3.js";
 
 type Json = unknown;
 type Obj = Record<string, Json>;

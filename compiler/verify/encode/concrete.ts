@@ -12,8 +12,8 @@
  * witness".
  */
 import type { Expr as ZExpr, Model } from "z3-solver";
-import type { Type } from "../ir/types.js";
-import type { Encoder, Leaf } from "./encode.js";
+import type { Type } from "../../ir/types.js";
+import type { Encoder, Leaf } from "./encoder.js";
 
 type EV = ZExpr<"main">;
 type Json = unknown;

@@ -2,7 +2,7 @@
  * The board as code sets and relations over the Space datatype's member indices, for the
  * encoder's board functions and domains (encode.ts, encode-core.ts).
  */
-import type { Board } from "../ir/types.js";
+import type { Board } from "../../ir/types.js";
 import { EncodeError } from "./encode-error.js";
 
 

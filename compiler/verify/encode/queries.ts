@@ -4,13 +4,13 @@
  * verdict is vacuous. README.md "Analyses" states every query in logic; keep the two in step.
  */
 import type { Bool, Expr as ZExpr, Model } from "z3-solver";
-import type { EnumType, Expr, IRAction, IRRule, Type } from "../ir/types.js";
-import { EncodeError, type Env, type Sym, type Unit } from "./encode.js";
-import { declineMove, liftsOf, phaseMoves, type Obligation } from "./obligations.js";
+import type { EnumType, Expr, IRAction, IRRule, Type } from "../../ir/types.js";
+import { EncodeError, type Env, type Sym, type Unit } from "./encoder.js";
+import { declineMove, liftsOf, phaseMoves, type Obligation } from "../../ir/obligations.js";
 import type { QueryParts } from "./parts.js";
-import type { Example, StuckInfo, Tracked } from "./results.js";
-import { leafJson } from "./canon.js";
-import { children, routesIn } from "../ir/walk.js";
+import type { Example, StuckInfo, Tracked } from "../run/results.js";
+import { leafJson } from "../run/canon.js";
+import { children, routesIn } from "../../ir/walk.js";
 
 type B = Bool<"main">;
 

@@ -17,25 +17,19 @@
  * (the roll). So a gap at a total shows as that roll with no modifiers whenever the roll's range
  * allows it.
  */
-import { intRange } from "../ir/ints.js";
+import { intRange } from "../../ir/ints.js";
 import type { Bool, Expr as ZExpr, Model } from "z3-solver";
-import type { IREdition, IRTable, TableScalar, Type } from "../ir/types.js";
-import type { Encoder, Sym } from "./encode.js";
-import { obligationsFor, type Obligation } from "./obligations.js";
+import type { IREdition, IRTable, TableScalar, Type } from "../../ir/types.js";
+import type { Encoder, Sym } from "../encode/encoder.js";
+import { obligationsFor, type Obligation } from "../../ir/obligations.js";
 import { canonicalSmt2 } from "./smt2.js";
 import { budgetedCheck, errorReason, type Budget, type Z3Ctx } from "./z3.js";
 
 type B = Bool<"main">;
 
 /** The witness of a refuted table obligation. */
-export interface TableExample {
-  /** the offending inputs, one per parameter, in declaration order */
-  inputs: Record<string, TableScalar>;
-  /** the keys these inputs give (label as written: a parameter or the key expression) */
-  keys: { label: string; value: TableScalar }[];
-  /** the rows that match (none for a gap; two or more for an overlap), in source order */
-  rows: { file: string; line: number }[];
-}
+export type { TableExample } from "../../ir/proof-report.js";
+import type { TableExample } from "../../ir/proof-report.js";
 
 /** The two obligations of every table (obligationsFor's table_gap / table_overlap), sorted by id. */
 export function tableObligations(ir: IREdition): (Obligation & { table: string })[] {

@@ -7,11 +7,11 @@
  * identical models.
  */
 import type { Bool } from "z3-solver";
-import type { IRAction, IREdition, IRRule } from "../ir/types.js";
-import { Encoder, type Env, type Unit } from "./encode.js";
-import { liftsOf } from "./obligations.js";
-import type { Tracked } from "./results.js";
-import type { Z3Ctx } from "./z3.js";
+import type { IRAction, IREdition, IRRule } from "../../ir/types.js";
+import { Encoder, type Env, type Unit } from "./encoder.js";
+import { liftsOf } from "../../ir/obligations.js";
+import type { Tracked } from "../run/results.js";
+import type { Z3Ctx } from "../run/z3.js";
 
 export class QueryParts {
   readonly enc: Encoder;

@@ -4,11 +4,11 @@
  * (values, leaves, enum sorts, composites: its comment describes the encoding as a whole).
  */
 import type { Arith, Bool, Expr as ZExpr, Sort } from "z3-solver";
-import type { EnumType, Expr, IRTable, TableScalar, Type } from "../ir/types.js";
-import { boardDistances } from "../ir/board.js";
-import { EncodeError, EncoderCore, isScalar, type Env, type Sym } from "./encode-core.js";
+import type { EnumType, Expr, IRTable, TableScalar, Type } from "../../ir/types.js";
+import { boardDistances } from "../../ir/board.js";
+import { EncodeError, EncoderCore, isScalar, type Env, type Sym } from "./terms.js";
 
-export { EncodeError, type Env, type Leaf, type Sym, type Unit } from "./encode-core.js";
+export { EncodeError, type Env, type Leaf, type Sym, type Unit } from "./terms.js";
 
 type B = Bool<"main">;
 type I = Arith<"main">;

@@ -36,10 +36,10 @@
  * at the decoder's defaults (those are the values `decode` writes for them).
  */
 import type { Arith, Bool, Model, Expr as ZExpr } from "z3-solver";
-import type { Board, Expr, IRRoute } from "../ir/types.js";
-import { children } from "../ir/walk.js";
-import { Encoder, EncodeError, type Env, type Sym, type Unit } from "./encode.js";
-import { duringCheck } from "./z3.js";
+import type { Board, Expr, IRRoute } from "../../ir/types.js";
+import { children } from "../../ir/walk.js";
+import { Encoder, EncodeError, type Env, type Sym, type Unit } from "../encode/encoder.js";
+import { duringCheck } from "../run/z3.js";
 
 type B = Bool<"main">;
 type I = Arith<"main">;

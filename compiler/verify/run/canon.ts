@@ -5,8 +5,8 @@
  * budget, GC guard, wall-clock watchdog); no limit here is a wall-clock one.
  */
 import type { Bool, Expr as ZExpr, Model, Solver } from "z3-solver";
-import type { Type } from "../ir/types.js";
-import type { Encoder } from "./encode.js";
+import type { Type } from "../../ir/types.js";
+import type { Encoder } from "../encode/encoder.js";
 import { budgetedCheck, type Budget, type Z3Ctx } from "./z3.js";
 
 /**
@@ -249,12 +249,8 @@ export function valueOf(enc: Encoder, model: Model<"main">, leaf: { e: unknown; 
 
 
 /** A fact of an example: a leaf path of the state or action and its value in the model. */
-export interface Fact {
-  /** `state.hands[france]#len` (a list length), `state.spaces[paris].unrest`, `action.target` */
-  path: string;
-  /** JSON value: boolean, integer, enum member name, or string */
-  value: unknown;
-}
+export type { Fact } from "../../ir/proof-report.js";
+import type { Fact } from "../../ir/proof-report.js";
 
 /** The JSON value of a leaf in a model (enum member name, string atom), or undefined. */
 export function leafJson(enc: Encoder, model: Model<"main">, name: string): unknown {

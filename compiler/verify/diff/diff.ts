@@ -21,13 +21,13 @@
  * the same state type, enums and board (`vocabularyProblems`). Never imports codegen.
  */
 import type { Bool, Expr as ZExpr, Model, Solver } from "z3-solver";
-import type { Expr, IRAction, IREdition, IRRule } from "../ir/types.js";
-import { children } from "../ir/walk.js";
-import type { Env } from "./encode.js";
-import { decode } from "./decode.js";
+import type { Expr, IRAction, IREdition, IRRule } from "../../ir/types.js";
+import { children } from "../../ir/walk.js";
+import type { Env } from "../encode/encoder.js";
+import { decode } from "../encode/decode.js";
 import { ExactRouteEncoder, routeGraph, type ExactUnit } from "./route-exact.js";
-import { sharedActions, vocabularyProblems } from "./vocabulary.js";
-import { duringCheck, getZ3, reasonUnknown, runExclusive, type Z3Ctx } from "./z3.js";
+import { sharedActions, vocabularyProblems } from "../../ir/vocabulary.js";
+import { duringCheck, getZ3, reasonUnknown, runExclusive, type Z3Ctx } from "../run/z3.js";
 
 export { sharedActions, vocabularyProblems };
 

@@ -10,19 +10,19 @@
  */
 import { createHash } from "node:crypto";
 import type { Bool, Model } from "z3-solver";
-import type { IREdition } from "../ir/types.js";
-import { decode } from "./decode.js";
+import type { IREdition } from "../../ir/types.js";
+import { decode } from "../encode/decode.js";
 import { canonicalSmt2 } from "./smt2.js";
-import type { Encoder } from "./encode.js";
-import { QueryParts } from "./parts.js";
+import type { Encoder } from "../encode/encoder.js";
+import { QueryParts } from "../encode/parts.js";
 
-export { joinUnits } from "./parts.js";
-import type { Obligation } from "./obligations.js";
-import { queryFor, type Query } from "./analyses.js";
+export { joinUnits } from "../encode/parts.js";
+import type { Obligation } from "../../ir/obligations.js";
+import { queryFor, type Query } from "../encode/queries.js";
 import { leafJson, minimizeFacts, solveCanonical, valueOf, type Fact } from "./canon.js";
-import { concreteModel, pinState, valueAt, type Assignment, type PinMemo } from "./concrete.js";
-import { defaultJson, scalarDefault } from "./state-facts.js";
-import { sliceInvariants } from "./slice.js";
+import { concreteModel, pinState, valueAt, type Assignment, type PinMemo } from "../encode/concrete.js";
+import { defaultJson, scalarDefault } from "../encode/state-facts.js";
+import { sliceInvariants } from "../obligations/slice.js";
 import { solveTable } from "./tables.js";
 import { Budget, budgetedCheck, errorReason, type Z3Ctx } from "./z3.js";
 

@@ -25,11 +25,11 @@
  * routes it touched, so an obligation asserts exactly the domain facts of what it mentions.
  */
 import type { Arith, Bool, Expr as ZExpr, Sort } from "z3-solver";
-import type { Domain, EnumType, Expr, IRAction, IREdition, IRRule, Type } from "../ir/types.js";
-import type { Z3Ctx } from "./z3.js";
+import type { Domain, EnumType, Expr, IRAction, IREdition, IRRule, Type } from "../../ir/types.js";
+import type { Z3Ctx } from "../run/z3.js";
 import { indexBoard, type BoardIndex } from "./board-index.js";
 import { EncodeError } from "./encode-error.js";
-import { intRange } from "../ir/ints.js";
+import { intRange } from "../../ir/ints.js";
 
 type B = Bool<"main">;
 type I = Arith<"main">;

@@ -7,8 +7,8 @@
  * every key). Defaults are sound: an unmentioned leaf occurs in no asserted formula.
  */
 import type { Expr as ZExpr, Model } from "z3-solver";
-import type { IRAction, Type } from "../ir/types.js";
-import type { Encoder } from "./encode.js";
+import type { IRAction, Type } from "../../ir/types.js";
+import type { Encoder } from "./encoder.js";
 
 export interface Decoded {
   state: Record<string, unknown>;
