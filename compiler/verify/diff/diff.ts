@@ -409,28 +409,6 @@ async function solveExact(
       else return r;
     }
   };
-  /** pins the `to` of routes whose `from` is pinned softly near it: a short path needs few refinement rounds */
-  const nearPrefs = (solver: Solver<"main">, m: Model<"main">): B[] => {
-    const g = routeGraph(enc.ir.board);
-    for (const { from, to } of routeEnds) {
-      const code = enc.enumIndexOf("Space", m.eval(from, true));
-      const start = code === undefined ? -1 : g.ids.indexOf(enc.baseMembers(enc.space)[code]);
-      if (start < 0) continue;
-      const dist = new Map<number, number>([[start, 0]]);
-      const queue = [start];
-      for (let h = 0; h < queue.length; h++) {
-        const u = queue[h];
-        for (const v of [...g.land[u], ...g.pass[u], ...g.port[u], ...g.sea[u]]) if (!dist.has(v)) (dist.set(v, dist.get(u)! + 1), queue.push(v));
-      }
-      return [1, 2, 3].map((radius) => {
-        const p = ctx.Bool.const(`near:${radius}`);
-        const ball = [...dist].filter(([, d]) => d <= radius).map(([i]) => to.eq(enc.enumVal("Space", enc.enumCode(enc.space, g.ids[i]))) as B);
-        solver.add(ctx.Implies(p, enc.or(ball)));
-        return p;
-      });
-    }
-    return [];
-  };
   let firstModelNear: Model<"main"> | undefined;
   try {
     for (;;) {
@@ -457,7 +435,7 @@ async function solveExact(
       // 2. refine under the pins until the model's routes are exact
       const solver = fresh(pins);
       if (firstModelNear) {
-        near = nearPrefs(solver, firstModelNear);
+        near = nearPreferences(ctx, enc, routeEnds, solver, firstModelNear);
         firstModelNear.release();
         firstModelNear = undefined;
       } else near = [];
@@ -492,6 +470,33 @@ async function solveExact(
   } finally {
     firstModelNear?.release();
   }
+}
+
+/**
+ * Pins the `to` of the first route whose `from` the model fixes softly near it (assumption
+ * literals `near:1..3`, each the ball of that radius around `from`): a short path needs few
+ * refinement rounds. None when no route's `from` is a board space.
+ */
+function nearPreferences(ctx: Z3Ctx, enc: ExactRouteEncoder, routeEnds: { from: ZExpr<"main">; to: ZExpr<"main"> }[], solver: Solver<"main">, m: Model<"main">): B[] {
+  const g = routeGraph(enc.ir.board);
+  for (const { from, to } of routeEnds) {
+    const code = enc.enumIndexOf("Space", m.eval(from, true));
+    const start = code === undefined ? -1 : g.ids.indexOf(enc.baseMembers(enc.space)[code]);
+    if (start < 0) continue;
+    const dist = new Map<number, number>([[start, 0]]);
+    const queue = [start];
+    for (let h = 0; h < queue.length; h++) {
+      const u = queue[h];
+      for (const v of [...g.land[u], ...g.pass[u], ...g.port[u], ...g.sea[u]]) if (!dist.has(v)) (dist.set(v, dist.get(u)! + 1), queue.push(v));
+    }
+    return [1, 2, 3].map((radius) => {
+      const p = ctx.Bool.const(`near:${radius}`);
+      const ball = [...dist].filter(([, d]) => d <= radius).map(([i]) => to.eq(enc.enumVal("Space", enc.enumCode(enc.space, g.ids[i]))) as B);
+      solver.add(ctx.Implies(p, enc.or(ball)));
+      return p;
+    });
+  }
+  return [];
 }
 
 /** `solver.check()` with a watchdog: if the solver's own timeout does not fire, interrupt and await. */

@@ -45,20 +45,51 @@ export async function solveCanonical(
   budget: Budget,
   track: Map<string, Bool<"main">>,
 ): Promise<Solved> {
-  type IntE = ReturnType<Z3Ctx["Int"]["const"]>;
-  let checks = 0;
-  const tracked = [...track.values()];
+  return new Canonical(ctx, enc, solver, leaves, budget, track).solve();
+}
+
+type IntE = ReturnType<Z3Ctx["Int"]["const"]>;
+
+/** One `solveCanonical`: its checks, preferences and pins (see the comment above). */
+class Canonical {
+  private checks = 0;
+  private readonly tracked: Bool<"main">[];
   /** the cap of the checks `run` makes now: a preference check's, or none (the budget's rest) */
-  let cap = (): number => CANON_CHECK_RLIMIT;
-  const run = async (assume0: Bool<"main">[], only?: Bool<"main">[]) => {
-    const assume = [...(only ?? tracked), ...assume0];
-    checks++;
-    return budgetedCheck(ctx, solver, budget, assume, cap());
-  };
-  const coreNames = () => [...solver.unsatCore()].map((c) => c.toString().replace(/^\|(.*)\|$/, "$1"));
-  const realCore = (names: string[]) => [...new Set(names.map((n) => n.replace(/^[a-z]+:/, "")))].sort();
+  private cap = (): number => CANON_CHECK_RLIMIT;
+  /** `pref:<leaf>` → its literal: the leaf at its default (dropped when a core names it) */
+  private readonly prefs = new Map<string, Bool<"main">>();
+  /** leaf → its `pref:` literal (all of them) */
+  private readonly prefLits = new Map<string, Bool<"main">>();
+  private readonly pins: Bool<"main">[] = [];
+  private pinChecks = MAX_PIN_CHECKS;
+  private canonFrom = 0;
+  private proxies = 0;
+  private model!: Model<"main">;
+
+  constructor(
+    private readonly ctx: Z3Ctx,
+    private readonly enc: Encoder,
+    private readonly solver: Solver<"main">,
+    private readonly leaves: Set<string>,
+    private readonly budget: Budget,
+    private readonly track: Map<string, Bool<"main">>,
+  ) {
+    this.tracked = [...track.values()];
+  }
+
+  private run(assume0: Bool<"main">[], only?: Bool<"main">[]) {
+    const assume = [...(only ?? this.tracked), ...assume0];
+    this.checks++;
+    return budgetedCheck(this.ctx, this.solver, this.budget, assume, this.cap());
+  }
+
+  private coreNames(): string[] {
+    return [...this.solver.unsatCore()].map((c) => c.toString().replace(/^\|(.*)\|$/, "$1"));
+  }
+
   /** deletion-based: drop each tracked part whose removal keeps the rest unsat (a timeout keeps it) */
-  const minimalCore = async (names: string[]): Promise<string[]> => {
+  private async minimalCore(names: string[]): Promise<string[]> {
+    const { track } = this;
     let core = names.filter((n) => track.has(n)).sort();
     for (const n of [...core]) {
       if (core.length <= 1 || !core.includes(n)) continue;
@@ -66,175 +97,186 @@ export async function solveCanonical(
       const restLits = rest.map((x) => track.get(x)!);
       // a model under (some of) the defaults shows `n` is needed, cheaply; drop defaults that
       // conflict (named by the core) for a few rounds, then check without any
-      const local = new Map(prefs);
+      const local = new Map(this.prefs);
       let verdict: string = "?";
       for (let round = 0; round < MAX_DROP_ROUNDS && local.size && verdict === "?"; round++) {
-        const r = await run([...local.values()], restLits);
+        const r = await this.run([...local.values()], restLits);
         if (r === "sat") verdict = "sat";
         else if (r === "unknown") break;
         else {
-          const bad = coreNames().filter((x) => local.has(x));
+          const bad = this.coreNames().filter((x) => local.has(x));
           if (!bad.length) verdict = "unsat";
           for (const b of bad) local.delete(b);
         }
       }
       if (verdict === "sat") continue;
-      if (verdict === "unsat" || (await run([], restLits)) === "unsat") {
-        const again = new Set(coreNames());
+      if (verdict === "unsat" || (await this.run([], restLits)) === "unsat") {
+        const again = new Set(this.coreNames());
         core = rest.filter((x) => again.has(x));
       }
     }
-    return realCore(core);
-  };
-  const prefs = new Map<string, Bool<"main">>();
-  const prefLits = new Map<string, Bool<"main">>();
-  for (const name of [...leaves].sort()) {
-    const leaf = enc.leaves.get(name);
-    if (!leaf) continue;
-    const d = enc.defaultOf(leaf);
-    if (d === undefined) continue;
-    const p = ctx.Bool.const(`pref:${name}`);
-    solver.add(ctx.Implies(p, (leaf.e as IntE).eq(d as never)));
-    prefs.set(`pref:${name}`, p);
-    prefLits.set(name, p);
+    return [...new Set(core.map((n) => n.replace(/^[a-z]+:/, "")))].sort();
   }
-  const dropped: string[] = [];
-  let sat = false;
-  // the checks under defaults are only a shortcut: capped, then the plain check
-  cap = () => CANON_CHECK_RLIMIT;
-  for (let i = 0; i < MAX_DROP_ROUNDS; i++) {
-    const r = await run([...prefs.values()]);
-    if (r === "sat") {
-      sat = true;
-      break;
+
+  async solve(): Promise<Solved> {
+    const { ctx, enc, solver, prefs, budget, leaves } = this;
+    for (const name of [...leaves].sort()) {
+      const leaf = enc.leaves.get(name);
+      if (!leaf) continue;
+      const d = enc.defaultOf(leaf);
+      if (d === undefined) continue;
+      const p = ctx.Bool.const(`pref:${name}`);
+      solver.add(ctx.Implies(p, (leaf.e as IntE).eq(d as never)));
+      prefs.set(`pref:${name}`, p);
+      this.prefLits.set(name, p);
     }
-    if (r === "unknown") break;
-    const names = coreNames();
-    const bad = names.filter((n) => prefs.has(n));
-    if (!bad.length) return { result: "unsat", core: await minimalCore(names), checks };
-    for (const n of bad) {
-      prefs.delete(n);
-      dropped.push(n.slice("pref:".length));
+    const dropped: string[] = [];
+    let sat = false;
+    // the checks under defaults are only a shortcut: capped, then the plain check
+    this.cap = () => CANON_CHECK_RLIMIT;
+    for (let i = 0; i < MAX_DROP_ROUNDS; i++) {
+      const r = await this.run([...prefs.values()]);
+      if (r === "sat") {
+        sat = true;
+        break;
+      }
+      if (r === "unknown") break;
+      const names = this.coreNames();
+      const bad = names.filter((n) => prefs.has(n));
+      if (!bad.length) return { result: "unsat", core: await this.minimalCore(names), checks: this.checks };
+      for (const n of bad) {
+        prefs.delete(n);
+        dropped.push(n.slice("pref:".length));
+      }
+    }
+    if (!sat) {
+      // plain check
+      this.cap = () => Infinity;
+      const r = await this.run([]);
+      if (r === "unsat") return { result: "unsat", core: await this.minimalCore(this.coreNames()), checks: this.checks };
+      if (r === "unknown") return { result: "unknown", reason: budget.reason(solver), checks: this.checks };
+    }
+    // Lexicographic minimum over the leaves in name order (value order: the default first, then
+    // ascending; bool false < true; enum members in declaration order). A leaf whose current model
+    // value is already the minimum is pinned without a check, so the cost is a few checks per leaf
+    // that must deviate from its default. Past MAX_PIN_CHECKS a leaf keeps its model value.
+    try {
+      this.model = solver.model();
+    } catch (e) {
+      return { result: "unknown", reason: `the solver answered sat without a model (${(e as Error).message})`, checks: this.checks };
+    }
+    this.canonFrom = budget.used;
+    // canonicalization checks are only preferences: capped, together within CANON_RLIMIT (running
+    // out counts as "not sat")
+    this.cap = () => Math.max(1, Math.min(CANON_CHECK_RLIMIT, CANON_RLIMIT - (budget.used - this.canonFrom)));
+    const order = [...leaves].filter((n) => enc.leaves.has(n)).sort();
+    try {
+      for (let i = 0; i < order.length; i++) await this.pinLeaf(order, i);
+      if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  sat checks=${this.checks} pinChecks=${MAX_PIN_CHECKS - this.pinChecks} rlimit=${budget.used} leaves=${leaves.size} dropped=${dropped.length} fellBack=${!sat}\n`);
+      return { result: "sat", model: this.model, checks: this.checks };
+    } catch (e) {
+      this.model.release();
+      throw e;
     }
   }
-  if (!sat) {
-    // plain check
-    cap = () => Infinity;
-    const r = await run([]);
-    if (r === "unsat") return { result: "unsat", core: await minimalCore(coreNames()), checks };
-    if (r === "unknown") return { result: "unknown", reason: budget.reason(solver), checks };
+
+  private spent(): boolean {
+    return this.pinChecks <= 0 || this.budget.used - this.canonFrom >= CANON_RLIMIT;
   }
-  // Lexicographic minimum over the leaves in name order (value order: the default first, then
-  // ascending; bool false < true; enum members in declaration order). A leaf whose current model
-  // value is already the minimum is pinned without a check, so the cost is a few checks per leaf
-  // that must deviate from its default. Past MAX_PIN_CHECKS a leaf keeps its model value.
-  let model: Model<"main">;
-  try {
-    model = solver.model();
-  } catch (e) {
-    return { result: "unknown", reason: `the solver answered sat without a model (${(e as Error).message})`, checks };
-  }
-  const pins: Bool<"main">[] = [];
-  let pinChecks = MAX_PIN_CHECKS;
-  const canonFrom = budget.used;
-  // canonicalization checks are only preferences: capped, together within CANON_RLIMIT (running
-  // out counts as "not sat")
-  cap = () => Math.max(1, Math.min(CANON_CHECK_RLIMIT, CANON_RLIMIT - (budget.used - canonFrom)));
-  const spent = () => pinChecks <= 0 || budget.used - canonFrom >= CANON_RLIMIT;
-  let proxies = 0;
+
   // INVARIANT: assumptions are always Boolean constants (proxies); formulas as assumptions have
   // crashed the wasm build of Z3.
-  const proxy = (f: Bool<"main">): Bool<"main"> => {
-    const p = ctx.Bool.const(`pin:${++proxies}`);
-    solver.add(ctx.Implies(p, f));
+  private proxy(f: Bool<"main">): Bool<"main"> {
+    const p = this.ctx.Bool.const(`pin:${++this.proxies}`);
+    this.solver.add(this.ctx.Implies(p, f));
     return p;
-  };
-  const ok = async (extra: Bool<"main">): Promise<boolean> => {
-    pinChecks--;
-    return (await run([...pins, proxy(extra)])) === "sat";
-  };
-  const order = [...leaves].filter((n) => enc.leaves.has(n)).sort();
+  }
+
+  private async ok(extra: Bool<"main">): Promise<boolean> {
+    this.pinChecks--;
+    return (await this.run([...this.pins, this.proxy(extra)])) === "sat";
+  }
+
   /** kept defaults of the leaves after position i: soft guidance for the models, never decisive */
-  const softAfter = (i: number) => order.slice(i + 1).flatMap((n) => (prefs.has(`pref:${n}`) ? [prefs.get(`pref:${n}`)!] : []));
-  const refresh = async (i: number): Promise<boolean> => {
-    // a model under the pins, preferably with the later leaves at their defaults
-    let r = await run([...pins, ...softAfter(i)]);
-    if (r !== "sat") r = await run(pins);
+  private softAfter(order: string[], i: number): Bool<"main">[] {
+    return order.slice(i + 1).flatMap((n) => (this.prefs.has(`pref:${n}`) ? [this.prefs.get(`pref:${n}`)!] : []));
+  }
+
+  /** a model under the pins, preferably with the later leaves at their defaults */
+  private async refresh(order: string[], i: number): Promise<boolean> {
+    let r = await this.run([...this.pins, ...this.softAfter(order, i)]);
+    if (r !== "sat") r = await this.run(this.pins);
     if (r !== "sat") return false;
-    model.release();
-    model = solver.model();
+    this.model.release();
+    this.model = this.solver.model();
     return true;
-  };
-  try {
-    for (let i = 0; i < order.length; i++) {
-      const name = order[i];
-      const leaf = enc.leaves.get(name)!;
-      const t = leaf.type;
-      const cur = valueOf(enc, model, leaf);
-      if (cur === undefined) continue;
-      const def = enc.defaultValue(leaf);
-      const eqVal = (v: number | boolean): Bool<"main"> =>
-        t.k === "bool" ? (v ? (leaf.e as Bool<"main">) : (leaf.e as Bool<"main">).not())
-        : t.k === "enum" ? ((leaf.e as ZExpr<"main">).eq(enc.enumVal(t.base, v as number)) as Bool<"main">)
-        : (leaf.e as IntE).eq(v as number);
-      if (cur === def) {
-        pins.push(prefLits.get(name) ?? proxy(eqVal(def)));
-        continue;
-      }
-      if (spent()) {
-        pins.push(proxy(eqVal(cur)));
-        continue;
-      }
-      // the smallest value in the leaf's order (default first) still satisfiable with the pins
-      let best: number | boolean | undefined;
-      const defPin = prefLits.get(name) ?? proxy(eqVal(def));
-      pinChecks--;
-      if ((await run([...pins, defPin, ...softAfter(i)])) === "sat" || ((pinChecks--, !spent()) && (await run([...pins, defPin])) === "sat")) {
-        pins.push(defPin);
-        model.release();
-        model = solver.model();
-        continue;
-      }
-      if (t.k === "bool") best = true;
-      else if (t.k === "enum") {
-        const codes = t.members.map((m) => enc.enumCode(t, m));
-        const v = leaf.e as ZExpr<"main">;
-        let [a, b] = [1, Math.max(1, codes.indexOf(cur as number))];
-        while (a < b && !spent()) {
-          const mid = Math.floor((a + b) / 2);
-          if (await ok(enc.memberE(v, t.base, codes.slice(a, mid + 1)))) b = mid;
-          else a = mid + 1;
-        }
-        if (a === b) best = codes[a];
-      } else {
-        const x = leaf.e as IntE;
-        const c = cur as number;
-        const floor = def as number;
-        let lo = floor + 1;
-        let hi = c;
-        if (c < floor) {
-          // below the default (an unbounded int): only values above it are searched
-          if (!spent() && (await ok(x.gt(floor)))) hi = t.k === "int" && t.max !== undefined ? t.max : floor + (1 << 20);
-          else lo = hi = c;
-        }
-        while (lo < hi && !spent()) {
-          const mid = Math.floor((lo + hi) / 2);
-          if (await ok(ctx.And(x.gt(floor), x.le(mid)))) hi = mid;
-          else lo = mid + 1;
-        }
-        if (lo === hi) best = lo;
-      }
-      pins.push(proxy(eqVal(best ?? cur)));
-      if (best !== undefined && best !== cur && !(await refresh(i))) {
-        pins.pop();
-        pins.push(proxy(eqVal(cur)));
-      }
+  }
+
+  /** Pins leaf `order[i]` to the smallest value in its order (default first) still satisfiable with the pins so far. */
+  private async pinLeaf(order: string[], i: number): Promise<void> {
+    const { ctx, enc, pins } = this;
+    const name = order[i];
+    const leaf = enc.leaves.get(name)!;
+    const t = leaf.type;
+    const cur = valueOf(enc, this.model, leaf);
+    if (cur === undefined) return;
+    const def = enc.defaultValue(leaf);
+    const eqVal = (v: number | boolean): Bool<"main"> =>
+      t.k === "bool" ? (v ? (leaf.e as Bool<"main">) : (leaf.e as Bool<"main">).not())
+      : t.k === "enum" ? ((leaf.e as ZExpr<"main">).eq(enc.enumVal(t.base, v as number)) as Bool<"main">)
+      : (leaf.e as IntE).eq(v as number);
+    if (cur === def) {
+      pins.push(this.prefLits.get(name) ?? this.proxy(eqVal(def)));
+      return;
     }
-    if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  sat checks=${checks} pinChecks=${MAX_PIN_CHECKS - pinChecks} rlimit=${budget.used} leaves=${leaves.size} dropped=${dropped.length} fellBack=${!sat}\n`);
-    return { result: "sat", model, checks };
-  } catch (e) {
-    model.release();
-    throw e;
+    if (this.spent()) {
+      pins.push(this.proxy(eqVal(cur)));
+      return;
+    }
+    // the smallest value in the leaf's order (default first) still satisfiable with the pins
+    let best: number | boolean | undefined;
+    const defPin = this.prefLits.get(name) ?? this.proxy(eqVal(def));
+    this.pinChecks--;
+    if ((await this.run([...pins, defPin, ...this.softAfter(order, i)])) === "sat" || ((this.pinChecks--, !this.spent()) && (await this.run([...pins, defPin])) === "sat")) {
+      pins.push(defPin);
+      this.model.release();
+      this.model = this.solver.model();
+      return;
+    }
+    if (t.k === "bool") best = true;
+    else if (t.k === "enum") {
+      const codes = t.members.map((m) => enc.enumCode(t, m));
+      const v = leaf.e as ZExpr<"main">;
+      let [a, b] = [1, Math.max(1, codes.indexOf(cur as number))];
+      while (a < b && !this.spent()) {
+        const mid = Math.floor((a + b) / 2);
+        if (await this.ok(enc.memberE(v, t.base, codes.slice(a, mid + 1)))) b = mid;
+        else a = mid + 1;
+      }
+      if (a === b) best = codes[a];
+    } else {
+      const x = leaf.e as IntE;
+      const c = cur as number;
+      const floor = def as number;
+      let lo = floor + 1;
+      let hi = c;
+      if (c < floor) {
+        // below the default (an unbounded int): only values above it are searched
+        if (!this.spent() && (await this.ok(x.gt(floor)))) hi = t.k === "int" && t.max !== undefined ? t.max : floor + (1 << 20);
+        else lo = hi = c;
+      }
+      while (lo < hi && !this.spent()) {
+        const mid = Math.floor((lo + hi) / 2);
+        if (await this.ok(ctx.And(x.gt(floor), x.le(mid)))) hi = mid;
+        else lo = mid + 1;
+      }
+      if (lo === hi) best = lo;
+    }
+    pins.push(this.proxy(eqVal(best ?? cur)));
+    if (best !== undefined && best !== cur && !(await this.refresh(order, i))) {
+      pins.pop();
+      pins.push(this.proxy(eqVal(cur)));
+    }
   }
 }
 

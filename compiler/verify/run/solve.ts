@@ -1,5 +1,5 @@
 /**
- * The in-process prover: one obligation → its query (analyses.ts) → Z3 → a verdict with a
+ * The in-process prover: one obligation → its query (encode/queries.ts) → Z3 → a verdict with a
  * counterexample or witness (decoded, with the facts that matter) or an unsat core.
  *
  * fires(R) = scope(R) ∧ when(R) ∧ ¬(some exemption lifting R holds), in R's action context
@@ -29,25 +29,30 @@ import { Budget, budgetedCheck, errorReason, type Z3Ctx } from "./z3.js";
 export type { Candidate, Example, Fact, Limits, Profile, Smt2Mode, SolvedObligation, StuckInfo, Tracked } from "./results.js";
 import type { Candidate, Example, Limits, Profile, Smt2Mode, SolvedObligation, Tracked } from "./results.js";
 
-
-
-
-
-
 /**
- * One edition's encoder and its caches. Encodings are kept per IR object (and list bound) for
+ * One edition's prover: its query parts (the encoder and the encodings, `parts`) and what it
+ * decided once (the defaults fact, candidates' pins). Encodings are kept per IR object (and list bound) for
  * the life of the IR: proving the same edition again in one process reuses the same Z3 terms, so
  * Z3 sees identical term ids and gives identical models.
  */
-export class Prover extends QueryParts {
+export class Prover {
+  /** the encoded parts of this edition's queries (encode/parts.ts), which the queries are built from */
+  readonly parts: QueryParts;
+  readonly ctx: Z3Ctx;
+  readonly ir: IREdition;
+  readonly enc: Encoder;
+
   constructor(
     ctx: Z3Ctx,
     ir: IREdition,
     listBound: number,
-    /** leave out the invariants outside an obligation's cone of influence (slice.ts) */
+    /** leave out the invariants outside an obligation's cone of influence (obligations/slice.ts) */
     readonly slicing = true,
   ) {
-    super(ctx, ir, listBound);
+    this.parts = new QueryParts(ctx, ir, listBound);
+    this.ctx = ctx;
+    this.ir = ir;
+    this.enc = this.parts.enc;
   }
 
   private readonly pinMemos = new Map<string, PinMemo>();
@@ -81,7 +86,7 @@ export class Prover extends QueryParts {
       const { enc } = this;
       let invs: Tracked[];
       try {
-        invs = this.inv();
+        invs = this.parts.inv();
       } catch {
         return false;
       }
@@ -105,7 +110,7 @@ export class Prover extends QueryParts {
   async prepare(ob: Obligation): Promise<void> {
     try {
       if (ob.kind === "table_gap" || ob.kind === "table_overlap") return;
-      queryFor(this, ob);
+      queryFor(this.parts, ob);
       if (this.slicing) await this.defaultsSatisfyInvariants();
     } catch {
       // solve() reports the same error as `unknown`
@@ -145,7 +150,7 @@ export class Prover extends QueryParts {
     const t0 = performance.now();
     let q: Query;
     try {
-      q = queryFor(this, ob);
+      q = queryFor(this.parts, ob);
     } catch (e) {
       return { verdict: "unknown", reason: errorReason(e), smt2: `; ${ob.id}: not encoded\n` };
     }
@@ -217,7 +222,7 @@ export class Prover extends QueryParts {
     // relevancy propagation off: 10-20× faster on the unrolled list quantifiers of HIS
     solver.set("smt.relevancy", 0);
     const track = new Map<string, Bool<"main">>();
-    assertQuery(this, q, b.leaves, solver, track, b.exprOf);
+    assertQuery(this.parts, q, b.leaves, solver, track, b.exprOf);
     b.solver = solver;
     b.track = track;
     return b as Built & Required<Pick<Built, "solver" | "track">>;
@@ -229,7 +234,7 @@ export class Prover extends QueryParts {
     const solver = new ctx.Solver();
     try {
       const track = new Map<string, Bool<"main">>();
-      assertQuery(this, q, b.leaves, solver, track, b.exprOf);
+      assertQuery(this.parts, q, b.leaves, solver, track, b.exprOf);
       const names = [...track.keys()].map((n) => `|${n}|`).join(" ");
       const header = `; ${ob.id}: ${ob.kind} (${ob.severity}) of ${ob.action}; rules ${ob.rules.join(", ") || "(none)"}\n`;
       return header + canonicalSmt2(solver.toSmtlib2("unknown")).replace(/\(check-sat\)\s*$/, `(check-sat-assuming (${names}))\n`).replace(/^; *\n/, "");
@@ -321,7 +326,7 @@ export class Prover extends QueryParts {
     try {
       solver.set("smt.relevancy", 0);
       const track = new Map<string, Bool<"main">>();
-      assertQuery(this, { ...q, parts: [...q.parts.filter((x) => kept.has(x.name)), ...split] }, b.leaves, solver, track, b.exprOf);
+      assertQuery(this.parts, { ...q, parts: [...q.parts.filter((x) => kept.has(x.name)), ...split] }, b.leaves, solver, track, b.exprOf);
       if ((await budgetedCheck(ctx, solver, budget, [...track.values()])) !== "unsat") return every();
       const names = [...solver.unsatCore()].map((c) => c.toString().replace(/^\|(.*)\|$/, "$1"));
       return [...new Set(names.filter((n) => !n.startsWith("goal:")).map((n) => n.replace(/^inv:/, "")))].sort();
