@@ -179,7 +179,7 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
         s.unit(() => {
           const e = envFor(s, r);
           const lifts = s.ir.exemptions.filter((x) => x.rules.includes(r.id) || x.groups.some((g) => r.groups.includes(g)));
-          return enc.and([enc.ruleCore(r, e), ...lifts.map((x) => enc.not(enc.bool(x.when, e)))]);
+          return enc.terms.and([enc.ruleCore(r, e), ...lifts.map((x) => enc.terms.not(enc.bool(x.when, e)))]);
         });
       const sides = [A, B_].map((s) => {
         const d = decisive(s.ir, name);
@@ -220,8 +220,8 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
           if (!own.length) continue;
           const query =
             aspect === "allowed"
-              ? enc.and([...sides[hi].forbid.map((r) => enc.not(r.u.e)), enc.or(own.map((r) => r.u.e))])
-              : enc.and([enc.or(own.map((r) => r.u.e)), ...sides[lo].oblige.map((r) => enc.not(r.u.e))]);
+              ? enc.terms.and([...sides[hi].forbid.map((r) => enc.terms.not(r.u.e)), enc.terms.or(own.map((r) => r.u.e))])
+              : enc.terms.and([enc.terms.or(own.map((r) => r.u.e)), ...sides[lo].oblige.map((r) => enc.terms.not(r.u.e))]);
           if (ctx.isFalse(query)) continue;
           const blocks: B[] = [];
           for (let n = 0; n < maxStates; n++) {
@@ -245,9 +245,9 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
               res.candidates.push({ aspect, state: out.example!.state, action: out.example!.action, a: predict(sides[0]), b: predict(sides[1]) });
               if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  diff ${name}: verdicts read from the model in ${Math.round(performance.now() - tp)} ms\n`);
               // the next state must differ in which rules fire (either edition) or in the actor
-              const sig: B[] = sides.flatMap((x) => decisiveOf(x).map((r) => (holds(r.u.e) ? r.u.e : enc.not(r.u.e))));
+              const sig: B[] = sides.flatMap((x) => decisiveOf(x).map((r) => (holds(r.u.e) ? r.u.e : enc.terms.not(r.u.e))));
               if (actor && (actor.k === "e" || actor.k === "i" || actor.k === "b")) sig.push((actor.e as ZExpr<"main">).eq(m.eval(actor.e as ZExpr<"main">, true)) as B);
-              blocks.push(enc.not(enc.and(sig)));
+              blocks.push(enc.terms.not(enc.terms.and(sig)));
             } finally {
               m.release();
             }
@@ -314,7 +314,7 @@ async function subsumptions(ctx: Z3Ctx, enc: ExactRouteEncoder, units: ExactUnit
 
 /** The domain facts of the given leaves. */
 function factsOf(enc: ExactRouteEncoder, leaves: Iterable<string>): B[] {
-  return [...leaves].sort().flatMap((l) => enc.leaves.get(l)?.facts ?? []);
+  return [...leaves].sort().flatMap((l) => enc.terms.leaves.get(l)?.facts ?? []);
 }
 
 interface SolveOut {
@@ -465,7 +465,7 @@ async function solveExact(
       }
       // no state with these parameter values: exclude them
       if (!pins.length) return { result: "unsat" };
-      excluded.push(enc.not(enc.and(pins)));
+      excluded.push(enc.terms.not(enc.terms.and(pins)));
     }
   } finally {
     firstModelNear?.release();
@@ -480,8 +480,8 @@ async function solveExact(
 function nearPreferences(ctx: Z3Ctx, enc: ExactRouteEncoder, routeEnds: { from: ZExpr<"main">; to: ZExpr<"main"> }[], solver: Solver<"main">, m: Model<"main">): B[] {
   const g = routeGraph(enc.ir.board);
   for (const { from, to } of routeEnds) {
-    const code = enc.enumIndexOf("Space", m.eval(from, true));
-    const start = code === undefined ? -1 : g.ids.indexOf(enc.baseMembers(enc.space)[code]);
+    const code = enc.terms.enumIndexOf("Space", m.eval(from, true));
+    const start = code === undefined ? -1 : g.ids.indexOf(enc.terms.baseMembers(enc.space)[code]);
     if (start < 0) continue;
     const dist = new Map<number, number>([[start, 0]]);
     const queue = [start];
@@ -491,8 +491,8 @@ function nearPreferences(ctx: Z3Ctx, enc: ExactRouteEncoder, routeEnds: { from: 
     }
     return [1, 2, 3].map((radius) => {
       const p = ctx.Bool.const(`near:${radius}`);
-      const ball = [...dist].filter(([, d]) => d <= radius).map(([i]) => to.eq(enc.enumVal("Space", enc.enumCode(enc.space, g.ids[i]))) as B);
-      solver.add(ctx.Implies(p, enc.or(ball)));
+      const ball = [...dist].filter(([, d]) => d <= radius).map(([i]) => to.eq(enc.terms.enumVal("Space", enc.terms.enumCode(enc.space, g.ids[i]))) as B);
+      solver.add(ctx.Implies(p, enc.terms.or(ball)));
       return p;
     });
   }

@@ -108,7 +108,7 @@ export class QueryParts {
 
 export function joinUnits(enc: Encoder, core: Unit, negated: Unit[]): Unit {
   return {
-    e: enc.and([core.e, ...negated.map((l) => enc.not(l.e))]),
+    e: enc.terms.and([core.e, ...negated.map((l) => enc.terms.not(l.e))]),
     leaves: new Set([...core.leaves, ...negated.flatMap((l) => [...l.leaves])]),
     routes: new Set([...core.routes, ...negated.flatMap((l) => [...l.routes])]),
   };

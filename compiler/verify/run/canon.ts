@@ -121,9 +121,9 @@ class Canonical {
   async solve(): Promise<Solved> {
     const { ctx, enc, solver, prefs, budget, leaves } = this;
     for (const name of [...leaves].sort()) {
-      const leaf = enc.leaves.get(name);
+      const leaf = enc.terms.leaves.get(name);
       if (!leaf) continue;
-      const d = enc.defaultOf(leaf);
+      const d = enc.terms.defaultOf(leaf);
       if (d === undefined) continue;
       const p = ctx.Bool.const(`pref:${name}`);
       solver.add(ctx.Implies(p, (leaf.e as IntE).eq(d as never)));
@@ -169,7 +169,7 @@ class Canonical {
     // canonicalization checks are only preferences: capped, together within CANON_RLIMIT (running
     // out counts as "not sat")
     this.cap = () => Math.max(1, Math.min(CANON_CHECK_RLIMIT, CANON_RLIMIT - (budget.used - this.canonFrom)));
-    const order = [...leaves].filter((n) => enc.leaves.has(n)).sort();
+    const order = [...leaves].filter((n) => enc.terms.leaves.has(n)).sort();
     try {
       for (let i = 0; i < order.length; i++) await this.pinLeaf(order, i);
       if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  sat checks=${this.checks} pinChecks=${MAX_PIN_CHECKS - this.pinChecks} rlimit=${budget.used} leaves=${leaves.size} dropped=${dropped.length} fellBack=${!sat}\n`);
@@ -216,14 +216,14 @@ class Canonical {
   private async pinLeaf(order: string[], i: number): Promise<void> {
     const { ctx, enc, pins } = this;
     const name = order[i];
-    const leaf = enc.leaves.get(name)!;
+    const leaf = enc.terms.leaves.get(name)!;
     const t = leaf.type;
     const cur = valueOf(enc, this.model, leaf);
     if (cur === undefined) return;
-    const def = enc.defaultValue(leaf);
+    const def = enc.terms.defaultValue(leaf);
     const eqVal = (v: number | boolean): Bool<"main"> =>
       t.k === "bool" ? (v ? (leaf.e as Bool<"main">) : (leaf.e as Bool<"main">).not())
-      : t.k === "enum" ? ((leaf.e as ZExpr<"main">).eq(enc.enumVal(t.base, v as number)) as Bool<"main">)
+      : t.k === "enum" ? ((leaf.e as ZExpr<"main">).eq(enc.terms.enumVal(t.base, v as number)) as Bool<"main">)
       : (leaf.e as IntE).eq(v as number);
     if (cur === def) {
       pins.push(this.prefLits.get(name) ?? this.proxy(eqVal(def)));
@@ -245,12 +245,12 @@ class Canonical {
     }
     if (t.k === "bool") best = true;
     else if (t.k === "enum") {
-      const codes = t.members.map((m) => enc.enumCode(t, m));
+      const codes = t.members.map((m) => enc.terms.enumCode(t, m));
       const v = leaf.e as ZExpr<"main">;
       let [a, b] = [1, Math.max(1, codes.indexOf(cur as number))];
       while (a < b && !this.spent()) {
         const mid = Math.floor((a + b) / 2);
-        if (await this.ok(enc.memberE(v, t.base, codes.slice(a, mid + 1)))) b = mid;
+        if (await this.ok(enc.terms.memberE(v, t.base, codes.slice(a, mid + 1)))) b = mid;
         else a = mid + 1;
       }
       if (a === b) best = codes[a];
@@ -283,7 +283,7 @@ class Canonical {
 /** The value of a leaf in a model, comparable with `Encoder.defaultValue`. */
 export function valueOf(enc: Encoder, model: Model<"main">, leaf: { e: unknown; type: Type }): number | boolean | undefined {
   const v = model.eval(leaf.e as ZExpr<"main">, true);
-  if (leaf.type.k === "enum") return enc.enumIndexOf(leaf.type.base, v);
+  if (leaf.type.k === "enum") return enc.terms.enumIndexOf(leaf.type.base, v);
   if (enc.ctx.isBool(v)) return enc.ctx.isTrue(v);
   if (enc.ctx.isIntVal(v)) return Number(v.value());
   return undefined;
@@ -296,13 +296,13 @@ import type { Fact } from "../../ir/proof-report.js";
 
 /** The JSON value of a leaf in a model (enum member name, string atom), or undefined. */
 export function leafJson(enc: Encoder, model: Model<"main">, name: string): unknown {
-  const leaf = enc.leaves.get(name);
+  const leaf = enc.terms.leaves.get(name);
   if (!leaf) return undefined;
   const v = valueOf(enc, model, leaf);
   if (v === undefined) return undefined;
   const t = leaf.type;
-  if (t.k === "enum") return enc.baseMembers(t)[v as number];
-  if (t.k === "string") return (v as number) >= 0 && (v as number) < enc.atomNames.length ? enc.atomNames[v as number] : `s${v}`;
+  if (t.k === "enum") return enc.terms.baseMembers(t)[v as number];
+  if (t.k === "string") return (v as number) >= 0 && (v as number) < enc.terms.atomNames.length ? enc.terms.atomNames[v as number] : `s${v}`;
   return v;
 }
 
@@ -337,7 +337,7 @@ export async function minimizeFacts(
   const pins = new Map<string, Bool<"main">>();
   let n = 0;
   for (const name of leaves) {
-    const leaf = enc.leaves.get(name);
+    const leaf = enc.terms.leaves.get(name);
     if (!leaf) continue;
     const v = model.eval(leaf.e as ZExpr<"main">, true);
     const p = ctx.Bool.const(`fact:${++n}`);

@@ -94,7 +94,7 @@ export class Prover {
       const leaves = new Set(invs.flatMap((i) => [...i.unit.leaves]));
       const { values, problems } = pinState(enc, leaves, defaultJson(this.ir.state), { action: "" });
       if (problems.length) return false;
-      const facts = [...leaves].flatMap((n) => enc.leaves.get(n)?.facts ?? []);
+      const facts = [...leaves].flatMap((n) => enc.terms.leaves.get(n)?.facts ?? []);
       // a fact of the process, not of an obligation: a budget of its own
       return this.holdsOn(values, [...invs.map((i) => i.unit.e), ...facts], new Budget(DEFAULTS_RLIMIT, 600_000));
     })().then((ok) => (this.defaultsKnown = ok));
@@ -210,7 +210,7 @@ export class Prover {
       for (const l of u.leaves) if (!q.bound?.has(l)) leaves.add(l);
       for (const r of u.routes) routes.add(r);
     }
-    const exprOf = (p: Tracked) => (p.negate ? enc.not(p.unit.e) : p.unit.e);
+    const exprOf = (p: Tracked) => (p.negate ? enc.terms.not(p.unit.e) : p.unit.e);
     return { leaves, routes, exprOf };
   }
 
@@ -338,7 +338,7 @@ export class Prover {
   /** Every asserted part and domain fact of a built query, named. */
   private assertions(b: Built, q: Query): { name: string; e: Bool<"main"> }[] {
     const { enc } = this;
-    return [...q.parts.map((p) => ({ name: p.name, e: b.exprOf(p) })), ...[...b.leaves].flatMap((n) => (enc.leaves.get(n)?.facts ?? []).map((e) => ({ name: `domain of ${n}`, e })))];
+    return [...q.parts.map((p) => ({ name: p.name, e: b.exprOf(p) })), ...[...b.leaves].flatMap((n) => (enc.terms.leaves.get(n)?.facts ?? []).map((e) => ({ name: `domain of ${n}`, e })))];
   }
 
   private async check(b: Built & Required<Pick<Built, "solver" | "track">>, q: Query, budget: Budget): Promise<SolvedObligation> {
@@ -366,7 +366,7 @@ export class Prover {
       const sorted = [...leaves].sort();
       if (q.satMeans === "refuted") {
         const goalParts = q.parts.filter((p) => !p.name.startsWith("inv:"));
-        const goal = enc.and([...goalParts.map(exprOf), ...(q.facts ?? [])]);
+        const goal = enc.terms.and([...goalParts.map(exprOf), ...(q.facts ?? [])]);
         const invLits = [...track.entries()].filter(([n]) => n.startsWith("inv:")).map(([, l]) => l);
         const min = await minimizeFacts(ctx, enc, solver, model, sorted, invLits, goal, budget);
         ex.facts = factsOf(enc, model, min ?? nonDefault(enc, model, sorted));
@@ -401,7 +401,7 @@ interface Built {
 /** Asserts a query: domain facts and untracked facts as they are, every part under its tracking literal (sorted by name). */
 function assertQuery(p: QueryParts, q: Query, leaves: Set<string>, solver: import("z3-solver").Solver<"main">, track: Map<string, Bool<"main">>, exprOf: (t: Tracked) => Bool<"main">): void {
   const { ctx, enc } = p;
-  for (const name of [...leaves].sort()) for (const f of enc.leaves.get(name)?.facts ?? []) solver.add(f);
+  for (const name of [...leaves].sort()) for (const f of enc.terms.leaves.get(name)?.facts ?? []) solver.add(f);
   for (const f of q.facts ?? []) solver.add(f);
   // tracked by hand (not addAndTrack) so a core can be minimized by re-checking subsets
   for (const part of [...q.parts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -420,8 +420,8 @@ const DEFAULTS_RLIMIT = 50_000_000;
 /** The leaves whose model value differs from the default decoding would give them. */
 function nonDefault(enc: Encoder, model: import("z3-solver").Model<"main">, leaves: string[]): string[] {
   return leaves.filter((n) => {
-    const leaf = enc.leaves.get(n);
-    return !!leaf && valueOf(enc, model, leaf) !== enc.defaultValue(leaf);
+    const leaf = enc.terms.leaves.get(n);
+    return !!leaf && valueOf(enc, model, leaf) !== enc.terms.defaultValue(leaf);
   });
 }
 
@@ -433,9 +433,9 @@ function nonDefault(enc: Encoder, model: import("z3-solver").Model<"main">, leav
 function stateFacts(enc: Encoder, model: import("z3-solver").Model<"main">, names: string[], c: Candidate): Fact[] {
   const out = new Map<string, Fact>();
   for (const n of names) {
-    const leaf = enc.leaves.get(n);
+    const leaf = enc.terms.leaves.get(n);
     if (!leaf) continue;
-    const path = enc.concreteName(leaf, model);
+    const path = enc.terms.concreteName(leaf, model);
     if (out.has(path) || path.includes("[?]")) continue;
     const v = valueAt(path, c.state, c.action);
     if (v === undefined) continue;
@@ -449,9 +449,9 @@ function stateFacts(enc: Encoder, model: import("z3-solver").Model<"main">, name
 function factsOf(enc: Encoder, model: import("z3-solver").Model<"main">, names: string[]): Fact[] {
   const out = new Map<string, Fact>();
   for (const n of names) {
-    const leaf = enc.leaves.get(n);
+    const leaf = enc.terms.leaves.get(n);
     if (!leaf) continue;
-    const path = enc.concreteName(leaf, model);
+    const path = enc.terms.concreteName(leaf, model);
     if (!out.has(path)) out.set(path, { path, value: leafJson(enc, model, n) });
   }
   return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
