@@ -1,5 +1,5 @@
 /**
- * The canonical SMT-LIB re-printer (compiler/verify/smt2.ts) on `let` nesting as Z3 prints it
+ * The canonical SMT-LIB re-printer (compiler/verify/run/smt2.ts) on `let` nesting as Z3 prints it
  * for large assertions: thousands of nested lets must neither overflow the stack nor change the
  * meaning (parallel bindings, shadowing).
  */

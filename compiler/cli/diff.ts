@@ -1,7 +1,7 @@
 /**
  * `rulewright diff A B`: for every action both editions declare, Z3 proves the verdicts
  * identical on every legal state of the shared vocabulary, or finds states where they differ
- * (compiler/verify/diff.ts). Each state is replayed through the generated validators of BOTH
+ * (compiler/verify/diff/diff.ts). Each state is replayed through the generated validators of BOTH
  * editions (loaded as `check` loads them); only confirmed differences are reported, shrunk by
  * the validators to the facts that matter, and written under proofs/diff/<A>__<B>/ as files that
  * `rulewright check` accepts for both editions.

@@ -398,7 +398,7 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
   // all unless --cache-dir names a folder outside it), a committed proof cache fails the run, the
   // verdicts are compared with the verdict table (by default proofs/verdicts.tsv when every
   // edition is a bundled one and the run is not a shard); any cache used is sealed with the
-  // user's key (compiler/verify/user-cache.ts), checked before anything is proved
+  // user's key (compiler/verify/cache/user-cache.ts), checked before anything is proved
   if (opts.ci && opts.watch) throw new UsageError("--ci proves once; it does not take --watch", 2);
   if (opts.ci) ciPreflight(opts.cache === false ? undefined : opts.cacheDir);
   const useCache = opts.cache !== false && (!opts.ci || opts.cacheDir !== undefined);

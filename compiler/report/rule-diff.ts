@@ -6,7 +6,7 @@
  *
  * It says which rules differ, not whether a verdict differs: a changed rule may decide nothing new
  * (his-500's Scotland clause), and changed invariants or another action's obligations can change
- * a verdict with the same rules. `rulewright diff` proves that (compiler/verify/diff.ts); the
+ * a verdict with the same rules. `rulewright diff` proves that (compiler/verify/diff/diff.ts); the
  * report shows both (compiler/report/README.md).
  *
  * "Meaning" is what a verdict depends on, source positions left out: a rule's kind, action, scope,
@@ -111,7 +111,7 @@ function changedParts(x: Map<string, string>, y: Map<string, string>): string[] 
 export function ruleDiff(a: IREdition, b: IREdition): RuleDiff | null {
   const fa = a.folder ?? a.name;
   const fb = b.folder ?? b.name;
-  // the actions `rulewright diff` compares (compiler/verify/vocabulary.ts), and why the others are not
+  // the actions `rulewright diff` compares (compiler/ir/vocabulary.ts), and why the others are not
   const { shared: names, notCompared } = sharedActions(a, b, { a: fa, b: fb });
   const shared = [...names].sort();
   if (!shared.length) return null;

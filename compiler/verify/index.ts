@@ -47,7 +47,7 @@ export interface ProveOptions {
   outDir?: string;
   /** false: write only the .smt2 files to `outDir` (a caller that writes a report.json of its own) */
   writeReport?: boolean;
-  /** reuse and store verdicts in `<cacheDir>/<cacheName>.json.gz` (cache.ts); absent = no cache */
+  /** reuse and store verdicts in `<cacheDir>/<cacheName>.json.gz` (cache/store.ts); absent = no cache */
   cacheDir?: string;
   /** the cache file's name (default: the edition name; the CLI uses the edition folder) */
   cacheName?: string;

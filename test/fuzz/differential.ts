@@ -14,7 +14,7 @@
  * SMT comparison per rule: a rule whose encoding calls a route is compared between validator and
  * interpreter only (routes are uninterpreted in the encoding: the state does not fix their
  * answers; README "Routes"), counted as `routeRules`. Anything else the model does not reduce to
- * true or false is a failure. One Z3 context per process (compiler/verify/z3.ts).
+ * true or false is a failure. One Z3 context per process (compiler/verify/run/z3.ts).
  */
 import fs from "node:fs";
 import { isDeepStrictEqual } from "node:util";

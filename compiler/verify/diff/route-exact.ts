@@ -3,7 +3,7 @@
  * edition diff): `reachable(route(args), from, to)` by lazy refinement against the validator's
  * breadth-first search.
  *
- * The proof obligations of `index.ts` keep routes uninterpreted (`encode.ts`). This encoder
+ * The proof obligations of `index.ts` keep routes uninterpreted (`encode/encoder.ts`). This encoder
  * extends that `Encoder` and replaces only the `reach` case: each route call instance (a route,
  * its argument terms, its `from` and `to` terms) becomes a fresh Bool `reach!<n>.<route>`, free at
  * first. `refine(model, …)` then runs the search of the generated validator (codegen

@@ -1,7 +1,7 @@
 /**
  * The parts of queries, encoded once per edition and kept: invariants, a rule's scope and
  * condition, the exemptions that lift it, `fires(R)` (README "Analyses"), each read in an
- * action's context. analyses.ts builds every query from them; solve.ts's `Prover` adds solving.
+ * action's context. queries.ts builds every query from them; run/solve.ts's `Prover` has them and adds solving.
  * Encodings are kept per IR object (and list bound) for the life of the IR: proving the same
  * edition again in one process reuses the same Z3 terms, so Z3 sees identical term ids and gives
  * identical models.

@@ -186,7 +186,7 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
   });
   // one part per move: it is forbidden for every choice of its other parameters. Tracked apart
   // when a proof's core is named, so that it names the moves that are never all forbidden together
-  // (cache.ts coreObligation: an edit of another move's rules leaves the proof standing)
+  // (obligations/core.ts coreObligation: an edit of another move's rules leaves the proof standing)
   const moveParts: Tracked[] = withActor.map((a) => ({
     name: `move:${a.name}`,
     unit: enc.unit(() => {
@@ -242,7 +242,7 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
     // tracked (not a plain assertion) so a counterexample's facts can be minimized against it;
     // `goal:` parts are left out of unsat cores
     parts: [...invParts, { name: `goal:stuck_power`, unit: whole }],
-    // on unsat, the moves the proof needs (cache.ts stuckCoreObligation)
+    // on unsat, the moves the proof needs (obligations/core.ts stuckCoreObligation)
     coreParts: [{ name: `goal:stuck_power`, unit: goal }, ...moveParts],
     units: [],
     bound,

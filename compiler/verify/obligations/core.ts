@@ -10,7 +10,7 @@ import { phaseMoves, type Obligation } from "../../ir/obligations.js";
 /**
  * The kinds whose unsat verdict is reused through its unsat core: their query is a conjunction of
  * tracked parts (rules, exemptions, invariants; for stuck_power the phase and one part per move)
- * and the domain facts of the leaves, with no other assertion (analyses.ts), so a core that is
+ * and the domain facts of the leaves, with no other assertion (encode/queries.ts), so a core that is
  * still asserted, unchanged, is still unsat whatever happened to the other parts.
  */
 export const CORE_REUSE_KINDS: ReadonlySet<Obligation["kind"]> = new Set(["redundant_rule", "always_forbidden", "stuck_power"]);
@@ -38,7 +38,7 @@ export function coreObligation(ir: IREdition, ob: Obligation, core: readonly str
 }
 
 /**
- * coreObligation of a stuck_power obligation. Its query (analyses.ts stuckQuery) is the phase
+ * coreObligation of a stuck_power obligation. Its query (encode/queries.ts stuckQuery) is the phase
  * (with, when the phase declares no decline move, an obligation binding the power) and one part
  * per move `move:<action>`: every choice of the move forbidden, by its forbid rules or an oblige
  * rule of another action. A core names the moves and invariants its proof needs; the obligation

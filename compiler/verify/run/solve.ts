@@ -69,7 +69,7 @@ export class Prover {
   defaultsKnown?: boolean;
   /**
    * Takes `defaultsSatisfyInvariants()` as already decided (true, from the proof cache, under a
-   * key of every input it depends on: cache.ts `defaultsFactKey`), sparing its check: about a
+   * key of every input it depends on: cache/keys.ts `defaultsFactKey`), sparing its check: about a
    * second for Here I Stand, paid by every solver process on its first obligation.
    */
   knowDefaultsSatisfyInvariants(): void {
