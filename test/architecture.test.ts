@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cruise, getAvailableTranspilers, type ICruiseResult } from "dependency-cruiser";
 import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
+import ts from "typescript";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -257,6 +258,22 @@ describe("the import graph of compiler/", () => {
       .filter((f) => f.startsWith("compiler/verify/"))
       .map((f) => [f, fs.readFileSync(path.join(ROOT, f), "utf8").split("\n").length - 1] as const)
       .filter(([, n]) => n > 600);
+    expect(long).toEqual([]);
+  });
+
+  it("keeps every function of compiler/verify within 150 lines (issue 24: named steps, not one long body)", () => {
+    const long: string[] = [];
+    for (const f of files.filter((x) => x.startsWith("compiler/verify/") && x.endsWith(".ts"))) {
+      const sf = ts.createSourceFile(f, fs.readFileSync(path.join(ROOT, f), "utf8"), ts.ScriptTarget.Latest, true);
+      const visit = (n: ts.Node): void => {
+        if (ts.isFunctionLike(n) && "body" in n && n.body) {
+          const lines = sf.getLineAndCharacterOfPosition(n.end).line - sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
+          if (lines > 150) long.push(`${f}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1} ${(n as ts.FunctionLikeDeclaration).name?.getText(sf) ?? "(anonymous)"} (${lines} lines)`);
+        }
+        ts.forEachChild(n, visit);
+      };
+      visit(sf);
+    }
     expect(long).toEqual([]);
   });
 
