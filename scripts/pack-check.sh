@@ -85,7 +85,7 @@ const { createInterpreter } = require("rulewright/interpret");
 EOF
   node lib.cjs 2>lib.err || { cat lib.err; fail "cjs: the library"; }
   no_cycle lib.err
-  # the compiled prover (its solver processes run dist/verify/worker.js)
+  # the compiled prover (its solver processes run dist/verify/run/worker.js)
   $BIN prove my-game -q --timeout 60000 >prove.out 2>prove.err || { cat prove.out prove.err; fail "cjs: prove of the new edition"; }
 ) || exit 1
 echo "pack-check: CommonJS project ok ($((SECONDS - t0)) s)"

@@ -41,11 +41,13 @@ const serverOut = path.join(ext, "server", "rulewright-lsp.mjs");
 try {
   const esbuild = createRequire(import.meta.url)("esbuild");
   await esbuild.build({
-    stdin: { contents: 'import { startServer } from "./compiler/lsp/server.ts";\nawait startServer();\nprocess.exit(0);\n', resolveDir: root, sourcefile: "rulewright-lsp.ts", loader: "ts" },
+    // through the CLI's command, which gives the server the proof cache and the prover's loader (compiler/cli/lsp.ts)
+    stdin: { contents: 'import { lspCommand } from "./compiler/cli/lsp.ts";\nawait lspCommand({ stdio: true });\nprocess.exit(0);\n', resolveDir: root, sourcefile: "rulewright-lsp.ts", loader: "ts" },
     bundle: true, platform: "node", format: "esm", target: "node20", outfile: serverOut, mainFields: ["module", "main"], external: ["z3-solver"], logLevel: "warning",
     // the prover (compiler/verify/index.ts, which loads z3-solver, 35 MB) is not shipped: the
-    // server's lazy import of it stays a dynamic import of a file that is not there, so the shipped
-    // server starts without it and says once that background proving is off (compiler/lsp/proving.ts)
+    // lazy import of it that compiler/cli/lsp.ts gives the server stays a dynamic import of a file that
+    // is not there, so the shipped server starts without it and says once that background proving is
+    // off (compiler/lsp/proving.ts)
     plugins: [{ name: "no-prover", setup(b) { b.onResolve({ filter: /verify[\\/]index\.js$/ }, (a) => (a.kind === "dynamic-import" ? { path: "./rulewright-prover-not-shipped.mjs", external: true } : undefined)); } }],
     banner: { js: '// the rulewright language server (rulewright lsp --stdio), bundled by scripts/vsix.mjs\nimport { createRequire as __rwCreateRequire } from "node:module";\nconst require = __rwCreateRequire(import.meta.url);' },
   });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { loadEdition } from "../compiler/check/index.js";
 import { proveEdition, type ObligationResult, type ProofReport } from "../compiler/verify/index.js";
-import type { ObligationKind } from "../compiler/verify/obligations.js";
+import type { ObligationKind } from "../compiler/ir/obligations.js";
 import { loadValidators, stateProblems } from "../compiler/cli/common.js";
 import type { IREdition } from "../compiler/ir/types.js";
 

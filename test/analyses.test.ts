@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { proveEdition, type ProofReport } from "../compiler/verify/index.js";
-import { declineMove, obligationsFor, phaseMoves } from "../compiler/verify/obligations.js";
+import { declineMove, obligationsFor, phaseMoves } from "../compiler/ir/obligations.js";
 import { loadEdition } from "../compiler/check/index.js";
 import type { IRAction, IREdition, Type } from "../compiler/ir/types.js";
 import * as H from "./helpers/verify-ir.js";

@@ -15,10 +15,10 @@ import type { Bool } from "z3-solver";
 import type { Expr, IREdition } from "../compiler/ir/types.js";
 import { loadValidators, type ValidatorModule } from "../compiler/cli/common.js";
 import { loadEdition } from "../compiler/check/index.js";
-import { ExactRouteEncoder } from "../compiler/verify/route-exact.js";
-import { DiffInputError, diffEditions, sharedActions, vocabularyProblems } from "../compiler/verify/diff.js";
-import { nonDefaultFacts, shrink } from "../compiler/verify/state-facts.js";
-import { duringCheck, getZ3, runExclusive } from "../compiler/verify/z3.js";
+import { ExactRouteEncoder } from "../compiler/verify/diff/route-exact.js";
+import { DiffInputError, diffEditions, sharedActions, vocabularyProblems } from "../compiler/verify/diff/diff.js";
+import { nonDefaultFacts, shrink } from "../compiler/verify/encode/state-facts.js";
+import { duringCheck, getZ3, runExclusive } from "../compiler/verify/run/z3.js";
 import * as T from "./helpers/tiny-ir.js";
 import * as H from "./helpers/verify-ir.js";
 
@@ -76,7 +76,7 @@ describe("exact routes (route-exact.ts) against the generated validator's search
         const s = new ctx.Solver();
         try {
           for (const p of pins) s.add(p);
-          s.add(want ? u.e : enc.not(u.e));
+          s.add(want ? u.e : enc.terms.not(u.e));
           for (let i = 0; i < 200; i++) {
             checks++;
             const r = await duringCheck(() => s.check());
@@ -103,11 +103,11 @@ describe("exact routes (route-exact.ts) against the generated validator's search
           const spacesJson: Record<string, unknown> = {};
           const pins: Bool<"main">[] = [];
           const asserted = new Set<string>();
-          const pin = (name: string, type: Parameters<typeof enc.leaf>[1], value: boolean | number | string) => {
-            const e = enc.leaf(name, type);
+          const pin = (name: string, type: Parameters<typeof enc.terms.leaf>[1], value: boolean | number | string) => {
+            const e = enc.terms.leaf(name, type);
             asserted.add(name);
-            if (type.k === "enum") pins.push((e as never as { eq(x: unknown): Bool<"main"> }).eq(enc.enumVal(type.base, enc.enumCode(type, value as string))));
-            else if (type.k === "bool") pins.push(value ? (e as Bool<"main">) : enc.not(e as Bool<"main">));
+            if (type.k === "enum") pins.push((e as never as { eq(x: unknown): Bool<"main"> }).eq(enc.terms.enumVal(type.base, enc.terms.enumCode(type, value as string))));
+            else if (type.k === "bool") pins.push(value ? (e as Bool<"main">) : enc.terms.not(e as Bool<"main">));
             else pins.push((e as never as { eq(x: number): Bool<"main"> }).eq(value as number));
           };
           spaces.forEach((id, i) => {

@@ -14,8 +14,8 @@ import { generateEdition } from "../compiler/codegen/index.js";
 import { createInterpreter } from "../compiler/interpret/index.js";
 import { boardDistances } from "../compiler/ir/board.js";
 import type { Board, Expr, IREdition, IRRule } from "../compiler/ir/types.js";
-import { Encoder, type Sym } from "../compiler/verify/encode.js";
-import { duringCheck, getZ3, runExclusive } from "../compiler/verify/z3.js";
+import { Encoder, type Sym } from "../compiler/verify/encode/encoder.js";
+import { duringCheck, getZ3, runExclusive } from "../compiler/verify/run/z3.js";
 import { and, board as tinyBoard, board_, cmp, en, eq, int, Space, tinyIR, tinyState, v } from "./helpers/tiny-ir.js";
 import { writeGenerated } from "./helpers/generated-files.js";
 

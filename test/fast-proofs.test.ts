@@ -12,11 +12,12 @@ import { describe, expect, it } from "vitest";
 import { loadEdition } from "../compiler/check/index.js";
 import { loadValidators, resolveEdition } from "../compiler/cli/common.js";
 import { judgeWith, scenarioCandidates, stagedJudge } from "../compiler/cli/witnesses.js";
-import { coreObligation, obligationKeyer } from "../compiler/verify/cache.js";
+import { coreObligation } from "../compiler/verify/obligations/core.js";
+import { obligationKeyer } from "../compiler/verify/cache/keys.js";
 import { mergeReports, proveEdition, SolverPool, type ProofReport } from "../compiler/verify/index.js";
-import { obligationsFor } from "../compiler/verify/obligations.js";
-import { sliceInvariants } from "../compiler/verify/slice.js";
-import { candidatesFor } from "../compiler/verify/witnesses.js";
+import { obligationsFor } from "../compiler/ir/obligations.js";
+import { sliceInvariants } from "../compiler/verify/obligations/slice.js";
+import { candidatesFor } from "../compiler/verify/obligations/witnesses.js";
 import { proofReport } from "./helpers/proof-reports.js";
 import * as H from "./helpers/verify-ir.js";
 

@@ -16,8 +16,8 @@ import { createInterpreter } from "../compiler/interpret/index.js";
 import { SAFE_INT_MAX, UNBOUNDED_INT_MAX, UNBOUNDED_INT_MIN } from "../compiler/ir/ints.js";
 import type { IREdition } from "../compiler/ir/types.js";
 import { proveEdition } from "../compiler/verify/index.js";
-import { QueryParts } from "../compiler/verify/parts.js";
-import { getZ3 } from "../compiler/verify/z3.js";
+import { QueryParts } from "../compiler/verify/encode/parts.js";
+import { getZ3 } from "../compiler/verify/run/z3.js";
 import { compareSample, newStats, type DiffEdition, type Sample } from "./fuzz/differential.js";
 
 const MINI = path.resolve("test/fixtures/frontend/mini");

@@ -16,9 +16,10 @@ import {
 } from "vscode-languageserver-protocol/node";
 import { LspClient, REPO, uri } from "./helpers/lsp-client.js";
 import { loadEdition } from "../compiler/check/index.js";
-import { obligationsFor } from "../compiler/verify/obligations.js";
-import { obligationKeys, ProofCache } from "../compiler/verify/cache.js";
-import { DEFAULT_RLIMIT } from "../compiler/verify/limits.js";
+import { obligationsFor } from "../compiler/ir/obligations.js";
+import { obligationKeys } from "../compiler/verify/cache/keys.js";
+import { ProofCache } from "../compiler/verify/cache/store.js";
+import { DEFAULT_RLIMIT } from "../compiler/verify/run/limits.js";
 
 const WAR = path.join(REPO, "dsl/his/war.rules");
 const warText = fs.readFileSync(WAR, "utf8");

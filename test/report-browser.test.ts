@@ -18,7 +18,7 @@ import { buildSiteData, type DiffReport, type TestResults } from "../compiler/re
 import { readRule } from "../compiler/report/english.js";
 import { readLayout, writeSite } from "../compiler/report/site.js";
 import type { IREdition } from "../compiler/ir/types.js";
-import type { ProofReport } from "../compiler/verify/results.js";
+import type { ProofReport } from "../compiler/verify/run/results.js";
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
 const executable = CANDIDATES.find((p): p is string => !!p && fs.existsSync(p));

@@ -16,7 +16,7 @@ import { buildSiteData, type TestResults } from "../compiler/report/data.js";
 import { ruleDiff } from "../compiler/report/rule-diff.js";
 import { readLayout, writeSite } from "../compiler/report/site.js";
 import type { CoverageReport } from "../compiler/coverage/index.js";
-import type { ProofReport } from "../compiler/verify/results.js";
+import type { ProofReport } from "../compiler/verify/run/results.js";
 
 const require = createRequire(import.meta.url);
 const Space: Type = { k: "enum", name: "Space", base: "Space", members: ["st_quentin", "paris"] };

@@ -11,8 +11,8 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Bool } from "z3-solver";
 import type { Expr, IREdition, IRRoute, Type } from "../compiler/ir/types.js";
-import { ExactRouteEncoder } from "../compiler/verify/route-exact.js";
-import { duringCheck, getZ3, runExclusive } from "../compiler/verify/z3.js";
+import { ExactRouteEncoder } from "../compiler/verify/diff/route-exact.js";
+import { duringCheck, getZ3, runExclusive } from "../compiler/verify/run/z3.js";
 import * as T from "./helpers/tiny-ir.js";
 
 type B = Bool<"main">;
@@ -116,11 +116,11 @@ describe("route subsumption", () => {
         fc.asyncProperty(arbState, async (x) => {
           const pins: B[] = [];
           const asserted = new Set<string>();
-          const pin = (name: string, type: Parameters<typeof enc.leaf>[1], value: boolean | number | string) => {
-            const e = enc.leaf(name, type);
+          const pin = (name: string, type: Parameters<typeof enc.terms.leaf>[1], value: boolean | number | string) => {
+            const e = enc.terms.leaf(name, type);
             asserted.add(name);
-            if (type.k === "enum") pins.push((e as never as { eq(x: unknown): B }).eq(enc.enumVal(type.base, enc.enumCode(type, value as string))));
-            else if (type.k === "bool") pins.push(value ? (e as B) : enc.not(e as B));
+            if (type.k === "enum") pins.push((e as never as { eq(x: unknown): B }).eq(enc.terms.enumVal(type.base, enc.terms.enumCode(type, value as string))));
+            else if (type.k === "bool") pins.push(value ? (e as B) : enc.terms.not(e as B));
             else pins.push((e as never as { eq(x: number): B }).eq(value as number));
           };
           spaces.forEach((id, i) => {

@@ -1,10 +1,10 @@
 /**
- * The canonical SMT-LIB re-printer (compiler/verify/smt2.ts) on `let` nesting as Z3 prints it
+ * The canonical SMT-LIB re-printer (compiler/verify/run/smt2.ts) on `let` nesting as Z3 prints it
  * for large assertions: thousands of nested lets must neither overflow the stack nor change the
  * meaning (parallel bindings, shadowing).
  */
 import { describe, expect, it } from "vitest";
-import { canonicalSmt2 } from "../compiler/verify/smt2.js";
+import { canonicalSmt2 } from "../compiler/verify/run/smt2.js";
 
 describe("canonicalSmt2", () => {
   it("expands parallel and shadowing lets", () => {

@@ -19,9 +19,9 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProofCache } from "../compiler/verify/cache.js";
-import { DEFAULT_RLIMIT } from "../compiler/verify/limits.js";
-import { cacheSecret, ensurePrivateDir, seal, untrustedReason, UntrustedCacheError, type TrustProbe } from "../compiler/verify/user-cache.js";
+import { ProofCache } from "../compiler/verify/cache/store.js";
+import { DEFAULT_RLIMIT } from "../compiler/verify/run/limits.js";
+import { cacheSecret, ensurePrivateDir, seal, untrustedReason, UntrustedCacheError, type TrustProbe } from "../compiler/verify/cache/user-cache.js";
 import { codeFolderProblem, transpiledValidators, UsageError } from "../compiler/cli/common.js";
 import { compareVerdicts, readVerdictTable } from "../compiler/cli/ci.js";
 

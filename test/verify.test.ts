@@ -4,8 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { proveEdition, type ProofReport } from "../compiler/verify/index.js";
-import { obligationsFor } from "../compiler/verify/obligations.js";
-import { duringCheck, getZ3 } from "../compiler/verify/z3.js";
+import { obligationsFor } from "../compiler/ir/obligations.js";
+import { duringCheck, getZ3 } from "../compiler/verify/run/z3.js";
 import type { IREdition } from "../compiler/ir/types.js";
 import * as H from "./helpers/verify-ir.js";
 

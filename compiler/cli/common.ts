@@ -20,7 +20,7 @@ import { renderDiagnostic } from "../diagnostics/render.js";
 import type { Diagnostic } from "../diagnostics/types.js";
 import { editionFolder, type IREdition, type Type } from "../ir/types.js";
 import { intRange } from "../ir/ints.js";
-import { cacheSecret, ensurePrivateDir, seal, sealed, userCacheDir, UntrustedCacheError } from "../verify/user-cache.js";
+import { cacheSecret, ensurePrivateDir, seal, sealed, userCacheDir, UntrustedCacheError } from "../verify/cache/user-cache.js";
 
 export type Format = "text" | "json";
 

@@ -1,7 +1,7 @@
 /**
  * `rulewright diff A B`: for every action both editions declare, Z3 proves the verdicts
  * identical on every legal state of the shared vocabulary, or finds states where they differ
- * (compiler/verify/diff.ts). Each state is replayed through the generated validators of BOTH
+ * (compiler/verify/diff/diff.ts). Each state is replayed through the generated validators of BOTH
  * editions (loaded as `check` loads them); only confirmed differences are reported, shrunk by
  * the validators to the facts that matter, and written under proofs/diff/<A>__<B>/ as files that
  * `rulewright check` accepts for both editions.
@@ -13,10 +13,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { IRAction, IREdition } from "../ir/types.js";
-import { DEFAULT_DIFF_RLIMIT, DEFAULT_DIFF_STATES, DEFAULT_DIFF_TIMEOUT_MS, DiffInputError, diffEditions, type DiffCandidate, type EditionDiff } from "../verify/diff.js";
-import { actionType, nonDefaultFacts, shrink } from "../verify/state-facts.js";
-import { actionProblems, compile, loadValidators, parseCount, parseMillis, resolveEdition, stateProblems, UsageError, color, type EditionRef, type Format, type ValidatorModule } from "./common.js";
+import { DEFAULT_DIFF_RLIMIT, DEFAULT_DIFF_STATES, DEFAULT_DIFF_TIMEOUT_MS, DiffInputError, diffEditions, type DiffCandidate, type EditionDiff } from "../verify/diff/diff.js";
+import { actionType, nonDefaultFacts, shrink } from "../verify/encode/state-facts.js";
 import { parseRlimit } from "./prove.js";
+import { actionProblems, compile, loadValidators, parseCount, parseMillis, resolveEdition, stateProblems, UsageError, color, type EditionRef, type Format, type ValidatorModule } from "./common.js";
 
 /** A rule that fires in one edition and not in the other, as reported. */
 export interface ReportedRule {

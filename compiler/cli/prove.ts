@@ -25,15 +25,15 @@ import type { Severity } from "../ir/analyses.js";
 import { editionFolder, type IREdition } from "../ir/types.js";
 import { proveEdition, SolverPool, safeName, type ObligationResult, type ProofReport, type ProveOptions, type Witnesses } from "../verify/index.js";
 import { judgeWith, scenarioWitnesses, stagedJudge } from "./witnesses.js";
-import { claim, describeTableExample, factText, idInfo, involved, posText, verdictMessage } from "../verify/describe.js";
-import { toSarif, type FormatInput } from "../verify/sarif.js";
-import { counts, toJunit } from "../verify/junit.js";
-import { KIND_ORDER } from "../verify/obligations.js";
+import { claim, describeTableExample, factText, idInfo, involved, posText, verdictMessage } from "../ir/verdict-words.js";
+import { toSarif, type FormatInput } from "../verify/report/sarif.js";
+import { counts, toJunit } from "../verify/report/junit.js";
+import { KIND_ORDER } from "../ir/obligations.js";
 import { bundledEditions, compile, DSL_DIR, errorCount, loadCheckers, MAX_TIMER_MS, needsGenerating, parseMillis, resolveEdition, UsageError, color, PROOFS_DIR, type EditionRef } from "./common.js";
 import { Progress } from "./progress.js";
 import type { WatchRun } from "./watch.js";
 import { ciPreflight, compareVerdicts, isInsideDir, mismatchLines, readVerdictTable } from "./ci.js";
-import { cacheSecret, ensurePrivateDir, UntrustedCacheError } from "../verify/user-cache.js";
+import { cacheSecret, ensurePrivateDir, UntrustedCacheError } from "../verify/cache/user-cache.js";
 
 export type ProveFormat = "text" | "json" | "sarif" | "junit";
 type Report = ProofReport;
@@ -398,7 +398,7 @@ export async function proveCommand(editions: string[], opts: ProveCommandOptions
   // all unless --cache-dir names a folder outside it), a committed proof cache fails the run, the
   // verdicts are compared with the verdict table (by default proofs/verdicts.tsv when every
   // edition is a bundled one and the run is not a shard); any cache used is sealed with the
-  // user's key (compiler/verify/user-cache.ts), checked before anything is proved
+  // user's key (compiler/verify/cache/user-cache.ts), checked before anything is proved
   if (opts.ci && opts.watch) throw new UsageError("--ci proves once; it does not take --watch", 2);
   if (opts.ci) ciPreflight(opts.cache === false ? undefined : opts.cacheDir);
   const useCache = opts.cache !== false && (!opts.ci || opts.cacheDir !== undefined);

@@ -19,7 +19,7 @@ import { buildSiteData, reportInputProblems, type DiffReport, type EditionInput,
 import { readLayout, writeSite } from "../report/site.js";
 import { findScenarioFiles, readScenarioFile } from "../scenarios/index.js";
 import type { CoverageReport } from "../coverage/index.js";
-import type { ProofReport } from "../verify/results.js";
+import type { ProofReport } from "../verify/run/results.js";
 import { bundledEditions, compile, PROOFS_DIR, readJson, resolveEdition, UsageError, color } from "./common.js";
 
 export const DEFAULT_REPORT_DIR = path.join(PROOFS_DIR, "report");

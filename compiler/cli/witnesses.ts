@@ -14,7 +14,7 @@ import path from "node:path";
 import type { IREdition } from "../ir/types.js";
 import { createInterpreter, type Interpreter } from "../interpret/index.js";
 import { findScenarioFiles, readScenarioFile } from "../scenarios/index.js";
-import type { JudgedState } from "../verify/witnesses.js";
+import type { JudgedState } from "../verify/obligations/witnesses.js";
 import { actionProblems, stateProblems, type CheckerModule } from "./common.js";
 
 type Json = Record<string, unknown>;

@@ -8,7 +8,7 @@
  * - an `int` with no declared range on a side (an action parameter, a table parameter without
  *   `in a..b`, a schema integer without `minimum`/`maximum`) holds a 32-bit signed integer on
  *   that side, `UNBOUNDED_INT_MIN..UNBOUNDED_INT_MAX`: the checker's range analysis assumes it,
- *   the prover asserts it as a domain fact (compiler/verify/encode-core.ts), the CLI checks the
+ *   the prover asserts it as a domain fact (compiler/verify/encode/terms.ts), the CLI checks the
  *   states and actions it reads against it, and an engine must not pass more.
  */
 import type { Type } from "./types.js";

@@ -9,8 +9,8 @@
  * `rulewright prove` stored, keyed by what each obligation depends on: so they hold for the rules
  * as they are in the editor, edits included), and from the last prove report,
  * `proofs/<edition folder>/report.json` under the project root; this module never starts a prove
- * (it lists the obligations and computes their cache keys, compiler/verify/obligations.ts and
- * cache.ts, and never loads the solver).
+ * (it lists the obligations, compiler/ir/obligations.ts, and reads the cache through the prover
+ * `rulewright lsp` gives it, keys.ts; it never loads the solver).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -25,10 +25,9 @@ import type { Diagnostic, Span } from "../diagnostics/types.js";
 import type { IREdition } from "../ir/types.js";
 import type { Decl, RuleDecl } from "../syntax/ast.js";
 import { KEYWORDS, RulesLexer } from "../syntax/tokens.js";
-import type { ObligationResult, ProofReport } from "../verify/index.js";
-import type { Obligation } from "../verify/obligations.js";
-import { ProofCache } from "../verify/cache.js";
-import { keyedFor } from "./keys.js";
+import type { ObligationResult, ProofReport } from "../ir/proof-report.js";
+import type { Obligation } from "../ir/obligations.js";
+import { keyedFor, openProofCache, proofCacheFile, type ProofCache } from "./keys.js";
 import { readExpr, readRule } from "./reading.js";
 import { buildIndex, occurrenceAt, typeRefText, type EditionIndex, type Occurrence } from "./symbols.js";
 import type { Project } from "./project.js";
@@ -97,7 +96,8 @@ class Caches {
     const mine = this.loaded?.(editionRel);
     if (mine) return { file: mine.file, store: { mtime: 0, cache: mine } };
     const dir = path.join(this.root, "proofs", ".cache");
-    const file = ProofCache.fileFor(dir, editionRel);
+    const file = proofCacheFile(dir, editionRel);
+    if (!file) return undefined;
     let mtime: number;
     try {
       mtime = fs.statSync(file).mtimeMs;
@@ -105,7 +105,7 @@ class Caches {
       return undefined;
     }
     let store = this.stores.get(file);
-    if (!store || store.mtime !== mtime) this.stores.set(file, (store = { mtime, cache: new ProofCache(dir, editionRel) }));
+    if (!store || store.mtime !== mtime) this.stores.set(file, (store = { mtime, cache: openProofCache(dir, editionRel) }));
     return { file, store };
   }
 

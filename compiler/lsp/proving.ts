@@ -19,19 +19,19 @@
  *   buffers are right for whoever has the same rules) when the runs are idle. report.json is
  *   never written.
  *
- * This module owns no proof logic: it calls verify's API (loaded lazily, so that the server does
- * not load the solver's module until it proves) and turns results into LSP diagnostics.
+ * This module owns no proof logic: it calls verify's API (given by `rulewright lsp`, keys.ts, and
+ * loaded lazily, so that the server does not load the solver's module until it proves) and turns
+ * results into LSP diagnostics.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { DiagnosticSeverity, type CodeAction, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from "vscode-languageserver/node";
 import { editionFolder, type IREdition, type SourcePos } from "../ir/types.js";
-import { safeName, type Obligation } from "../verify/obligations.js";
-import { ProofCache } from "../verify/cache.js";
-import type { ObligationResult, ProofReport, SolvedObligation } from "../verify/results.js";
-import { factText, idInfo, involved, verdictMessage } from "../verify/describe.js";
-import { keyedFor, PROVE_LIST_BOUND as LIST_BOUND } from "./keys.js";
+import { safeName, type Obligation } from "../ir/obligations.js";
+import type { ObligationResult, ProofReport, SolvedObligation } from "../ir/proof-report.js";
+import { factText, idInfo, involved, verdictMessage } from "../ir/verdict-words.js";
+import { keyedFor, loadProver, openProofCache, proofCacheFile, PROVE_LIST_BOUND as LIST_BOUND, type ProofCache, type ProverModule } from "./keys.js";
 
 /**
  * Quiet time after the last check of an edition before its obligations are proved again (ms).
@@ -87,7 +87,7 @@ export interface ProvingOptions {
   log: (message: string) => void;
 }
 
-type Verify = typeof import("../verify/index.js");
+type Verify = ProverModule;
 /**
  * A result as shown: `stale` while its obligation is proved again after an edit; `early` when it
  * is the verdict as soon as it was found (verify's `onEarlyFinding`), its counterexample not yet
@@ -321,14 +321,14 @@ export class Proving {
 
   /** Verify, loaded on first use (it loads the solver's module, never its context: Z3 runs in the pool's processes). */
   private loadVerify(): Promise<Verify> {
-    return (this.verify ??= import("../verify/index.js"));
+    return (this.verify ??= loadProver());
   }
 
   /** The edition's proof cache, read once and again only when the file changed on disk while this server had nothing unsaved in it. */
   private cacheOf(dir: string): ProofCache {
     const name = this.rel(dir);
     const cacheDir = path.join(this.opts.root, "proofs", ".cache");
-    const file = ProofCache.fileFor(cacheDir, name);
+    const file = proofCacheFile(cacheDir, name) ?? "";
     let mtime = 0;
     try {
       mtime = fs.statSync(file).mtimeMs;
@@ -336,7 +336,7 @@ export class Proving {
       // no cache yet
     }
     let c = this.caches.get(dir);
-    if (!c || (!c.unsaved && c.mtime !== mtime)) this.caches.set(dir, (c = { cache: new ProofCache(cacheDir, name), mtime, unsaved: false }));
+    if (!c || (!c.unsaved && c.mtime !== mtime)) this.caches.set(dir, (c = { cache: openProofCache(cacheDir, name), mtime, unsaved: false }));
     return c.cache;
   }
 

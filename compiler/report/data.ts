@@ -13,7 +13,7 @@ import path from "node:path";
 import type { Expr, IREdition, IRRule } from "../ir/types.js";
 import { children } from "../ir/walk.js";
 import type { CoverageReport, CoverageTotal } from "../coverage/index.js";
-import type { ObligationResult, ProofReport } from "../verify/results.js";
+import type { ObligationResult, ProofReport } from "../ir/proof-report.js";
 import type { Scenario } from "../scenarios/index.js";
 import { ruleDiff, type RuleDiff } from "./rule-diff.js";
 import { lexicon, readExemption, readInvariant, readRoute, readRule, readTableRow, valueName, words } from "./english.js";

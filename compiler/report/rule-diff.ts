@@ -6,7 +6,7 @@
  *
  * It says which rules differ, not whether a verdict differs: a changed rule may decide nothing new
  * (his-500's Scotland clause), and changed invariants or another action's obligations can change
- * a verdict with the same rules. `rulewright diff` proves that (compiler/verify/diff.ts); the
+ * a verdict with the same rules. `rulewright diff` proves that (compiler/verify/diff/diff.ts); the
  * report shows both (compiler/report/README.md).
  *
  * "Meaning" is what a verdict depends on, source positions left out: a rule's kind, action, scope,
@@ -16,8 +16,8 @@
  */
 import type { IREdition, IRRule } from "../ir/types.js";
 import { routesIn, tablesIn } from "../ir/walk.js";
-import { liftsOf } from "../verify/obligations.js";
-import { sharedActions } from "../verify/vocabulary.js";
+import { liftsOf } from "../ir/obligations.js";
+import { sharedActions } from "../ir/vocabulary.js";
 
 /** A rule of the same id in both editions whose meaning differs; `what` names the parts that do. */
 export interface ChangedRule {
@@ -111,7 +111,7 @@ function changedParts(x: Map<string, string>, y: Map<string, string>): string[] 
 export function ruleDiff(a: IREdition, b: IREdition): RuleDiff | null {
   const fa = a.folder ?? a.name;
   const fb = b.folder ?? b.name;
-  // the actions `rulewright diff` compares (compiler/verify/vocabulary.ts), and why the others are not
+  // the actions `rulewright diff` compares (compiler/ir/vocabulary.ts), and why the others are not
   const { shared: names, notCompared } = sharedActions(a, b, { a: fa, b: fb });
   const shared = [...names].sort();
   if (!shared.length) return null;

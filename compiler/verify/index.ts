@@ -1,30 +1,33 @@
 /**
  * Verification entry: IR → proof obligations → (cache | Z3) → ProofReport (+ proofs/<edition>/ files).
  *
- * obligations.ts says what to prove, analyses.ts how each analysis is asked, solve.ts solves one
- * obligation, runner.ts runs many (in a solver child process with a watchdog and a deadline, or
- * in this process), cache.ts reuses verdicts whose inputs did not change. Never imports codegen.
+ * compiler/ir/obligations.ts says what to prove, obligations/ what an obligation needs (its
+ * invariants, candidates, what its unsat core stands for), encode/ how each analysis is asked
+ * (queries.ts) in Z3 terms, run/ solves one obligation (solve.ts) and runs many (runner.ts: in
+ * solver child processes with a watchdog and a deadline, or in this process), cache/ keys and
+ * stores verdicts whose inputs did not change. Never imports codegen.
  */
 import fs from "node:fs";
 import path from "node:path";
 import type { IREdition } from "../ir/types.js";
-import { CORE_REUSE_KINDS, coreObligation, defaultsFactKey, obligationKeyer, ProofCache } from "./cache.js";
-import { obligationsFor, safeName, type Obligation } from "./obligations.js";
-import { defaultWorkers, preparePool, runInProcess, runPool, SolverPool, type RunOptions } from "./runner.js";
-import type { Candidate, ObligationResult, ProofReport, Smt2Mode, SolvedObligation } from "./results.js";
-import { candidatesFor, WITNESS_KINDS, type JudgedState } from "./witnesses.js";
-import { sliceInvariants } from "./slice.js";
-import { DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, KILL_GRACE_MS } from "./limits.js";
+import { CORE_REUSE_KINDS, coreObligation } from "./obligations/core.js";
+import { defaultsFactKey, obligationKeyer } from "./cache/keys.js";
+import { ProofCache } from "./cache/store.js";
+import { obligationsFor, safeName, type Obligation } from "../ir/obligations.js";
+import { defaultWorkers, preparePool, runInProcess, runPool, SolverPool, type RunOptions } from "./run/runner.js";
+import type { Candidate, ObligationResult, ProofReport, Smt2Mode, SolvedObligation } from "./run/results.js";
+import { candidatesFor, WITNESS_KINDS, type JudgedState } from "./obligations/witnesses.js";
+import { sliceInvariants } from "./obligations/slice.js";
+import { DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, KILL_GRACE_MS } from "./run/limits.js";
 
-export { obligationsFor, safeName, type Obligation } from "./obligations.js";
-export { SolverPool, defaultWorkers } from "./runner.js";
-export { ProofCache, obligationKeyer } from "./cache.js";
-export type { JudgedState } from "./witnesses.js";
-export type { Candidate, Example, Fact, ObligationResult, ProofReport, Profile, Smt2Mode, SolvedObligation, StuckInfo } from "./results.js";
-export { tableObligations, type TableExample } from "./tables.js";
-export { describeTableExample } from "./describe.js";
-
-
+export { obligationsFor, safeName, type Obligation } from "../ir/obligations.js";
+export { SolverPool, defaultWorkers } from "./run/runner.js";
+export { ProofCache } from "./cache/store.js";
+export { obligationKeyer } from "./cache/keys.js";
+export type { JudgedState } from "./obligations/witnesses.js";
+export type { Candidate, Example, Fact, ObligationResult, ProofReport, Profile, Smt2Mode, SolvedObligation, StuckInfo } from "./run/results.js";
+export { tableObligations, type TableExample } from "./run/tables.js";
+export { describeTableExample } from "../ir/verdict-words.js";
 
 export interface ProveOptions {
   /**
@@ -44,7 +47,7 @@ export interface ProveOptions {
   outDir?: string;
   /** false: write only the .smt2 files to `outDir` (a caller that writes a report.json of its own) */
   writeReport?: boolean;
-  /** reuse and store verdicts in `<cacheDir>/<cacheName>.json.gz` (cache.ts); absent = no cache */
+  /** reuse and store verdicts in `<cacheDir>/<cacheName>.json.gz` (cache/store.ts); absent = no cache */
   cacheDir?: string;
   /** the cache file's name (default: the edition name; the CLI uses the edition folder) */
   cacheName?: string;
@@ -130,7 +133,7 @@ export interface ProgressEvent {
   cached?: boolean;
 }
 
-export { DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, KILL_GRACE_MS } from "./limits.js";
+export { DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, KILL_GRACE_MS } from "./run/limits.js";
 export const DEFAULT_LIST_BOUND = 4;
 
 /**
@@ -140,9 +143,78 @@ export const DEFAULT_LIST_BOUND = 4;
  */
 export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Promise<ProofReport> {
   const t0 = performance.now();
-  const timeoutMs = Math.max(1, Math.floor(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS));
-  const rlimit = Math.max(1, Math.floor(opts.rlimit ?? DEFAULT_RLIMIT));
   const listBound = opts.listBound ?? DEFAULT_LIST_BOUND;
+  const obligations = selected(ir, opts);
+  const keyer = obligationKeyer(ir, { listBound });
+  const cache = opts.cache ?? (opts.cacheDir ? new ProofCache(opts.cacheDir, opts.cacheName ?? ir.name) : undefined);
+  const slicing = opts.slicing ?? true;
+  const rlimit = Math.max(1, Math.floor(opts.rlimit ?? DEFAULT_RLIMIT));
+  const results = new Map<string, ObligationResult>();
+  const smt2 = new Map<string, string>();
+  const run: Run = {
+    ir,
+    opts,
+    t0,
+    timeoutMs: Math.max(1, Math.floor(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS)),
+    rlimit,
+    listBound,
+    slicing,
+    smt2Mode: opts.smt2 ?? "findings",
+    cache,
+    keyOf: new Map(obligations.map((ob) => [ob.id, keyer(ob)])),
+    results,
+    total: obligations.length,
+    mine: new Map(),
+    cores: coreReuse(ir, cache, keyer, slicing, rlimit),
+    settle: (ob, r, ms, cached) => {
+      const { smt2: text, profile, ...rest } = r as SolvedObligation & { reusedFrom?: string };
+      if (text !== undefined) smt2.set(ob.id, retitle(text, ob));
+      results.set(ob.id, { ...ob, ...rest, ...(text !== undefined ? { smt2: `${safeName(ob.id)}.smt2` } : {}), ...(cached ? { cached: true } : {}), ms, ...(profile ? { profile } : {}) });
+      opts.onProgress?.({ type: "done", id: ob.id, done: results.size, total: obligations.length, verdict: r.verdict, cached });
+    },
+  };
+  const { toSolve, twins } = lookUp(run, obligations);
+  if (toSolve.length) await solveRest(run, toSolve);
+  await Promise.all(twins);
+  for (const ob of obligations) {
+    const w = results.get(ob.id)?.witness;
+    if (w) cache?.rememberWitness(ob.id, w);
+  }
+  if (!opts.cache) cache?.save(!opts.only && !opts.shard);
+  const report = reportOf(run, obligations.map((ob) => results.get(ob.id)!));
+  if (opts.outDir) {
+    fs.mkdirSync(opts.outDir, { recursive: true });
+    for (const o of report.obligations) if (o.smt2) fs.writeFileSync(path.join(opts.outDir, o.smt2), smt2.get(o.id) ?? `; ${o.id}: not encoded\n`);
+    if (opts.writeReport !== false) fs.writeFileSync(path.join(opts.outDir, "report.json"), JSON.stringify(report, null, 2) + "\n");
+  }
+  return report;
+}
+
+/** What the steps of one `proveEdition` run share. */
+interface Run {
+  ir: IREdition;
+  opts: ProveOptions;
+  /** start (performance.now()) */
+  t0: number;
+  timeoutMs: number;
+  rlimit: number;
+  listBound: number;
+  slicing: boolean;
+  smt2Mode: Smt2Mode;
+  cache?: ProofCache;
+  /** obligation id → cache key */
+  keyOf: Map<string, string>;
+  results: Map<string, ObligationResult>;
+  total: number;
+  /** obligation id → the resolver of its entry in `opts.memo` (the obligations this run solves) */
+  mine: Map<string, (v: { id: string; result: SolvedObligation }) => void>;
+  cores: ReturnType<typeof coreReuse>;
+  /** records an obligation's verdict (and its .smt2 text) and reports progress */
+  settle(ob: Obligation, r: SolvedObligation, ms: number, cached: boolean): void;
+}
+
+/** The obligations of this run: `only`, then the shard. @throws RangeError on a bad shard */
+function selected(ir: IREdition, opts: ProveOptions): Obligation[] {
   const all = obligationsFor(ir);
   let obligations = opts.only ? all.filter(opts.only) : all;
   if (opts.shard) {
@@ -150,246 +222,270 @@ export async function proveEdition(ir: IREdition, opts: ProveOptions = {}): Prom
     if (!Number.isInteger(count) || count < 1 || !Number.isInteger(index) || index < 1 || index > count) throw new RangeError(`bad shard ${index}/${count}: use i/n with 1 ≤ i ≤ n`);
     obligations = obligations.filter((_, i) => i % count === index - 1);
   }
-  const keyer = obligationKeyer(ir, { listBound });
-  const keyOf = new Map(obligations.map((ob) => [ob.id, keyer(ob)]));
-  const cache = opts.cache ?? (opts.cacheDir ? new ProofCache(opts.cacheDir, opts.cacheName ?? ir.name) : undefined);
-  const slicing = opts.slicing ?? true;
+  return obligations;
+}
+
+/**
+ * Reuse by unsat core (obligations/core.ts `coreObligation`): `hit` finds an unsat verdict of an
+ * earlier run whose core is still asserted unchanged (the rules, their exemptions, the
+ * invariants, the action and state type hashed as they are now) — it holds whatever happened to
+ * the obligation's other rules; `remember` stores a new verdict under its core's key too.
+ */
+function coreReuse(ir: IREdition, cache: ProofCache | undefined, keyer: (ob: Obligation) => string, slicing: boolean, rlimit: number) {
   /** the ids of the invariants the query of `ob` assumes (at least: the solver may assume all) */
   const assumed = (ob: Obligation) => new Set((slicing ? sliceInvariants(ir, ob) : ir.invariants).map((i) => i.id));
-  /**
-   * Reuse by unsat core (cache.ts `coreObligation`): an unsat verdict of an earlier run whose core
-   * is still asserted unchanged (the rules, their exemptions, the invariants, the action and state
-   * type hashed as they are now) holds whatever happened to the obligation's other rules.
-   */
-  const coreHit = (ob: Obligation): SolvedObligation | undefined => {
-    if (!cache || !CORE_REUSE_KINDS.has(ob.kind)) return undefined;
-    for (const c of cache.coresOf(ob.id)) {
-      const core = coreObligation(ir, ob, c.core, assumed(ob));
-      if (core && keyer(core) === c.key) {
-        const r = cache.get(c.key, rlimit);
-        if (r) return r;
+  return {
+    hit: (ob: Obligation): SolvedObligation | undefined => {
+      if (!cache || !CORE_REUSE_KINDS.has(ob.kind)) return undefined;
+      for (const c of cache.coresOf(ob.id)) {
+        const core = coreObligation(ir, ob, c.core, assumed(ob));
+        if (core && keyer(core) === c.key) {
+          const r = cache.get(c.key, rlimit);
+          if (r) return r;
+        }
       }
-    }
-    return undefined;
+      return undefined;
+    },
+    remember: (ob: Obligation, r: SolvedObligation): void => {
+      if (!cache || !r.core || r.verdict === "unknown" || !CORE_REUSE_KINDS.has(ob.kind)) return;
+      const core = coreObligation(ir, ob, r.core, assumed(ob));
+      if (core) cache.rememberCore(ob.id, r.core, keyer(core), r);
+    },
   };
-  const rememberCore = (ob: Obligation, r: SolvedObligation) => {
-    if (!cache || !r.core || r.verdict === "unknown" || !CORE_REUSE_KINDS.has(ob.kind)) return;
-    const core = coreObligation(ir, ob, r.core, assumed(ob));
-    if (core) cache.rememberCore(ob.id, r.core, keyer(core), r);
-  };
-  const results = new Map<string, ObligationResult>();
-  const smt2 = new Map<string, string>();
-  const total = obligations.length;
-  const settle = (ob: Obligation, r: SolvedObligation, ms: number, cached: boolean) => {
-    const { smt2: text, profile, ...rest } = r as SolvedObligation & { reusedFrom?: string };
-    if (text !== undefined) smt2.set(ob.id, retitle(text, ob));
-    results.set(ob.id, { ...ob, ...rest, ...(text !== undefined ? { smt2: `${safeName(ob.id)}.smt2` } : {}), ...(cached ? { cached: true } : {}), ms, ...(profile ? { profile } : {}) });
-    opts.onProgress?.({ type: "done", id: ob.id, done: results.size, total, verdict: r.verdict, cached });
-  };
+}
 
+/**
+ * Settles what the cache (by key, then by core) and the run's shared verdicts (`memo`) answer;
+ * returns the obligations left to solve and the verdicts of other editions still awaited.
+ */
+function lookUp(run: Run, obligations: Obligation[]): { toSolve: Obligation[]; twins: Promise<void>[] } {
+  const { cache, opts, rlimit } = run;
   const toSolve: Obligation[] = [];
-  const smt2Mode = opts.smt2 ?? "findings";
   const twins: Promise<void>[] = [];
-  const mine = new Map<string, (v: { id: string; result: SolvedObligation }) => void>();
   for (const ob of obligations) {
-    const key = keyOf.get(ob.id)!;
+    const key = run.keyOf.get(ob.id)!;
     let hit = cache?.get(key, rlimit);
     if (!hit) {
-      hit = coreHit(ob);
+      hit = run.cores.hit(ob);
       // stored under this run's key too: the next run hits it directly
       if (hit) cache?.set(key, hit);
     }
     cache?.keepCores(ob.id);
     // a cached proof printed without its SMT-LIB text is solved again when every text is asked for
-    if (hit && smt2Mode === "all" && hit.smt2 === undefined) hit = undefined;
+    if (hit && run.smt2Mode === "all" && hit.smt2 === undefined) hit = undefined;
     const twin = hit ? undefined : opts.memo?.get(key);
-    if (hit) settle(ob, hit, 0, true);
+    if (hit) run.settle(ob, hit, 0, true);
     else if (twin)
       twins.push(
         twin.then((t) => {
-          settle(ob, { ...t.result, reusedFrom: t.id } as SolvedObligation, 0, false);
+          run.settle(ob, { ...t.result, reusedFrom: t.id } as SolvedObligation, 0, false);
           cache?.set(key, t.result);
         }),
       );
     else {
       toSolve.push(ob);
-      if (opts.memo) opts.memo.set(key, new Promise((resolve) => mine.set(ob.id, resolve)));
+      if (opts.memo) opts.memo.set(key, new Promise((resolve) => run.mine.set(ob.id, resolve)));
     }
   }
-  if (toSolve.length) {
-    const byId = new Map(toSolve.map((ob) => [ob.id, ob]));
-    // a pool of this run's own when isolated and none is shared (closed at the end)
-    const owned = opts.isolate && !opts.pool ? new SolverPool(Math.min(opts.workers ?? defaultWorkers(), toSolve.length)) : undefined;
-    const pool = opts.isolate ? (opts.pool ?? owned) : undefined;
-    // the solver processes load Z3 while the witnesses are judged; one process when at most one
-    // obligation is likely to need a search (the others have a witness of an earlier run to try)
-    const searches = toSolve.filter((ob) => !WITNESS_KINDS.has(ob.kind) || !cache?.earlierWitness(ob.id)).length;
-    const release = pool?.start(searches <= 1 ? 1 : undefined);
-    // candidates: the judged states first (in their order), then this obligation's witness of an earlier run
-    let witnesses: Witnesses | undefined;
-    const statesOf = (action: string): readonly JudgedState[] => {
-      const s = witnesses?.states;
-      return typeof s === "function" ? s(action) : (s ?? []);
-    };
-    const picked = new Map<string, Candidate[]>();
-    const candidates = (ob: Obligation): Candidate[] => {
-      if (!WITNESS_KINDS.has(ob.kind)) return [];
-      let c = picked.get(ob.id);
-      if (!c) {
-        const earlier = cache?.earlierWitness(ob.id);
-        const judged = earlier && witnesses?.judge?.(earlier.state, earlier.action, `earlier witness of ${ob.id}`);
-        const states = statesOf(ob.action);
-        picked.set(ob.id, (c = candidatesFor(ob, judged ? [...states, judged] : states)));
-      }
-      return c;
-    };
-    // "the default state satisfies the invariants" (slicing is exact): from the proof cache, or
-    // as the first solver process decides it (the others are then spared the check)
-    const defaultsKey = cache ? defaultsFactKey(ir, { listBound }) : undefined;
-    let defaultsOk = defaultsKey ? cache!.fact(defaultsKey) : undefined;
-    const runOpts: RunOptions = {
-      timeoutMs,
-      rlimit,
-      listBound,
-      deadline: opts.deadlineMs === undefined ? undefined : t0 + opts.deadlineMs,
-      killAfterMs: opts.killAfterMs ?? timeoutMs + KILL_GRACE_MS,
-      workers: opts.workers,
-      slicing,
-      candidates,
-      smt2: smt2Mode,
-      defaultsOk: () => defaultsOk || undefined,
-      onDefaultsOk: (ok) => {
-        if (!ok || defaultsOk) return;
-        defaultsOk = true;
-        if (defaultsKey) cache!.setFact(defaultsKey, true);
-      },
-      ...(opts.onEarlyFinding
-        ? {
-            onEarlyVerdict: (id: string, r: SolvedObligation) => {
-              const ob = byId.get(id);
-              if (!ob || results.has(id) || r.verdict !== "refuted") return;
-              const { smt2: _t, profile: _p, ...rest } = r;
-              opts.onEarlyFinding!({ ...ob, ...rest, ms: 0 });
-            },
-          }
-        : {}),
-      onStart: (id: string) => {
-        confirming_();
-        opts.onProgress?.({ type: "start", id, done: results.size, total });
-      },
-      onResult: (id: string, r: SolvedObligation, ms: number) => {
-        const ob = byId.get(id);
-        if (!ob || results.has(id)) return;
-        // a wall-clock timeout or an untrusted model gets one more try before it is reported
-        // unknown (a crash, a kill, the deadline or a spent resource budget do not: they are final;
-        // the budget gives the same answer every time)
-        if (r.verdict === "unknown" && !retried.has(id) && /^timeout|not trusted/.test(r.reason ?? "")) {
-          retried.add(id);
-          retry.push(ob);
-          return;
-        }
-        const accept = () => {
-          settle(ob, r, ms, false);
-          cache?.set(keyOf.get(id)!, r);
-          rememberCore(ob, r);
-          mine.get(id)?.({ id, result: r });
-        };
-        const w = r.verdict === "proved" ? r.witness : undefined;
-        const confirm = confirming_();
-        if (!w?.source || !confirm) return accept();
-        // a concrete witness picked by the interpreter alone counts once the generated
-        // validators agree on it; else the obligation is solved again without candidates
-        confirming.push(
-          confirm
-            .then((agrees) => agrees(w.state, w.action))
-            .catch(() => false)
-            .then((ok) => {
-              if (ok) accept();
-              else unconfirmed.push(ob);
-            }),
-        );
-      },
-    };
-    const confirming: Promise<void>[] = [];
-    let confirmP: ReturnType<NonNullable<Witnesses["confirm"]>> | undefined;
-    /** the generated validators' agreement (Witnesses.confirm), loaded on first use */
-    const confirming_ = () => (witnesses?.confirm ? (confirmP ??= witnesses.confirm([...new Set(toSolve.filter((ob) => WITNESS_KINDS.has(ob.kind)).map((ob) => ob.action))].sort())) : undefined);
-    const unconfirmed: Obligation[] = [];
-    const retried = new Set<string>();
-    let retry: Obligation[] = [];
-    const run = async (batch: Obligation[]) => {
-      if (batch.length) await (pool ? runPool(ir, batch, runOpts, pool) : runInProcess(ir, batch, runOpts));
-    };
-    const byWeight = (list: Obligation[]) => [...list].sort((a, b) => weight(b, candidates) - weight(a, candidates) || (a.id < b.id ? -1 : 1));
-    try {
-      // the obligations no witness can answer go to the solver processes at once, while this
-      // process judges the witnesses (the longest searches first: the pool's tail stays short)
-      const early = pool ? byWeight(toSolve.filter((ob) => !WITNESS_KINDS.has(ob.kind))) : [];
-      const first = run(early);
-      // solver processes the early ones leave idle encode the actions of the others meanwhile
-      if (pool) {
-        const actions = new Map<string, Obligation>();
-        for (const ob of toSolve) if (WITNESS_KINDS.has(ob.kind) && !actions.has(ob.action)) actions.set(ob.action, ob);
-        preparePool(ir, [...actions.values()], runOpts, pool);
-      }
-      witnesses = typeof opts.witnesses === "function" ? await opts.witnesses() : opts.witnesses;
-      const earlyIds = new Set(early.map((ob) => ob.id));
-      // the solver's searches first, witnesses to try last
-      await Promise.all([first, run(byWeight(toSolve.filter((ob) => !earlyIds.has(ob.id))))]);
-      // a timeout gets one more try; a witness the generated validators reject, a solve with no
-      // candidates (and that solve its own retry)
-      for (let round = 0; round < 4; round++) {
-        await Promise.all(confirming.splice(0));
-        const again = [...retry.splice(0), ...unconfirmed.splice(0)];
-        if (!again.length) break;
-        witnesses = undefined;
-        picked.clear();
-        await run(again);
-      }
-      await Promise.all(confirming.splice(0));
-    } finally {
-      release?.();
-      await owned?.close();
-    }
-    // every obligation gets a verdict (a safety net: the rounds above leave none without)
-    for (const ob of toSolve) {
-      if (results.has(ob.id)) continue;
-      const r: SolvedObligation = { verdict: "unknown", reason: "not solved: its retries ran out", smt2: `; ${ob.id}: not solved\n` };
-      settle(ob, r, 0, false);
-      mine.get(ob.id)?.({ id: ob.id, result: r });
-    }
-  }
-  await Promise.all(twins);
-  for (const ob of obligations) {
-    const w = results.get(ob.id)?.witness;
-    if (w) cache?.rememberWitness(ob.id, w);
-  }
-  if (!opts.cache) cache?.save(!opts.only && !opts.shard);
+  return { toSolve, twins };
+}
 
-  const list = obligations.map((ob) => results.get(ob.id)!);
+/**
+ * The witness candidates of a run's obligations (README "Concrete witnesses"): the judged states
+ * first (in their order), then the obligation's witness of an earlier run; picked once per
+ * obligation, none before `witnesses` is set or after `reset`.
+ */
+class CandidatePicker {
+  witnesses: Witnesses | undefined;
+  private readonly picked = new Map<string, Candidate[]>();
+  constructor(private readonly cache: ProofCache | undefined) {}
+
+  private statesOf(action: string): readonly JudgedState[] {
+    const s = this.witnesses?.states;
+    return typeof s === "function" ? s(action) : (s ?? []);
+  }
+
+  readonly candidates = (ob: Obligation): Candidate[] => {
+    if (!WITNESS_KINDS.has(ob.kind)) return [];
+    let c = this.picked.get(ob.id);
+    if (!c) {
+      const earlier = this.cache?.earlierWitness(ob.id);
+      const judged = earlier && this.witnesses?.judge?.(earlier.state, earlier.action, `earlier witness of ${ob.id}`);
+      const states = this.statesOf(ob.action);
+      this.picked.set(ob.id, (c = candidatesFor(ob, judged ? [...states, judged] : states)));
+    }
+    return c;
+  };
+
+  /** No candidates from now on (a solve again after a rejected witness). */
+  reset(): void {
+    this.witnesses = undefined;
+    this.picked.clear();
+  }
+}
+
+/**
+ * Solves the obligations the cache and the shared verdicts left (`toSolve`), in a pool of solver
+ * processes (isolated) or in this process, and settles each: the ones no witness can answer at
+ * once, the others after the witnesses are judged; a timeout or an untrusted model once more, a
+ * witness the generated validators reject solved again without candidates.
+ */
+async function solveRest(run: Run, toSolve: Obligation[]): Promise<void> {
+  const { ir, opts, cache, results } = run;
+  const byId = new Map(toSolve.map((ob) => [ob.id, ob]));
+  // a pool of this run's own when isolated and none is shared (closed at the end)
+  const owned = opts.isolate && !opts.pool ? new SolverPool(Math.min(opts.workers ?? defaultWorkers(), toSolve.length)) : undefined;
+  const pool = opts.isolate ? (opts.pool ?? owned) : undefined;
+  // the solver processes load Z3 while the witnesses are judged; one process when at most one
+  // obligation is likely to need a search (the others have a witness of an earlier run to try)
+  const searches = toSolve.filter((ob) => !WITNESS_KINDS.has(ob.kind) || !cache?.earlierWitness(ob.id)).length;
+  const release = pool?.start(searches <= 1 ? 1 : undefined);
+  const picker = new CandidatePicker(cache);
+  const { candidates } = picker;
+  const confirming: Promise<void>[] = [];
+  let confirmP: ReturnType<NonNullable<Witnesses["confirm"]>> | undefined;
+  /** the generated validators' agreement (Witnesses.confirm), loaded on first use */
+  const confirming_ = () => (picker.witnesses?.confirm ? (confirmP ??= picker.witnesses.confirm([...new Set(toSolve.filter((ob) => WITNESS_KINDS.has(ob.kind)).map((ob) => ob.action))].sort())) : undefined);
+  const unconfirmed: Obligation[] = [];
+  const retried = new Set<string>();
+  const retry: Obligation[] = [];
+  const onResult = (id: string, r: SolvedObligation, ms: number) => {
+    const ob = byId.get(id);
+    if (!ob || results.has(id)) return;
+    // a wall-clock timeout or an untrusted model gets one more try before it is reported
+    // unknown (a crash, a kill, the deadline or a spent resource budget do not: they are final;
+    // the budget gives the same answer every time)
+    if (r.verdict === "unknown" && !retried.has(id) && /^timeout|not trusted/.test(r.reason ?? "")) {
+      retried.add(id);
+      retry.push(ob);
+      return;
+    }
+    const accept = () => {
+      run.settle(ob, r, ms, false);
+      cache?.set(run.keyOf.get(id)!, r);
+      run.cores.remember(ob, r);
+      run.mine.get(id)?.({ id, result: r });
+    };
+    const w = r.verdict === "proved" ? r.witness : undefined;
+    const confirm = confirming_();
+    if (!w?.source || !confirm) return accept();
+    // a concrete witness picked by the interpreter alone counts once the generated
+    // validators agree on it; else the obligation is solved again without candidates
+    confirming.push(
+      confirm
+        .then((agrees) => agrees(w.state, w.action))
+        .catch(() => false)
+        .then((ok) => {
+          if (ok) accept();
+          else unconfirmed.push(ob);
+        }),
+    );
+  };
+  const runOpts = runOptions(run, candidates, (id) => {
+    confirming_();
+    opts.onProgress?.({ type: "start", id, done: results.size, total: run.total });
+  }, onResult);
+  if (opts.onEarlyFinding) {
+    const early = opts.onEarlyFinding;
+    runOpts.onEarlyVerdict = (id: string, r: SolvedObligation) => {
+      const ob = byId.get(id);
+      if (!ob || results.has(id) || r.verdict !== "refuted") return;
+      const { smt2: _t, profile: _p, ...rest } = r;
+      early({ ...ob, ...rest, ms: 0 });
+    };
+  }
+  const solve = async (batch: Obligation[]) => {
+    if (batch.length) await (pool ? runPool(ir, batch, runOpts, pool) : runInProcess(ir, batch, runOpts));
+  };
+  const byWeight = (list: Obligation[]) => [...list].sort((a, b) => weight(b, candidates) - weight(a, candidates) || (a.id < b.id ? -1 : 1));
+  try {
+    // the obligations no witness can answer go to the solver processes at once, while this
+    // process judges the witnesses (the longest searches first: the pool's tail stays short)
+    const early = pool ? byWeight(toSolve.filter((ob) => !WITNESS_KINDS.has(ob.kind))) : [];
+    const first = solve(early);
+    // solver processes the early ones leave idle encode the actions of the others meanwhile
+    if (pool) {
+      const actions = new Map<string, Obligation>();
+      for (const ob of toSolve) if (WITNESS_KINDS.has(ob.kind) && !actions.has(ob.action)) actions.set(ob.action, ob);
+      preparePool(ir, [...actions.values()], runOpts, pool);
+    }
+    picker.witnesses = typeof opts.witnesses === "function" ? await opts.witnesses() : opts.witnesses;
+    const earlyIds = new Set(early.map((ob) => ob.id));
+    // the solver's searches first, witnesses to try last
+    await Promise.all([first, solve(byWeight(toSolve.filter((ob) => !earlyIds.has(ob.id))))]);
+    // a timeout gets one more try; a witness the generated validators reject, a solve with no
+    // candidates (and that solve its own retry)
+    for (let round = 0; round < 4; round++) {
+      await Promise.all(confirming.splice(0));
+      const again = [...retry.splice(0), ...unconfirmed.splice(0)];
+      if (!again.length) break;
+      picker.reset();
+      await solve(again);
+    }
+    await Promise.all(confirming.splice(0));
+  } finally {
+    release?.();
+    await owned?.close();
+  }
+  // every obligation gets a verdict (a safety net: the rounds above leave none without)
+  for (const ob of toSolve) {
+    if (results.has(ob.id)) continue;
+    const r: SolvedObligation = { verdict: "unknown", reason: "not solved: its retries ran out", smt2: `; ${ob.id}: not solved\n` };
+    run.settle(ob, r, 0, false);
+    run.mine.get(ob.id)?.({ id: ob.id, result: r });
+  }
+}
+
+/**
+ * The runner's options of a run. "The default state satisfies the invariants" (slicing is
+ * exact) comes from the proof cache, or as the first solver process decides it (the others are
+ * then spared the check).
+ */
+function runOptions(run: Run, candidates: (ob: Obligation) => Candidate[], onStart: (id: string) => void, onResult: RunOptions["onResult"]): RunOptions {
+  const { ir, opts, cache, timeoutMs } = run;
+  const defaultsKey = cache ? defaultsFactKey(ir, { listBound: run.listBound }) : undefined;
+  let defaultsOk = defaultsKey ? cache!.fact(defaultsKey) : undefined;
+  return {
+    timeoutMs,
+    rlimit: run.rlimit,
+    listBound: run.listBound,
+    deadline: opts.deadlineMs === undefined ? undefined : run.t0 + opts.deadlineMs,
+    killAfterMs: opts.killAfterMs ?? timeoutMs + KILL_GRACE_MS,
+    workers: opts.workers,
+    slicing: run.slicing,
+    candidates,
+    smt2: run.smt2Mode,
+    defaultsOk: () => defaultsOk || undefined,
+    onDefaultsOk: (ok) => {
+      if (!ok || defaultsOk) return;
+      defaultsOk = true;
+      if (defaultsKey) cache!.setFact(defaultsKey, true);
+    },
+    onStart,
+    onResult,
+  };
+}
+
+/** The report of a run: its results in obligation order, counted, with the bounds it assumed. */
+function reportOf(run: Run, list: ObligationResult[]): ProofReport {
+  const { ir, listBound } = run;
   const count = (f: (o: ObligationResult) => boolean) => list.filter(f).length;
-  const report: ProofReport = {
+  return {
     edition: ir.name,
     inputHash: ir.inputHash,
     obligations: list,
     summary: summarize(list, count),
     bounds: {
       listBound,
-      timeoutMs,
-      rlimit,
+      timeoutMs: run.timeoutMs,
+      rlimit: run.rlimit,
       lists: listBounds(ir),
       note:
         `state lists are unrolled to their schema maxItems (exact); list-typed action parameters to ${listBound} items ` +
         `(a proof about them holds only up to that length); routes are uninterpreted predicates`,
     },
-    ms: Math.round(performance.now() - t0),
+    ms: Math.round(performance.now() - run.t0),
   };
-  if (opts.outDir) {
-    fs.mkdirSync(opts.outDir, { recursive: true });
-    for (const o of list) if (o.smt2) fs.writeFileSync(path.join(opts.outDir, o.smt2), smt2.get(o.id) ?? `; ${o.id}: not encoded\n`);
-    if (opts.writeReport !== false) fs.writeFileSync(path.join(opts.outDir, "report.json"), JSON.stringify(report, null, 2) + "\n");
-  }
-  return report;
 }
 
 /**

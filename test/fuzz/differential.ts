@@ -14,7 +14,7 @@
  * SMT comparison per rule: a rule whose encoding calls a route is compared between validator and
  * interpreter only (routes are uninterpreted in the encoding: the state does not fix their
  * answers; README "Routes"), counted as `routeRules`. Anything else the model does not reduce to
- * true or false is a failure. One Z3 context per process (compiler/verify/z3.ts).
+ * true or false is a failure. One Z3 context per process (compiler/verify/run/z3.ts).
  */
 import fs from "node:fs";
 import { isDeepStrictEqual } from "node:util";
@@ -25,9 +25,9 @@ import { loadValidators, resolveEdition, stateProblems, actionProblems, type Val
 import { createInterpreter, type Interpreter } from "../../compiler/interpret/index.js";
 import type { IREdition, IRRule } from "../../compiler/ir/types.js";
 import { findScenarioFiles, readScenarioFile } from "../../compiler/scenarios/index.js";
-import { concreteModel, pinState } from "../../compiler/verify/concrete.js";
-import { QueryParts } from "../../compiler/verify/parts.js";
-import { getZ3 } from "../../compiler/verify/z3.js";
+import { concreteModel, pinState } from "../../compiler/verify/encode/concrete.js";
+import { QueryParts } from "../../compiler/verify/encode/parts.js";
+import { getZ3 } from "../../compiler/verify/run/z3.js";
 
 type Json = unknown;
 type Obj = Record<string, Json>;

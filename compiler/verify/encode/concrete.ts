@@ -12,8 +12,8 @@
  * witness".
  */
 import type { Expr as ZExpr, Model } from "z3-solver";
-import type { Type } from "../ir/types.js";
-import type { Encoder, Leaf } from "./encode.js";
+import type { Type } from "../../ir/types.js";
+import type { Encoder, Leaf } from "./encoder.js";
 
 type EV = ZExpr<"main">;
 type Json = unknown;
@@ -26,7 +26,7 @@ export interface Pinned {
 }
 
 export type Assignment = { leaf: EV; value: EV } | { fn: MapFn; keys: EV[]; value: EV };
-type MapFn = NonNullable<ReturnType<Encoder["mapFn"]>>;
+type MapFn = NonNullable<ReturnType<Encoder["terms"]["mapFn"]>>;
 
 type Seg = { k: "field"; name: string } | { k: "key"; key: string } | { k: "len" };
 
@@ -96,14 +96,14 @@ export function pinState(enc: Encoder, leaves: Iterable<string>, state: Json, ac
         break;
       case "string":
         if (typeof v === "string") {
-          let code = enc.atoms.get(v) ?? fresh.get(v);
-          if (code === undefined) fresh.set(v, (code = enc.atomNames.length + fresh.size));
+          let code = enc.terms.atoms.get(v) ?? fresh.get(v);
+          if (code === undefined) fresh.set(v, (code = enc.terms.atomNames.length + fresh.size));
           return int(code);
         }
         break;
       case "enum": {
-        const i = typeof v === "string" ? enc.baseMembers(t).indexOf(v) : -1;
-        if (i >= 0) return enc.enumVal(t.base, i);
+        const i = typeof v === "string" ? enc.terms.baseMembers(t).indexOf(v) : -1;
+        if (i >= 0) return enc.terms.enumVal(t.base, i);
         break;
       }
     }
@@ -115,7 +115,7 @@ export function pinState(enc: Encoder, leaves: Iterable<string>, state: Json, ac
   const all: Assignment[] = [];
   const allProblems: string[] = [];
   for (const name of leaves) {
-    const leaf = enc.leaves.get(name);
+    const leaf = enc.terms.leaves.get(name);
     if (!leaf) continue;
     const key = leaf.pattern ?? name;
     if (done.has(key)) continue;
@@ -196,7 +196,7 @@ function pinMap(
   valueTerm: (t: Type, v: Json, isLen: boolean, where: string) => EV | undefined,
   values: Assignment[],
 ): void {
-  const f = enc.mapFn(leaf.pattern!);
+  const f = enc.terms.mapFn(leaf.pattern!);
   const p = parsePath(leaf.pattern!);
   if (!f || !p) return;
   const bases = leaf.bases!;
@@ -221,10 +221,10 @@ function pinMap(
     if (s.k === "key" && s.key === "*") {
       if (typeof v !== "object" || Array.isArray(v)) return;
       const base = bases[keys.length];
-      const members = enc.baseMembers({ k: "enum", name: base, base, members: [] });
+      const members = enc.terms.baseMembers({ k: "enum", name: base, base, members: [] });
       for (const [k, sub] of Object.entries(v as Record<string, Json>)) {
         const code = members.indexOf(k);
-        if (code >= 0) walk(sub, i + 1, [...keys, enc.enumVal(base, code)], [...names, k]);
+        if (code >= 0) walk(sub, i + 1, [...keys, enc.terms.enumVal(base, code)], [...names, k]);
       }
       return;
     }

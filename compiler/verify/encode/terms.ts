@@ -1,6 +1,6 @@
 /**
- * IR expressions → Z3 terms: the core of the encoder (values, leaves, enum sorts, folding helpers,
- * composites); encode.ts adds the expressions. Split for size, not meaning: read the two as one.
+ * The Z3 terms of an edition (`Terms`: values, leaves, enum sorts, folding helpers, composites);
+ * encoder.ts's `Encoder` encodes the expressions over them.
  *
  * (What follows is the encoding as a whole.)
  *
@@ -8,8 +8,9 @@
  * - bool → Bool const; int → Int const (its range is a domain fact: schema min/max, 32-bit where
  *   undeclared, compiler/ir/ints.ts); string → Int-coded
  *   atom (only `=`/`!=` are meaningful; the string literals of the edition get codes 0..k-1);
- *   enum → Int code = index in the BASE enum's members, with a domain fact restricting it to the
- *   (maybe subset) type's members.
+ *   enum → a constant of the BASE enum's Z3 datatype (one nullary constructor per member,
+ *   `enumDatatype` below; a member's code is its index in the base enum), with a domain fact
+ *   restricting it to the (maybe subset) type's members.
  * - records, maps and lists are never materialized as a whole: a composite value is a `loc`
  *   (a path into the state / action JSON) or an `ite` of two composites (a map read with a
  *   symbolic key). Leaves are Z3 consts named by their path (`state.hands[france]#len`,
@@ -25,11 +26,11 @@
  * routes it touched, so an obligation asserts exactly the domain facts of what it mentions.
  */
 import type { Arith, Bool, Expr as ZExpr, Sort } from "z3-solver";
-import type { Domain, EnumType, Expr, IRAction, IREdition, IRRule, Type } from "../ir/types.js";
-import type { Z3Ctx } from "./z3.js";
+import type { Domain, EnumType, Expr, IRAction, IREdition, IRRule, Type } from "../../ir/types.js";
+import type { Z3Ctx } from "../run/z3.js";
 import { indexBoard, type BoardIndex } from "./board-index.js";
 import { EncodeError } from "./encode-error.js";
-import { intRange } from "../ir/ints.js";
+import { intRange } from "../../ir/ints.js";
 
 type B = Bool<"main">;
 type I = Arith<"main">;
@@ -73,19 +74,23 @@ export { EncodeError };
 
 export const isScalar = (t: Type) => t.k === "bool" || t.k === "int" || t.k === "string" || t.k === "enum";
 
-/** The core of the encoder: everything but the expressions (encode.ts `Encoder`). */
-export abstract class EncoderCore {
+/**
+ * The Z3 terms of one edition: leaves (created when first touched, with their domain facts),
+ * string atoms, enum datatypes, constants, folding connectives and composites (paths, `ite`s).
+ * The expressions over them are encoder.ts's `Encoder`, which has one.
+ */
+export class Terms {
   readonly leaves = new Map<string, Leaf>();
   /** string literal → atom code */
   readonly atoms: Map<string, number>;
   readonly atomNames: string[];
-  protected touched = new Set<string>();
-  protected routesUsed = new Set<string>();
-  protected readonly enumMembers = new Map<string, string[]>();
-  protected readonly spaceType: EnumType;
-  protected readonly reachFns = new Map<string, ReturnType<Z3Ctx["Function"]["declare"]>>();
-  protected readonly mapFns = new Map<string, ReturnType<Z3Ctx["Function"]["declare"]>>();
-  protected readonly board: BoardIndex;
+  touched = new Set<string>();
+  routesUsed = new Set<string>();
+  readonly enumMembers = new Map<string, string[]>();
+  readonly spaceType: EnumType;
+  readonly reachFns = new Map<string, ReturnType<Z3Ctx["Function"]["declare"]>>();
+  readonly mapFns = new Map<string, ReturnType<Z3Ctx["Function"]["declare"]>>();
+  readonly board: BoardIndex;
 
   constructor(
     readonly ctx: Z3Ctx,
@@ -136,31 +141,6 @@ export abstract class EncoderCore {
     for (const r of u.routes) this.routesUsed.add(r);
   }
 
-  /** The environment of an action: each param is a leaf (scalars) or a loc (lists) under `action.`. */
-  actionEnv(action: IRAction): Env {
-    const env: Env = new Map();
-    for (const p of action.params) env.set(p.name, this.locOrLeaf(`action.${p.name}`, this.paramType(p.type)));
-    return env;
-  }
-
-  /**
-   * The environment of an action with some params bound (`bind`) and the others as leaves named
-   * `<prefix>.<param>` (used by stuck_power, whose per-action params are universally quantified).
-   */
-  actionEnvWith(action: IRAction, prefix: string, bind: Map<string, Sym>): Env {
-    const env: Env = new Map();
-    for (const p of action.params) env.set(p.name, bind.get(p.name) ?? this.locOrLeaf(`${prefix}.${p.name}`, this.paramType(p.type)));
-    return env;
-  }
-
-  /** A constant of a scalar type: bool, int, or enum member (by name). */
-  constSym(t: Type, v: boolean | number | string): Sym {
-    if (t.k === "bool") return this.bv(v as boolean);
-    if (t.k === "int") return this.iv(v as number);
-    if (t.k === "enum") return this.ev(t.base, this.enumCode(t, v as string));
-    throw new EncodeError(`no constant of type ${t.k}`);
-  }
-
   /** Action list params have no schema bound: cap them at `actionListBound`. */
   paramType(t: Type): Type {
     if (t.k !== "list") return t;
@@ -168,18 +148,7 @@ export abstract class EncoderCore {
     return { ...t, bound };
   }
 
-  /** scope (state.phase = P ∧ state.segment = S) ∧ when — without exemptions. */
-  ruleCore(rule: IRRule, env: Env): B {
-    const parts: B[] = [];
-    if (rule.scope) {
-      parts.push(this.stateEnumIs("phase", rule.scope.phase));
-      if (rule.scope.segment !== undefined) parts.push(this.stateEnumIs("segment", rule.scope.segment));
-    }
-    parts.push(this.bool(rule.when, env));
-    return this.and(parts);
-  }
-
-  protected stateEnumIs(field: string, member: string): B {
+  stateEnumIs(field: string, member: string): B {
     const f = this.ir.state.fields.find((x) => x.name === field);
     if (!f || f.type.k !== "enum") throw new EncodeError(`state.${field} is not an enum field`);
     const v = this.leaf(`state.${field}`, f.type) as EV;
@@ -189,7 +158,7 @@ export abstract class EncoderCore {
   // ------------------------------------------------------------------------------------------
   // leaves
 
-  protected locOrLeaf(path: string, type: Type, args?: EV[], bases?: string[]): Sym {
+  locOrLeaf(path: string, type: Type, args?: EV[], bases?: string[]): Sym {
     if (!isScalar(type)) return args?.length ? { k: "loc", path, type, args, bases } : { k: "loc", path, type };
     const e = this.leaf(path, type, args, bases);
     if (type.k === "bool") return { k: "b", e: e as B };
@@ -311,22 +280,22 @@ export abstract class EncoderCore {
   // ------------------------------------------------------------------------------------------
   // helpers with light constant folding
 
-  protected bv(c: boolean): Sym {
+  bv(c: boolean): Sym {
     return { k: "b", e: this.ctx.Bool.val(c), c };
   }
-  protected iv(c: number): Sym {
+  iv(c: number): Sym {
     return { k: "i", e: this.ctx.Int.val(c), c };
   }
-  protected ev(base: string, c: number): Sym {
+  ev(base: string, c: number): Sym {
     return { k: "e", e: this.enumVal(base, c), base, c };
   }
 
-  protected readonly sorts = new Map<string, { sort: Sort<"main">; vals: EV[]; byName: Map<string, number> }>();
+  readonly sorts = new Map<string, { sort: Sort<"main">; vals: EV[]; byName: Map<string, number> }>();
   /** The datatype sort of a base enum: one nullary constructor `<Base>.<member>` per member. */
   enumSort(base: string): Sort<"main"> {
     return this.enumInfo(base).sort;
   }
-  protected enumInfo(base: string) {
+  enumInfo(base: string) {
     let info = this.sorts.get(base);
     if (!info) {
       const members = this.enumMembers.get(base);
@@ -377,7 +346,7 @@ export abstract class EncoderCore {
     if (ctx.isFalse(x)) return ctx.Bool.val(true);
     return ctx.Not(x);
   }
-  protected implies(a: B, b: B): B {
+  implies(a: B, b: B): B {
     return this.or([this.not(a), b]);
   }
 
@@ -400,7 +369,7 @@ export abstract class EncoderCore {
     return this.and([v.ge(0), v.lt(n), this.not(cond(outR))]);
   }
 
-  protected memberSym(v: Sym, codes: number[], _n?: number): B {
+  memberSym(v: Sym, codes: number[], _n?: number): B {
     if (v.k !== "e") throw new EncodeError(`expected an enum value, got ${v.k}`);
     if (v.c !== undefined) return this.ctx.Bool.val(codes.includes(v.c));
     return this.memberE(v.e, v.base, codes);
@@ -415,7 +384,7 @@ export abstract class EncoderCore {
     return s.e;
   }
 
-  protected mkIte(cond: B, t: Sym, f: Sym): Sym {
+  mkIte(cond: B, t: Sym, f: Sym): Sym {
     const { ctx } = this;
     if (ctx.isTrue(cond)) return t;
     if (ctx.isFalse(cond)) return f;
@@ -426,7 +395,7 @@ export abstract class EncoderCore {
     throw new EncodeError("if-then-else over values of different kinds");
   }
 
-  protected eq(a: Sym, b: Sym): B {
+  eq(a: Sym, b: Sym): B {
     const { ctx } = this;
     if (a.k === "b" && b.k === "b") {
       if (a.c !== undefined && b.c !== undefined) return ctx.Bool.val(a.c === b.c);
@@ -447,7 +416,7 @@ export abstract class EncoderCore {
   // ------------------------------------------------------------------------------------------
   // composites
 
-  protected field(s: Sym, name: string): Sym {
+  field(s: Sym, name: string): Sym {
     if (s.k === "ite") return this.mkIte(s.cond, this.field(s.t, name), this.field(s.f, name));
     if (s.k !== "loc" || s.type.k !== "record") throw new EncodeError(`field \`${name}\` of a non-record`);
     const f = s.type.fields.find((x) => x.name === name);
@@ -455,7 +424,7 @@ export abstract class EncoderCore {
     return this.locOrLeaf(`${s.path}.${name}`, f.type, s.args, s.bases);
   }
 
-  protected index(s: Sym, key: Sym): Sym {
+  index(s: Sym, key: Sym): Sym {
     if (s.k === "ite") return this.mkIte(s.cond, this.index(s.t, key), this.index(s.f, key));
     if (s.k !== "loc" || s.type.k !== "map") throw new EncodeError("index into a non-map");
     const { key: kt, value } = s.type;
@@ -470,14 +439,14 @@ export abstract class EncoderCore {
   }
 
 
-  protected listLen(s: Sym): I {
+  listLen(s: Sym): I {
     if (s.k === "ite") return this.ctx.If(s.cond, this.listLen(s.t), this.listLen(s.f)) as I;
     if (s.k !== "loc" || s.type.k !== "list") throw new EncodeError("length of a non-list");
     return this.leaf(`${s.path}#len`, s.type, s.args, s.bases) as I;
   }
 
   /** The slots of a list: element i with guard `i < len`. */
-  protected listElems(s: Sym): { guard: B; val: Sym }[] {
+  listElems(s: Sym): { guard: B; val: Sym }[] {
     if (s.k === "ite") {
       const a = this.listElems(s.t);
       const b = this.listElems(s.f);
@@ -498,33 +467,6 @@ export abstract class EncoderCore {
     return out;
   }
 
-  /** The elements of a quantifier/aggregate domain, each with the guard under which it is one. */
-  protected domainElems(d: Domain, env: Env): { guard: B; val: Sym }[] {
-    const T = this.ctx.Bool.val(true);
-    if (d.k === "enum") return d.type.members.map((m) => ({ guard: T, val: this.ev(d.type.base, this.enumCode(d.type, m)) }));
-    if (d.k === "list") return this.listElems(this.expr(d.expr, env));
-    const arg = this.expr(d.args[0], env);
-    const rel = d.fn === "ports_of" ? this.board.portsOf : d.fn === "sea_zones_of" ? this.board.seaZonesOf : this.board.neighbors;
-    // element t is in fn(arg) iff arg ∈ {x | t ∈ rel(x)}
-    const inverse = new Map<number, number[]>();
-    for (const [x, ts] of rel) for (const t of ts) inverse.set(t, [...(inverse.get(t) ?? []), x]);
-    const n = this.board.n;
-    const out: { guard: B; val: Sym }[] = [];
-    for (const t of [...inverse.keys()].sort((a, b) => a - b)) {
-      const g = this.memberSym(arg, inverse.get(t)!, n);
-      if (this.ctx.isFalse(g)) continue;
-      out.push({ guard: g, val: this.ev("Space", t) });
-    }
-    return out;
-  }
-
-  /** An IR expression as a symbolic value (encode.ts). */
-  abstract expr(e: Expr, env: Env): Sym;
-
-  /** An IR boolean expression as a Z3 term. */
-  bool(e: Expr, env: Env): B {
-    return this.asBool(this.expr(e, env));
-  }
 }
 
 type EnumInfo = { sort: Sort<"main">; vals: EV[]; byName: Map<string, number> };

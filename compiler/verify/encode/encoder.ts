@@ -1,20 +1,104 @@
 /**
  * IR expressions → Z3 terms: `Encoder`, the expressions (literals, fields, operators, quantifiers
- * and aggregates, board functions, distances, table lookups, routes) on top of encode-core.ts
- * (values, leaves, enum sorts, composites: its comment describes the encoding as a whole).
+ * and aggregates, board functions, distances, table lookups, routes), a rule's scope and
+ * condition, an action's parameters, over the edition's `Terms` (terms.ts: values, leaves, enum
+ * sorts, composites; its comment describes the encoding as a whole).
  */
 import type { Arith, Bool, Expr as ZExpr, Sort } from "z3-solver";
-import type { EnumType, Expr, IRTable, TableScalar, Type } from "../ir/types.js";
-import { boardDistances } from "../ir/board.js";
-import { EncodeError, EncoderCore, isScalar, type Env, type Sym } from "./encode-core.js";
+import type { Domain, EnumType, Expr, IRAction, IREdition, IRRule, IRTable, TableScalar, Type } from "../../ir/types.js";
+import { boardDistances } from "../../ir/board.js";
+import { EncodeError, isScalar, Terms, type Env, type Sym, type Unit } from "./terms.js";
+import type { Z3Ctx } from "../run/z3.js";
 
-export { EncodeError, type Env, type Leaf, type Sym, type Unit } from "./encode-core.js";
+export { EncodeError, type Env, type Leaf, type Sym, type Unit } from "./terms.js";
 
 type B = Bool<"main">;
 type I = Arith<"main">;
 type EV = ZExpr<"main">;
 
-export class Encoder extends EncoderCore {
+/**
+ * IR expressions → Z3 terms, one per edition, over its `terms` (terms.ts: leaves, enum sorts,
+ * composites). `unit` encodes one formula collecting what it touched; diff/route-exact.ts's
+ * `ExactRouteEncoder` refines how routes are encoded.
+ */
+export class Encoder {
+  readonly terms: Terms;
+
+  constructor(
+    readonly ctx: Z3Ctx,
+    readonly ir: IREdition,
+    /** bound of action list params (they have no schema maxItems) */
+    readonly actionListBound: number,
+  ) {
+    this.terms = new Terms(ctx, ir, actionListBound);
+  }
+
+  /** Encodes `f` collecting the leaves and routes it touches. */
+  unit(f: () => B): Unit {
+    return this.terms.unit(f);
+  }
+
+  /** The environment of an action: each param is a leaf (scalars) or a loc (lists) under `action.`. */
+  actionEnv(action: IRAction): Env {
+    const env: Env = new Map();
+    for (const p of action.params) env.set(p.name, this.terms.locOrLeaf(`action.${p.name}`, this.terms.paramType(p.type)));
+    return env;
+  }
+
+  /**
+   * The environment of an action with some params bound (`bind`) and the others as leaves named
+   * `<prefix>.<param>` (used by stuck_power, whose per-action params are universally quantified).
+   */
+  actionEnvWith(action: IRAction, prefix: string, bind: Map<string, Sym>): Env {
+    const env: Env = new Map();
+    for (const p of action.params) env.set(p.name, bind.get(p.name) ?? this.terms.locOrLeaf(`${prefix}.${p.name}`, this.terms.paramType(p.type)));
+    return env;
+  }
+
+  /** A constant of a scalar type: bool, int, or enum member (by name). */
+  constSym(t: Type, v: boolean | number | string): Sym {
+    if (t.k === "bool") return this.terms.bv(v as boolean);
+    if (t.k === "int") return this.terms.iv(v as number);
+    if (t.k === "enum") return this.terms.ev(t.base, this.terms.enumCode(t, v as string));
+    throw new EncodeError(`no constant of type ${t.k}`);
+  }
+
+  /** scope (state.phase = P ∧ state.segment = S) ∧ when — without exemptions. */
+  ruleCore(rule: IRRule, env: Env): B {
+    const parts: B[] = [];
+    if (rule.scope) {
+      parts.push(this.terms.stateEnumIs("phase", rule.scope.phase));
+      if (rule.scope.segment !== undefined) parts.push(this.terms.stateEnumIs("segment", rule.scope.segment));
+    }
+    parts.push(this.bool(rule.when, env));
+    return this.terms.and(parts);
+  }
+
+  /** The elements of a quantifier/aggregate domain, each with the guard under which it is one. */
+  domainElems(d: Domain, env: Env): { guard: B; val: Sym }[] {
+    const T = this.ctx.Bool.val(true);
+    if (d.k === "enum") return d.type.members.map((m) => ({ guard: T, val: this.terms.ev(d.type.base, this.terms.enumCode(d.type, m)) }));
+    if (d.k === "list") return this.terms.listElems(this.expr(d.expr, env));
+    const arg = this.expr(d.args[0], env);
+    const rel = d.fn === "ports_of" ? this.terms.board.portsOf : d.fn === "sea_zones_of" ? this.terms.board.seaZonesOf : this.terms.board.neighbors;
+    // element t is in fn(arg) iff arg ∈ {x | t ∈ rel(x)}
+    const inverse = new Map<number, number[]>();
+    for (const [x, ts] of rel) for (const t of ts) inverse.set(t, [...(inverse.get(t) ?? []), x]);
+    const n = this.terms.board.n;
+    const out: { guard: B; val: Sym }[] = [];
+    for (const t of [...inverse.keys()].sort((a, b) => a - b)) {
+      const g = this.terms.memberSym(arg, inverse.get(t)!, n);
+      if (this.ctx.isFalse(g)) continue;
+      out.push({ guard: g, val: this.terms.ev("Space", t) });
+    }
+    return out;
+  }
+
+  /** An IR boolean expression as a Z3 term. */
+  bool(e: Expr, env: Env): B {
+    return this.terms.asBool(this.expr(e, env));
+  }
+
   // ------------------------------------------------------------------------------------------
   // expressions
 
@@ -22,10 +106,10 @@ export class Encoder extends EncoderCore {
     const { ctx } = this;
     switch (e.k) {
       case "lit": {
-        if (typeof e.value === "boolean") return this.bv(e.value);
-        if (typeof e.value === "number") return this.iv(e.value);
-        if (e.type.k === "enum") return this.ev(e.type.base, this.enumCode(e.type, e.value));
-        return this.iv(this.atoms.get(e.value)!);
+        if (typeof e.value === "boolean") return this.terms.bv(e.value);
+        if (typeof e.value === "number") return this.terms.iv(e.value);
+        if (e.type.k === "enum") return this.terms.ev(e.type.base, this.terms.enumCode(e.type, e.value));
+        return this.terms.iv(this.terms.atoms.get(e.value)!);
       }
       case "var": {
         const v = env.get(e.name);
@@ -35,11 +119,11 @@ export class Encoder extends EncoderCore {
       case "state":
         return { k: "loc", path: "state", type: this.ir.state };
       case "field":
-        return this.field(this.expr(e.obj, env), e.field);
+        return this.terms.field(this.expr(e.obj, env), e.field);
       case "index":
-        return this.index(this.expr(e.obj, env), this.expr(e.key, env));
+        return this.terms.index(this.expr(e.obj, env), this.expr(e.key, env));
       case "not":
-        return this.sb(this.not(this.bool(e.arg, env)));
+        return this.sb(this.terms.not(this.bool(e.arg, env)));
       case "and":
       case "or": {
         // Encoded left to right, stopping at an operand that folds to the absorbing constant
@@ -50,20 +134,20 @@ export class Encoder extends EncoderCore {
           parts.push(b);
           if (e.k === "and" ? this.ctx.isFalse(b) : this.ctx.isTrue(b)) break;
         }
-        return this.sb(e.k === "and" ? this.and(parts) : this.or(parts));
+        return this.sb(e.k === "and" ? this.terms.and(parts) : this.terms.or(parts));
       }
       case "implies":
-        return this.sb(this.implies(this.bool(e.left, env), this.bool(e.right, env)));
+        return this.sb(this.terms.implies(this.bool(e.left, env), this.bool(e.right, env)));
       case "cmp": {
         const l = this.expr(e.left, env);
         const r = this.expr(e.right, env);
-        if (e.op === "=") return this.sb(this.eq(l, r));
-        if (e.op === "!=") return this.sb(this.not(this.eq(l, r)));
-        const a = this.asInt(l);
-        const b = this.asInt(r);
+        if (e.op === "=") return this.sb(this.terms.eq(l, r));
+        if (e.op === "!=") return this.sb(this.terms.not(this.terms.eq(l, r)));
+        const a = this.terms.asInt(l);
+        const b = this.terms.asInt(r);
         if (l.k === "i" && r.k === "i" && l.c !== undefined && r.c !== undefined) {
           const v = e.op === "<" ? l.c < r.c : e.op === "<=" ? l.c <= r.c : e.op === ">" ? l.c > r.c : l.c >= r.c;
-          return this.bv(v);
+          return this.terms.bv(v);
         }
         return this.sb(e.op === "<" ? a.lt(b) : e.op === "<=" ? a.le(b) : e.op === ">" ? a.gt(b) : a.ge(b));
       }
@@ -71,54 +155,54 @@ export class Encoder extends EncoderCore {
         const l = this.expr(e.left, env);
         const r = this.expr(e.right, env);
         if (l.k === "i" && r.k === "i" && l.c !== undefined && r.c !== undefined)
-          return this.iv(e.op === "+" ? l.c + r.c : e.op === "-" ? l.c - r.c : l.c * r.c);
-        const a = this.asInt(l);
-        const b = this.asInt(r);
+          return this.terms.iv(e.op === "+" ? l.c + r.c : e.op === "-" ? l.c - r.c : l.c * r.c);
+        const a = this.terms.asInt(l);
+        const b = this.terms.asInt(r);
         return { k: "i", e: e.op === "+" ? a.add(b) : e.op === "-" ? a.sub(b) : a.mul(b) };
       }
       case "neg": {
         const a = this.expr(e.arg, env);
-        if (a.k === "i" && a.c !== undefined) return this.iv(-a.c);
-        return { k: "i", e: this.asInt(a).neg() };
+        if (a.k === "i" && a.c !== undefined) return this.terms.iv(-a.c);
+        return { k: "i", e: this.terms.asInt(a).neg() };
       }
       case "ite":
-        return this.mkIte(this.bool(e.cond, env), this.expr(e.then, env), this.expr(e.else, env));
+        return this.terms.mkIte(this.bool(e.cond, env), this.expr(e.then, env), this.expr(e.else, env));
       case "in": {
         const x = this.expr(e.elem, env);
-        if (e.set.k === "setlit") return this.sb(this.or(e.set.items.map((it) => this.eq(x, this.expr(it, env)))));
-        const elems = this.listElems(this.expr(e.set, env));
-        return this.sb(this.or(elems.map(({ guard, val }) => this.and([guard, this.eq(x, val)]))));
+        if (e.set.k === "setlit") return this.sb(this.terms.or(e.set.items.map((it) => this.terms.eq(x, this.expr(it, env)))));
+        const elems = this.terms.listElems(this.expr(e.set, env));
+        return this.sb(this.terms.or(elems.map(({ guard, val }) => this.terms.and([guard, this.terms.eq(x, val)]))));
       }
       case "setlit":
         throw new EncodeError("a set literal is only allowed on the right of `in`");
       case "quant": {
         const parts = this.domainElems(e.domain, env).map(({ guard, val }) => {
           const body = this.bool(e.body, new Map(env).set(e.var, val));
-          return e.q === "some" ? this.and([guard, body]) : this.implies(guard, body);
+          return e.q === "some" ? this.terms.and([guard, body]) : this.terms.implies(guard, body);
         });
-        return this.sb(e.q === "some" ? this.or(parts) : this.and(parts));
+        return this.sb(e.q === "some" ? this.terms.or(parts) : this.terms.and(parts));
       }
       case "agg":
         return { k: "i", e: this.agg(e, env) };
       case "len":
-        return { k: "i", e: this.listLen(this.expr(e.arg, env)) };
+        return { k: "i", e: this.terms.listLen(this.expr(e.arg, env)) };
       case "board":
         return this.sb(this.boardFn(e.fn, e.args.map((a) => this.expr(a, env)), e.args));
       case "reach": {
-        this.routesUsed.add(e.route);
+        this.terms.routesUsed.add(e.route);
         const route = this.ir.routes.find((r) => r.name === e.route);
         if (!route) throw new EncodeError(`unknown route \`${e.route}\``);
-        let f = this.reachFns.get(e.route);
+        let f = this.terms.reachFns.get(e.route);
         if (!f) {
           const sorts = route.params.map((p) => {
             if (p.type.k === "bool") return ctx.Bool.sort();
-            if (p.type.k === "enum") return this.enumSort(p.type.base);
+            if (p.type.k === "enum") return this.terms.enumSort(p.type.base);
             if (isScalar(p.type)) return ctx.Int.sort();
             throw new EncodeError(`route \`${route.name}\` has a non-scalar parameter \`${p.name}\``);
           });
-          const sp = this.enumSort("Space");
+          const sp = this.terms.enumSort("Space");
           f = ctx.Function.declare(`reach.${e.route}`, ...(sorts as [Sort<"main">]), sp, sp, ctx.Bool.sort());
-          this.reachFns.set(e.route, f);
+          this.terms.reachFns.set(e.route, f);
         }
         const args = [...e.args, e.from, e.to].map((a) => {
           const s = this.expr(a, env);
@@ -151,13 +235,13 @@ export class Encoder extends EncoderCore {
    */
   private distance(a: Sym, b: Sym): Sym {
     if (a.k !== "e" || b.k !== "e") throw new EncodeError("`distance` of a non-space value");
-    const d = (this.distMatrix ??= boardDistances(this.ir.board, this.enumMembers.get("Space")!));
-    if (a.c !== undefined && b.c !== undefined) return this.iv(d[a.c]![b.c]!);
+    const d = (this.distMatrix ??= boardDistances(this.ir.board, this.terms.enumMembers.get("Space")!));
+    if (a.c !== undefined && b.c !== undefined) return this.terms.iv(d[a.c]![b.c]!);
     if (a.c !== undefined) return this.distRow(a.c, b.e, d);
     if (b.c !== undefined) return this.distRow(b.c, a.e, d);
     const n = d.length;
-    let out: I = this.asInt(this.distRow(n - 1, b.e, d));
-    for (let x = n - 2; x >= 0; x--) out = this.ctx.If(a.e.eq(this.enumVal("Space", x)), this.asInt(this.distRow(x, b.e, d)), out) as I;
+    let out: I = this.terms.asInt(this.distRow(n - 1, b.e, d));
+    for (let x = n - 2; x >= 0; x--) out = this.ctx.If(a.e.eq(this.terms.enumVal("Space", x)), this.terms.asInt(this.distRow(x, b.e, d)), out) as I;
     return { k: "i", e: out };
   }
 
@@ -172,7 +256,7 @@ export class Encoder extends EncoderCore {
     let out: I = this.ctx.Int.val(values[values.length - 1]!);
     for (let i = values.length - 2; i >= 0; i--) {
       const codes = row.flatMap((dv, j) => (dv === values[i] ? [j] : []));
-      out = this.ctx.If(this.memberE(v, "Space", codes), this.ctx.Int.val(values[i]!), out) as I;
+      out = this.ctx.If(this.terms.memberE(v, "Space", codes), this.ctx.Int.val(values[i]!), out) as I;
     }
     this.distRows.set(key, out);
     return { k: "i", e: out };
@@ -203,29 +287,29 @@ export class Encoder extends EncoderCore {
             return this.ctx.Bool.val(true);
           case "range": {
             if (key.k === "i" && key.c !== undefined) return this.ctx.Bool.val((p.min === undefined || key.c >= p.min) && (p.max === undefined || key.c <= p.max));
-            const v = this.asInt(key);
-            return this.and([...(p.min !== undefined ? [v.ge(p.min)] : []), ...(p.max !== undefined ? [v.le(p.max)] : [])]);
+            const v = this.terms.asInt(key);
+            return this.terms.and([...(p.min !== undefined ? [v.ge(p.min)] : []), ...(p.max !== undefined ? [v.le(p.max)] : [])]);
           }
           case "bool":
-            return p.value ? this.asBool(key) : this.not(this.asBool(key));
+            return p.value ? this.terms.asBool(key) : this.terms.not(this.terms.asBool(key));
           case "members": {
             const kt = t.keys[i]!.type;
             if (kt.k !== "enum") throw new EncodeError(`table \`${t.name}\`: a member pattern on a non-enum key`);
-            return this.memberSym(key, p.members.map((m) => this.enumCode(kt, m)));
+            return this.terms.memberSym(key, p.members.map((m) => this.terms.enumCode(kt, m)));
           }
         }
       });
       if (r.guard) parts.push(this.bool(r.guard, env));
-      return this.and(parts);
+      return this.terms.and(parts);
     });
   }
 
   /** A row value (a scalar of type `t`) as a symbolic value. */
   tableScalar(v: TableScalar, t: Type): Sym {
-    if (typeof v === "boolean") return this.bv(v);
-    if (typeof v === "number") return this.iv(v);
+    if (typeof v === "boolean") return this.terms.bv(v);
+    if (typeof v === "number") return this.terms.iv(v);
     if (t.k !== "enum") throw new EncodeError(`table value \`${v}\` of a non-enum type`);
-    return this.ev(t.base, this.enumCode(t, v));
+    return this.terms.ev(t.base, this.terms.enumCode(t, v));
   }
 
   /**
@@ -248,14 +332,14 @@ export class Encoder extends EncoderCore {
       return this.tableScalar(v, t.result);
     };
     let out = valueOf(t.rows.length - 1);
-    for (let i = t.rows.length - 2; i >= 0; i--) out = this.mkIte(conds[i]!, valueOf(i), out);
+    for (let i = t.rows.length - 2; i >= 0; i--) out = this.terms.mkIte(conds[i]!, valueOf(i), out);
     return out;
   }
 
   private sb(e: B): Sym {
     const { ctx } = this;
-    if (ctx.isTrue(e)) return this.bv(true);
-    if (ctx.isFalse(e)) return this.bv(false);
+    if (ctx.isTrue(e)) return this.terms.bv(true);
+    if (ctx.isFalse(e)) return this.terms.bv(false);
     return { k: "b", e };
   }
 
@@ -264,8 +348,8 @@ export class Encoder extends EncoderCore {
     const zero = ctx.Int.val(0);
     const items = this.domainElems(e.domain, env).map(({ guard, val }) => {
       const inner = new Map(env).set(e.var, val);
-      const sel = e.where ? this.and([guard, this.bool(e.where, inner)]) : guard;
-      const body = e.body ? this.asInt(this.expr(e.body, inner)) : ctx.Int.val(1);
+      const sel = e.where ? this.terms.and([guard, this.bool(e.where, inner)]) : guard;
+      const body = e.body ? this.terms.asInt(this.expr(e.body, inner)) : ctx.Int.val(1);
       return { sel, body };
     }).filter((x) => !ctx.isFalse(x.sel));
     const sum = (xs: I[]): I => (xs.length === 0 ? zero : xs.length === 1 ? xs[0] : (ctx.Sum(xs[0], ...xs.slice(1)) as I));
@@ -281,8 +365,8 @@ export class Encoder extends EncoderCore {
         let best: I = zero;
         for (const { sel, body } of items) {
           const better = e.op === "max" ? body.gt(best) : body.lt(best);
-          best = ctx.If(this.and([sel, this.or([this.not(has), better])]), body, best) as I;
-          has = this.or([has, sel]);
+          best = ctx.If(this.terms.and([sel, this.terms.or([this.terms.not(has), better])]), body, best) as I;
+          has = this.terms.or([has, sel]);
         }
         return ctx.If(has, best, 0) as I;
       }
@@ -291,10 +375,10 @@ export class Encoder extends EncoderCore {
         const n = e.n ?? 1;
         const parts = items.map(({ sel, body }, i) => {
           const beaters = items
-            .map((o, j) => (j === i ? null : this.and([o.sel, j < i ? o.body.ge(body) : o.body.gt(body)])))
+            .map((o, j) => (j === i ? null : this.terms.and([o.sel, j < i ? o.body.ge(body) : o.body.gt(body)])))
             .filter((x): x is B => x !== null && !ctx.isFalse(x));
           const rank = sum(beaters.map((b) => ctx.If(b, 1, 0) as I));
-          return ctx.If(this.and([sel, rank.lt(n)]), body, 0) as I;
+          return ctx.If(this.terms.and([sel, rank.lt(n)]), body, 0) as I;
         });
         return sum(parts);
       }
@@ -303,19 +387,19 @@ export class Encoder extends EncoderCore {
 
   private boardFn(fn: string, args: Sym[], exprs: Expr[]): B {
     const { ctx } = this;
-    const bd = this.board;
-    const unary = (set: Set<number>) => this.memberSym(args[0], [...set], bd.n);
+    const bd = this.terms.board;
+    const unary = (set: Set<number>) => this.terms.memberSym(args[0], [...set], bd.n);
     const binary = (rel: Map<number, number[]>, nb: number) => {
       const [a, b] = args;
       const ac = a.k === "e" ? a.c : undefined;
       const bc = b.k === "e" ? b.c : undefined;
-      if (ac !== undefined) return this.memberSym(b, rel.get(ac) ?? [], nb);
+      if (ac !== undefined) return this.terms.memberSym(b, rel.get(ac) ?? [], nb);
       if (bc !== undefined) {
         const xs = [...rel].filter(([, ys]) => ys.includes(bc)).map(([x]) => x);
-        return this.memberSym(a, xs, bd.n);
+        return this.terms.memberSym(a, xs, bd.n);
       }
       if (a.k !== "e") throw new EncodeError("board function of a non-enum");
-      return this.or([...rel].map(([x, ys]) => this.and([a.e.eq(this.enumVal(a.base, x)), this.memberSym(b, ys, nb)])));
+      return this.terms.or([...rel].map(([x, ys]) => this.terms.and([a.e.eq(this.terms.enumVal(a.base, x)), this.terms.memberSym(b, ys, nb)])));
     };
     switch (fn) {
       case "is_land":
@@ -334,7 +418,7 @@ export class Encoder extends EncoderCore {
       case "is_home": {
         const pt = exprs[1].type;
         if (pt.k !== "enum") throw new EncodeError(`${fn} takes a power`);
-        const powers = this.baseMembers(pt);
+        const powers = this.terms.baseMembers(pt);
         const rel = new Map<number, number[]>();
         for (const s of this.ir.board.spaces) {
           if (fn === "is_capital" && s.type !== "capital") continue;
@@ -355,6 +439,6 @@ export class Encoder extends EncoderCore {
   }
 
   get space(): EnumType {
-    return this.spaceType;
+    return this.terms.spaceType;
   }
 }

@@ -7,7 +7,7 @@
  * writable by group or others — and refused otherwise (`UntrustedCacheError`, with a hint). It
  * holds `secret.key`, 32 random bytes (hex) created with mode 0600 and checked the same way
  * (owned by the user, no permission for group or others), which keys the HMAC-SHA256 seals of
- * the proof cache's entries (cache.ts) and of the compiled-validator cache's manifests
+ * the proof cache's entries (store.ts) and of the compiled-validator cache's manifests
  * (compiler/cli/common.ts): an entry written by another user, copied from another machine or
  * committed to a repository carries no seal made with this key and is ignored.
  *

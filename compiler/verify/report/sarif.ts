@@ -17,10 +17,10 @@
  * - `partialFingerprints["rulewright/obligation"]` is the obligation id (stable across runs).
  * Validated against the official schema in test/sarif.test.ts.
  */
-import type { IREdition, SourcePos } from "../ir/types.js";
-import { ANALYSES, DEFAULT_SEVERITY, type AnalysisKind, type SeverityLevel } from "../ir/analyses.js";
-import type { ObligationResult, ProofReport } from "./results.js";
-import { claim, describeTableExample, factText, idInfo, involved, verdictMessage } from "./describe.js";
+import type { IREdition, SourcePos } from "../../ir/types.js";
+import { ANALYSES, DEFAULT_SEVERITY, type AnalysisKind, type SeverityLevel } from "../../ir/analyses.js";
+import type { ObligationResult, ProofReport } from "../run/results.js";
+import { claim, describeTableExample, factText, idInfo, involved, verdictMessage } from "../../ir/verdict-words.js";
 
 export interface FormatInput {
   ir: IREdition;

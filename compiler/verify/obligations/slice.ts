@@ -15,9 +15,9 @@
  * others share no leaf with it, and their leaves keep their defaults in a decoded example), and
  * an unsat core of the sliced query is one of the whole query.
  */
-import type { Expr, IREdition, IRInvariant } from "../ir/types.js";
-import { children } from "../ir/walk.js";
-import { liftsOf, type Obligation } from "./obligations.js";
+import type { Expr, IREdition, IRInvariant } from "../../ir/types.js";
+import { children } from "../../ir/walk.js";
+import { liftsOf, type Obligation } from "../../ir/obligations.js";
 
 /** The state paths an expression reads (see the file comment), added to `out`. */
 export function statePaths(e: Expr, ir: IREdition, out: Set<string>, seenRoutes = new Set<string>()): void {

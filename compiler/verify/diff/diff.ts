@@ -21,13 +21,13 @@
  * the same state type, enums and board (`vocabularyProblems`). Never imports codegen.
  */
 import type { Bool, Expr as ZExpr, Model, Solver } from "z3-solver";
-import type { Expr, IRAction, IREdition, IRRule } from "../ir/types.js";
-import { children } from "../ir/walk.js";
-import type { Env } from "./encode.js";
-import { decode } from "./decode.js";
+import type { Expr, IRAction, IREdition, IRRule } from "../../ir/types.js";
+import { children } from "../../ir/walk.js";
+import type { Env } from "../encode/encoder.js";
+import { decode } from "../encode/decode.js";
 import { ExactRouteEncoder, routeGraph, type ExactUnit } from "./route-exact.js";
-import { sharedActions, vocabularyProblems } from "./vocabulary.js";
-import { Budget, budgetedCheck, getZ3, runExclusive, type Z3Ctx } from "./z3.js";
+import { sharedActions, vocabularyProblems } from "../../ir/vocabulary.js";
+import { Budget, budgetedCheck, getZ3, runExclusive, type Z3Ctx } from "../run/z3.js";
 
 export { sharedActions, vocabularyProblems };
 
@@ -194,7 +194,7 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
         s.unit(() => {
           const e = envFor(s, r);
           const lifts = s.ir.exemptions.filter((x) => x.rules.includes(r.id) || x.groups.some((g) => r.groups.includes(g)));
-          return enc.and([enc.ruleCore(r, e), ...lifts.map((x) => enc.not(enc.bool(x.when, e)))]);
+          return enc.terms.and([enc.ruleCore(r, e), ...lifts.map((x) => enc.terms.not(enc.bool(x.when, e)))]);
         });
       const sides = [A, B_].map((s) => {
         const d = decisive(s.ir, name);
@@ -235,8 +235,8 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
           if (!own.length) continue;
           const query =
             aspect === "allowed"
-              ? enc.and([...sides[hi].forbid.map((r) => enc.not(r.u.e)), enc.or(own.map((r) => r.u.e))])
-              : enc.and([enc.or(own.map((r) => r.u.e)), ...sides[lo].oblige.map((r) => enc.not(r.u.e))]);
+              ? enc.terms.and([...sides[hi].forbid.map((r) => enc.terms.not(r.u.e)), enc.terms.or(own.map((r) => r.u.e))])
+              : enc.terms.and([enc.terms.or(own.map((r) => r.u.e)), ...sides[lo].oblige.map((r) => enc.terms.not(r.u.e))]);
           if (ctx.isFalse(query)) continue;
           const blocks: B[] = [];
           for (let n = 0; n < maxStates; n++) {
@@ -260,9 +260,9 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
               res.candidates.push({ aspect, state: out.example!.state, action: out.example!.action, a: predict(sides[0]), b: predict(sides[1]) });
               if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  diff ${name}: verdicts read from the model in ${Math.round(performance.now() - tp)} ms\n`);
               // the next state must differ in which rules fire (either edition) or in the actor
-              const sig: B[] = sides.flatMap((x) => decisiveOf(x).map((r) => (holds(r.u.e) ? r.u.e : enc.not(r.u.e))));
+              const sig: B[] = sides.flatMap((x) => decisiveOf(x).map((r) => (holds(r.u.e) ? r.u.e : enc.terms.not(r.u.e))));
               if (actor && (actor.k === "e" || actor.k === "i" || actor.k === "b")) sig.push((actor.e as ZExpr<"main">).eq(m.eval(actor.e as ZExpr<"main">, true)) as B);
-              blocks.push(enc.not(enc.and(sig)));
+              blocks.push(enc.terms.not(enc.terms.and(sig)));
             } finally {
               m.release();
             }
@@ -329,7 +329,7 @@ async function subsumptions(ctx: Z3Ctx, enc: ExactRouteEncoder, units: ExactUnit
 
 /** The domain facts of the given leaves. */
 function factsOf(enc: ExactRouteEncoder, leaves: Iterable<string>): B[] {
-  return [...leaves].sort().flatMap((l) => enc.leaves.get(l)?.facts ?? []);
+  return [...leaves].sort().flatMap((l) => enc.terms.leaves.get(l)?.facts ?? []);
 }
 
 interface SolveOut {
@@ -404,7 +404,7 @@ async function solveExact(
     return false;
   };
   const debug = (what: string) => {
-    if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  diff ${action.name}: ${what} after ${Math.round(performance.now() - t0)} ms, ${budget.used} rlimit units (${rounds} route lemma rounds, ${leaves.size} leaves)\n`);
+    if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  diff ${action.name}: ${what} after ${Math.round(performance.now() - t0)} ms , ${budget.used} rlimit units (${rounds} route lemma rounds, ${leaves.size} leaves)\n`);
   };
   const over = (): SolveOut | undefined =>
     rounds > MAX_REFINE
@@ -423,28 +423,6 @@ async function solveExact(
       if (r === "unsat" && near.length) near = near.slice(1);
       else return r;
     }
-  };
-  /** pins the `to` of routes whose `from` is pinned softly near it: a short path needs few refinement rounds */
-  const nearPrefs = (solver: Solver<"main">, m: Model<"main">): B[] => {
-    const g = routeGraph(enc.ir.board);
-    for (const { from, to } of routeEnds) {
-      const code = enc.enumIndexOf("Space", m.eval(from, true));
-      const start = code === undefined ? -1 : g.ids.indexOf(enc.baseMembers(enc.space)[code]);
-      if (start < 0) continue;
-      const dist = new Map<number, number>([[start, 0]]);
-      const queue = [start];
-      for (let h = 0; h < queue.length; h++) {
-        const u = queue[h];
-        for (const v of [...g.land[u], ...g.pass[u], ...g.port[u], ...g.sea[u]]) if (!dist.has(v)) (dist.set(v, dist.get(u)! + 1), queue.push(v));
-      }
-      return [1, 2, 3].map((radius) => {
-        const p = ctx.Bool.const(`near:${radius}`);
-        const ball = [...dist].filter(([, d]) => d <= radius).map(([i]) => to.eq(enc.enumVal("Space", enc.enumCode(enc.space, g.ids[i]))) as B);
-        solver.add(ctx.Implies(p, enc.or(ball)));
-        return p;
-      });
-    }
-    return [];
   };
   let firstModelNear: Model<"main"> | undefined;
   try {
@@ -472,7 +450,7 @@ async function solveExact(
       // 2. refine under the pins until the model's routes are exact
       const solver = fresh(pins);
       if (firstModelNear) {
-        near = nearPrefs(solver, firstModelNear);
+        near = nearPreferences(ctx, enc, routeEnds, solver, firstModelNear);
         firstModelNear.release();
         firstModelNear = undefined;
       } else near = [];
@@ -502,11 +480,38 @@ async function solveExact(
       }
       // no state with these parameter values: exclude them
       if (!pins.length) return { result: "unsat" };
-      excluded.push(enc.not(enc.and(pins)));
+      excluded.push(enc.terms.not(enc.terms.and(pins)));
     }
   } finally {
     firstModelNear?.release();
   }
+}
+
+/**
+ * Pins the `to` of the first route whose `from` the model fixes softly near it (assumption
+ * literals `near:1..3`, each the ball of that radius around `from`): a short path needs few
+ * refinement rounds. None when no route's `from` is a board space.
+ */
+function nearPreferences(ctx: Z3Ctx, enc: ExactRouteEncoder, routeEnds: { from: ZExpr<"main">; to: ZExpr<"main"> }[], solver: Solver<"main">, m: Model<"main">): B[] {
+  const g = routeGraph(enc.ir.board);
+  for (const { from, to } of routeEnds) {
+    const code = enc.terms.enumIndexOf("Space", m.eval(from, true));
+    const start = code === undefined ? -1 : g.ids.indexOf(enc.terms.baseMembers(enc.space)[code]);
+    if (start < 0) continue;
+    const dist = new Map<number, number>([[start, 0]]);
+    const queue = [start];
+    for (let h = 0; h < queue.length; h++) {
+      const u = queue[h];
+      for (const v of [...g.land[u], ...g.pass[u], ...g.port[u], ...g.sea[u]]) if (!dist.has(v)) (dist.set(v, dist.get(u)! + 1), queue.push(v));
+    }
+    return [1, 2, 3].map((radius) => {
+      const p = ctx.Bool.const(`near:${radius}`);
+      const ball = [...dist].filter(([, d]) => d <= radius).map(([i]) => to.eq(enc.terms.enumVal("Space", enc.terms.enumCode(enc.space, g.ids[i]))) as B);
+      solver.add(ctx.Implies(p, enc.terms.or(ball)));
+      return p;
+    });
+  }
+  return [];
 }
 
 /** A plain satisfiability check of the units' conjunction (no routes refined: only for route-free units). */

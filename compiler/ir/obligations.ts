@@ -23,11 +23,11 @@
  * Severities come from DEFAULT_SEVERITY, changed per rule or exemption by `@severity`
  * annotations (dsl/README.md "Severity annotations").
  */
-import { ANALYSES, DEFAULT_SEVERITY, type AnalysisKind, type Severity, type SeverityLevel } from "../ir/analyses.js";
-import type { IRAction, IREdition, IRRule } from "../ir/types.js";
+import { ANALYSES, DEFAULT_SEVERITY, type AnalysisKind, type Severity, type SeverityLevel } from "./analyses.js";
+import type { IRAction, IREdition, IRRule } from "./types.js";
 
 export type ObligationKind = AnalysisKind;
-export type { Severity, SeverityLevel } from "../ir/analyses.js";
+export type { Severity, SeverityLevel } from "./analyses.js";
 
 export interface Obligation {
   /** e.g. `his.contradiction.pass.empty_hand~pass.home_card`, `his.dead_rule.dow.scotland`, `his.stuck_power.action_phase` */

@@ -7,8 +7,8 @@
  * every key). Defaults are sound: an unmentioned leaf occurs in no asserted formula.
  */
 import type { Expr as ZExpr, Model } from "z3-solver";
-import type { IRAction, Type } from "../ir/types.js";
-import type { Encoder } from "./encode.js";
+import type { IRAction, Type } from "../../ir/types.js";
+import type { Encoder } from "./encoder.js";
 
 export interface Decoded {
   state: Record<string, unknown>;
@@ -17,10 +17,10 @@ export interface Decoded {
 
 export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, action: IRAction): Decoded {
   const { ctx } = enc;
-  const used = new Set<string>(enc.atomNames);
+  const used = new Set<string>(enc.terms.atomNames);
   const atomOf = new Map<number, string>();
   const atom = (code: number): string => {
-    if (code >= 0 && code < enc.atomNames.length) return enc.atomNames[code];
+    if (code >= 0 && code < enc.terms.atomNames.length) return enc.terms.atomNames[code];
     let s = atomOf.get(code);
     if (s === undefined) {
       s = `s${code < 0 ? "m" + -code : code}`;
@@ -35,16 +35,16 @@ export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, 
   const applied = new Map<string, Set<string>>();
   const basesOf = new Map<string, string[]>();
   for (const name of leaves) {
-    const leaf = enc.leaves.get(name);
+    const leaf = enc.terms.leaves.get(name);
     if (!leaf?.pattern) continue;
     basesOf.set(leaf.pattern, leaf.bases!);
-    const concrete = enc.concreteName(leaf, model);
+    const concrete = enc.terms.concreteName(leaf, model);
     let set = applied.get(leaf.pattern);
     if (!set) applied.set(leaf.pattern, (set = new Set()));
     set.add(concrete);
   }
   const evalAt = (path: string) => {
-    const leaf = leaves.has(path) ? enc.leaves.get(path) : undefined;
+    const leaf = leaves.has(path) ? enc.terms.leaves.get(path) : undefined;
     if (leaf) return model.eval(leaf.e, true);
     const keys: string[] = [];
     const pattern = path.replace(/\[([A-Za-z_][A-Za-z0-9_]*)\]/g, (_, k: string) => {
@@ -52,17 +52,17 @@ export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, 
       return "[*]";
     });
     if (!keys.length || !applied.get(pattern)?.has(path)) return undefined;
-    const f = enc.mapFn(pattern);
+    const f = enc.terms.mapFn(pattern);
     const bases = basesOf.get(pattern);
     if (!f || !bases) return undefined;
-    const args = keys.map((k, i) => enc.enumVal(bases[i], enc.baseMembers({ k: "enum", name: bases[i], base: bases[i], members: [] }).indexOf(k)));
+    const args = keys.map((k, i) => enc.terms.enumVal(bases[i], enc.terms.baseMembers({ k: "enum", name: bases[i], base: bases[i], members: [] }).indexOf(k)));
     return model.eval(f.call(...args) as ZExpr<"main">, true);
   };
   const read = (path: string, t?: Type): { b?: boolean; n?: number } | undefined => {
     const v = evalAt(path);
     if (v === undefined) return undefined;
     if (t?.k === "enum") {
-      const n = enc.enumIndexOf(t.base, v);
+      const n = enc.terms.enumIndexOf(t.base, v);
       return n === undefined ? undefined : { n };
     }
     if (ctx.isBool(v)) return { b: ctx.isTrue(v) };
@@ -84,7 +84,7 @@ export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, 
       }
       case "enum": {
         const n = read(path, t)?.n;
-        const m = n === undefined ? undefined : enc.baseMembers(t)[n];
+        const m = n === undefined ? undefined : enc.terms.baseMembers(t)[n];
         return m !== undefined && t.members.includes(m) ? m : t.members[0];
       }
       case "record": {
@@ -106,7 +106,7 @@ export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, 
   };
   const state = build("state", enc.ir.state) as Record<string, unknown>;
   const act: Record<string, unknown> = { action: action.name };
-  for (const p of action.params) act[p.name] = build(`action.${p.name}`, enc.paramType(p.type));
+  for (const p of action.params) act[p.name] = build(`action.${p.name}`, enc.terms.paramType(p.type));
   return { state, action: act };
 }
 

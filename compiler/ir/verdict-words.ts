@@ -1,12 +1,11 @@
 /**
  * Words for verdicts: what an obligation claims, what its refutation means, which declaration an
  * id names (rule, exemption, invariant) and where it is, and a fact in readable form. Shared by
- * the text report, SARIF, JUnit and `rulewright explain`. Pure functions of the IR and a report.
+ * the text report, SARIF, JUnit, `rulewright explain` and the language server. Pure functions of
+ * the IR and a proof report (proof-report.ts).
  */
-import type { IREdition, SourcePos } from "../ir/types.js";
-import type { ObligationResult } from "./results.js";
-import type { Fact } from "./canon.js";
-import type { TableExample } from "./tables.js";
+import type { IREdition, SourcePos } from "./types.js";
+import type { Fact, ObligationResult, TableExample } from "./proof-report.js";
 
 export interface IdInfo {
   id: string;

@@ -6,7 +6,7 @@
  * Defaults (as in `decode.ts`): false, 0 clamped into [min, max], the first enum member, "",
  * an empty list; records and maps have every field/key.
  */
-import type { IRAction, Type } from "../ir/types.js";
+import type { IRAction, Type } from "../../ir/types.js";
 
 type Json = unknown;
 

@@ -12,9 +12,9 @@
  *   message, in `<system-out>`.
  * Written by hand (a few elements; every text is escaped).
  */
-import type { Severity, SeverityLevel } from "../ir/analyses.js";
-import type { ObligationResult } from "./results.js";
-import { describeTableExample, factText, verdictMessage } from "./describe.js";
+import type { Severity, SeverityLevel } from "../../ir/analyses.js";
+import type { ObligationResult } from "../run/results.js";
+import { describeTableExample, factText, verdictMessage } from "../../ir/verdict-words.js";
 import type { FormatInput } from "./sarif.js";
 
 const RANK: Record<SeverityLevel, number> = { off: 0, info: 1, warning: 2, error: 3 };

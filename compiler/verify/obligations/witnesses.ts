@@ -9,8 +9,8 @@
  * the obligation's own formula with the state's values pinned (solve.ts `tryCandidates`), so a
  * wrong pick costs one pinned check and never a wrong verdict.
  */
-import type { Candidate } from "./results.js";
-import type { Obligation } from "./obligations.js";
+import type { Candidate } from "../run/results.js";
+import type { Obligation } from "../../ir/obligations.js";
 
 export interface JudgedState extends Candidate {
   /** the validators' verdict on (state, action): allowed, and the rules that fired */

@@ -3,7 +3,7 @@
  * edition diff): `reachable(route(args), from, to)` by lazy refinement against the validator's
  * breadth-first search.
  *
- * The proof obligations of `index.ts` keep routes uninterpreted (`encode.ts`). This encoder
+ * The proof obligations of `index.ts` keep routes uninterpreted (`encode/encoder.ts`). This encoder
  * extends that `Encoder` and replaces only the `reach` case: each route call instance (a route,
  * its argument terms, its `from` and `to` terms) becomes a fresh Bool `reach!<n>.<route>`, free at
  * first. `refine(model, …)` then runs the search of the generated validator (codegen
@@ -36,10 +36,10 @@
  * at the decoder's defaults (those are the values `decode` writes for them).
  */
 import type { Arith, Bool, Model, Expr as ZExpr } from "z3-solver";
-import type { Board, Expr, IRRoute } from "../ir/types.js";
-import { children } from "../ir/walk.js";
-import { Encoder, EncodeError, type Env, type Sym, type Unit } from "./encode.js";
-import { duringCheck } from "./z3.js";
+import type { Board, Expr, IRRoute } from "../../ir/types.js";
+import { children } from "../../ir/walk.js";
+import { Encoder, EncodeError, type Env, type Sym, type Unit } from "../encode/encoder.js";
+import { duringCheck } from "../run/z3.js";
 
 type B = Bool<"main">;
 type I = Arith<"main">;
@@ -237,8 +237,8 @@ export class ExactRouteEncoder extends Encoder {
       return (i: number): Term => {
         let t = this.clauses.get(base + i);
         if (!t) {
-          const c = this.enumCode(this.space, g.ids[i]);
-          const at: Sym = { k: "e", e: this.enumVal("Space", c), base: "Space", c };
+          const c = this.terms.enumCode(this.space, g.ids[i]);
+          const at: Sym = { k: "e", e: this.terms.enumVal("Space", c), base: "Space", c };
           t = term(() => this.bool(expr, new Map(env).set(v, at)));
           this.clauses.set(base + i, t);
         }
@@ -292,10 +292,10 @@ export class ExactRouteEncoder extends Encoder {
     if (!g) return { lemmas, wrong };
     const evalB = (t: { e: B; leaves: Set<string> }): boolean => ctx.isTrue(model.eval(this.atDefaults(t.e, t.leaves, asserted), true));
     const evalSpace = (s: Extract<Sym, { k: "e" }>): number => {
-      if (s.c !== undefined) return g.ids.indexOf(this.baseMembers(this.space)[s.c]);
-      const code = this.enumIndexOf("Space", model.eval(s.e, true));
+      if (s.c !== undefined) return g.ids.indexOf(this.terms.baseMembers(this.space)[s.c]);
+      const code = this.terms.enumIndexOf("Space", model.eval(s.e, true));
       if (code === undefined) throw new EncodeError("no space in the model");
-      return g.ids.indexOf(this.baseMembers(this.space)[code]);
+      return g.ids.indexOf(this.terms.baseMembers(this.space)[code]);
     };
     for (const id of [...ids].sort((a, b) => a - b)) {
       const inst = this.byId[id];
@@ -378,12 +378,12 @@ export class ExactRouteEncoder extends Encoder {
         for (let n: Node | null = found!; n; n = parent.get(key(n)) ?? null) path.unshift(n);
         parts.push(...startTerms);
         for (let h = 1; h < path.length; h++) parts.push(...stepTerms(path[h - 1], path[h]));
-        const hyp = this.and([fromIs, this.spaceIs(inst.to, t), ...parts.filter((p): p is Term => p !== null).map((p) => p.e)]);
+        const hyp = this.terms.and([fromIs, this.spaceIs(inst.to, t), ...parts.filter((p): p is Term => p !== null).map((p) => p.e)]);
         lemma = ctx.Implies(hyp, inst.b);
       } else if (!startOk) {
-        const hyp = this.and([fromIs, this.not(this.and(startTerms.filter((p): p is Term => p !== null).map((p) => p.e)))]);
+        const hyp = this.terms.and([fromIs, this.terms.not(this.terms.and(startTerms.filter((p): p is Term => p !== null).map((p) => p.e)))]);
         parts.push(...startTerms);
-        lemma = ctx.Implies(hyp, this.not(inst.b));
+        lemma = ctx.Implies(hyp, this.terms.not(inst.b));
       } else {
         // cut lemma: every exit of the reached set is closed
         const inR = new Set(order.map(key));
@@ -393,11 +393,11 @@ export class ExactRouteEncoder extends Encoder {
             if (inR.has(key(n))) continue;
             const ts = stepTerms(m, n);
             parts.push(...ts);
-            closed.push(this.not(this.and(ts.filter((p): p is Term => p !== null).map((p) => p.e))));
+            closed.push(this.terms.not(this.terms.and(ts.filter((p): p is Term => p !== null).map((p) => p.e))));
           }
         const spaces = [...new Set(order.map((n) => n.i))].sort((x, y) => x - y);
-        const toOutside = this.and(spaces.map((i) => this.not(this.spaceIs(inst.to, i))));
-        lemma = ctx.Implies(this.and([fromIs, toOutside, ...closed]), this.not(inst.b));
+        const toOutside = this.terms.and(spaces.map((i) => this.terms.not(this.spaceIs(inst.to, i))));
+        lemma = ctx.Implies(this.terms.and([fromIs, toOutside, ...closed]), this.terms.not(inst.b));
       }
       // tree lemma: under the conditions of the search tree, every space it reached is reachable —
       // so the solver may move `to` to a reachable space without another round
@@ -405,8 +405,8 @@ export class ExactRouteEncoder extends Encoder {
         const tree: (Term | null)[] = [...startTerms];
         for (const n of order.slice(1)) tree.push(...stepTerms(parent.get(key(n))!, n));
         const spaces = [...new Set(order.map((n) => n.i))].sort((x, y) => x - y);
-        const toInside = this.or(spaces.map((i) => this.spaceIs(inst.to, i)));
-        lemmas.push(ctx.Implies(this.and([fromIs, toInside, ...tree.filter((p): p is Term => p !== null).map((p) => p.e)]), inst.b));
+        const toInside = this.terms.or(spaces.map((i) => this.spaceIs(inst.to, i)));
+        lemmas.push(ctx.Implies(this.terms.and([fromIs, toInside, ...tree.filter((p): p is Term => p !== null).map((p) => p.e)]), inst.b));
         parts.push(...tree);
       }
       for (const p of parts) if (p) for (const l of p.leaves) asserted.add(l);
@@ -432,7 +432,7 @@ export class ExactRouteEncoder extends Encoder {
   async subsumes(a: number, b: number): Promise<boolean> {
     const { ctx } = this;
     const [x, y] = [this.byId[a], this.byId[b]];
-    const s: Sym = { k: "e", e: ctx.Const(`subsumes!${a}.${b}`, this.enumSort("Space")) as EV, base: "Space" };
+    const s: Sym = { k: "e", e: ctx.Const(`subsumes!${a}.${b}`, this.terms.enumSort("Space")) as EV, base: "Space" };
     const at = (i: Instance, clause: Expr, v: string): B => {
       let e!: B;
       super.unit(() => (e = this.bool(clause, new Map(i.env).set(v, s))));
@@ -475,14 +475,14 @@ export class ExactRouteEncoder extends Encoder {
   subsumption(a: number, b: number): B {
     const [x, y] = [this.byId[a], this.byId[b]];
     const same = (p: Extract<Sym, { k: "e" }>, q: Extract<Sym, { k: "e" }>): B => (p.e.eqIdentity(q.e) ? this.ctx.Bool.val(true) : (p.e.eq(q.e) as B));
-    return this.ctx.Implies(this.and([same(x.from, y.from), same(x.to, y.to)]), this.ctx.Implies(x.b, y.b));
+    return this.ctx.Implies(this.terms.and([same(x.from, y.from), same(x.to, y.to)]), this.ctx.Implies(x.b, y.b));
   }
 
   /** `sym = <space i>` */
   private spaceIs(s: Extract<Sym, { k: "e" }>, i: number): B {
-    const c = this.enumCode(this.space, this.graph!.ids[i]);
+    const c = this.terms.enumCode(this.space, this.graph!.ids[i]);
     if (s.c !== undefined) return this.ctx.Bool.val(s.c === c);
-    return s.e.eq(this.enumVal("Space", c)) as B;
+    return s.e.eq(this.terms.enumVal("Space", c)) as B;
   }
 
   /** `e` with the leaves that the solver does not constrain replaced by their defaults. */
@@ -490,8 +490,8 @@ export class ExactRouteEncoder extends Encoder {
     const subs: [EV, EV][] = [];
     for (const l of leaves) {
       if (asserted.has(l)) continue;
-      const leaf = this.leaves.get(l);
-      const d = leaf && this.defaultOf(leaf);
+      const leaf = this.terms.leaves.get(l);
+      const d = leaf && this.terms.defaultOf(leaf);
       if (leaf && d) subs.push([leaf.e as EV, d as EV]);
     }
     return subs.length ? (this.ctx.substitute(e, ...subs) as T) : e;

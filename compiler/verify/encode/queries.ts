@@ -4,13 +4,13 @@
  * verdict is vacuous. README.md "Analyses" states every query in logic; keep the two in step.
  */
 import type { Bool, Expr as ZExpr, Model } from "z3-solver";
-import type { EnumType, Expr, IRAction, IRRule, Type } from "../ir/types.js";
-import { EncodeError, type Env, type Sym, type Unit } from "./encode.js";
-import { declineMove, liftsOf, phaseMoves, type Obligation } from "./obligations.js";
+import type { EnumType, Expr, IRAction, IRRule, Type } from "../../ir/types.js";
+import { EncodeError, type Env, type Sym, type Unit } from "./encoder.js";
+import { declineMove, liftsOf, phaseMoves, type Obligation } from "../../ir/obligations.js";
 import type { QueryParts } from "./parts.js";
-import type { Example, StuckInfo, Tracked } from "./results.js";
-import { leafJson } from "./canon.js";
-import { children, routesIn } from "../ir/walk.js";
+import type { Example, StuckInfo, Tracked } from "../run/results.js";
+import { leafJson } from "../run/canon.js";
+import { children, routesIn } from "../../ir/walk.js";
 
 type B = Bool<"main">;
 
@@ -121,7 +121,7 @@ function addParts(parts: Map<string, Tracked>, p: QueryParts, r: IRRule, ctxActi
     if (!old) parts.set(k, t);
     else {
       // two readings of one exemption (both negated): ¬a ∧ ¬b = ¬(a ∨ b)
-      const e = p.enc.or([old.unit.e, t.unit.e]);
+      const e = p.enc.terms.or([old.unit.e, t.unit.e]);
       parts.set(k, { name: k, negate: true, unit: { e, leaves: new Set([...old.unit.leaves, ...t.unit.leaves]), routes: new Set([...old.unit.routes, ...t.unit.routes]) } });
     }
   }
@@ -161,7 +161,7 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
   const everyChoice = new Set<string>();
   let actorSym!: Sym;
 
-  const firesIn = (r: IRRule, env: Env): B => enc.and([enc.ruleCore(r, env), ...liftsOf(ir, r).map((e) => enc.not(enc.bool(e.when, env)))]);
+  const firesIn = (r: IRRule, env: Env): B => enc.terms.and([enc.ruleCore(r, env), ...liftsOf(ir, r).map((e) => enc.terms.not(enc.bool(e.when, env)))]);
   /** the acting power: state.active_power, or the actor parameter of the example action (touched in every part) */
   const actorOf = (): Sym =>
     apField
@@ -180,13 +180,13 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
         records.push({ action: o.action, rule: o.id, e, oblige: true });
         return e;
       });
-      conj.push(enc.or(bind)); // an obligation binds the power: declining is not possible
+      conj.push(enc.terms.or(bind)); // an obligation binds the power: declining is not possible
     }
-    return enc.and(conj);
+    return enc.terms.and(conj);
   });
   // one part per move: it is forbidden for every choice of its other parameters. Tracked apart
   // when a proof's core is named, so that it names the moves that are never all forbidden together
-  // (cache.ts coreObligation: an edit of another move's rules leaves the proof standing)
+  // (obligations/core.ts coreObligation: an edit of another move's rules leaves the proof standing)
   const moveParts: Tracked[] = withActor.map((a) => ({
     name: `move:${a.name}`,
     unit: enc.unit(() => {
@@ -195,7 +195,7 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
       const forbids = ir.rules.filter((r) => r.action === a.name && r.kind === "forbid");
       const otherObliges = obliges.filter((o) => o.action !== a.name);
       const forbiddenIn = (env: Env, record: boolean): B =>
-        enc.or([
+        enc.terms.or([
           ...forbids.map((r) => {
             const e = firesIn(r, env);
             if (record) records.push({ action: a.name, rule: r.id, e, oblige: false });
@@ -211,7 +211,7 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
       const base = new Map<string, Sym>([[actorParam(a).name, actorSym]]);
       if (choices) {
         if (choices.length > 1) everyChoice.add(a.name);
-        return enc.and(choices.map((c) => forbiddenIn(enc.actionEnvWith(a, `stuck.${a.name}`, new Map([...base, ...c])), true)));
+        return enc.terms.and(choices.map((c) => forbiddenIn(enc.actionEnvWith(a, `stuck.${a.name}`, new Map([...base, ...c])), true)));
       }
       everyChoice.add(a.name);
       let envQ!: Env;
@@ -222,9 +222,9 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
       const inner = enc.unit(() => forbiddenIn(envQ, false));
       // the scalar parameters (leaves of the env) and the slots of list parameters the rules read
       const boundNames = [...new Set([...envU.leaves, ...inner.leaves])].filter((l) => l.startsWith(`stuck.${a.name}.`)).sort();
-      const consts = boundNames.map((n) => enc.leaves.get(n)!.e as ZExpr<"main">);
-      const dom = enc.and(boundNames.flatMap((n) => enc.leaves.get(n)!.facts));
-      enc.absorb(inner);
+      const consts = boundNames.map((n) => enc.terms.leaves.get(n)!.e as ZExpr<"main">);
+      const dom = enc.terms.and(boundNames.flatMap((n) => enc.terms.leaves.get(n)!.facts));
+      enc.terms.absorb(inner);
       // rules that forbid whatever the parameters (they mention none): recorded for the explanation
       const names = new Set(others.map((x) => x.name));
       for (const r of forbids) {
@@ -237,12 +237,12 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
   }));
   const bound = new Set(moveParts.flatMap((m) => [...m.unit.leaves]).filter((l) => l.startsWith("stuck.")));
   const units = [goal, ...moveParts.map((m) => m.unit)];
-  const whole = { e: enc.and(units.map((u) => u.e)), leaves: new Set(units.flatMap((u) => [...u.leaves])), routes: new Set(units.flatMap((u) => [...u.routes])) };
+  const whole = { e: enc.terms.and(units.map((u) => u.e)), leaves: new Set(units.flatMap((u) => [...u.leaves])), routes: new Set(units.flatMap((u) => [...u.routes])) };
   return {
     // tracked (not a plain assertion) so a counterexample's facts can be minimized against it;
     // `goal:` parts are left out of unsat cores
     parts: [...invParts, { name: `goal:stuck_power`, unit: whole }],
-    // on unsat, the moves the proof needs (cache.ts stuckCoreObligation)
+    // on unsat, the moves the proof needs (obligations/core.ts stuckCoreObligation)
     coreParts: [{ name: `goal:stuck_power`, unit: goal }, ...moveParts],
     units: [],
     bound,

@@ -1,17 +1,17 @@
 /**
  * The parts of queries, encoded once per edition and kept: invariants, a rule's scope and
  * condition, the exemptions that lift it, `fires(R)` (README "Analyses"), each read in an
- * action's context. analyses.ts builds every query from them; solve.ts's `Prover` adds solving.
+ * action's context. queries.ts builds every query from them; run/solve.ts's `Prover` has them and adds solving.
  * Encodings are kept per IR object (and list bound) for the life of the IR: proving the same
  * edition again in one process reuses the same Z3 terms, so Z3 sees identical term ids and gives
  * identical models.
  */
 import type { Bool } from "z3-solver";
-import type { IRAction, IREdition, IRRule } from "../ir/types.js";
-import { Encoder, type Env, type Unit } from "./encode.js";
-import { liftsOf } from "./obligations.js";
-import type { Tracked } from "./results.js";
-import type { Z3Ctx } from "./z3.js";
+import type { IRAction, IREdition, IRRule } from "../../ir/types.js";
+import { Encoder, type Env, type Unit } from "./encoder.js";
+import { liftsOf } from "../../ir/obligations.js";
+import type { Tracked } from "../run/results.js";
+import type { Z3Ctx } from "../run/z3.js";
 
 export class QueryParts {
   readonly enc: Encoder;
@@ -108,7 +108,7 @@ export class QueryParts {
 
 export function joinUnits(enc: Encoder, core: Unit, negated: Unit[]): Unit {
   return {
-    e: enc.and([core.e, ...negated.map((l) => enc.not(l.e))]),
+    e: enc.terms.and([core.e, ...negated.map((l) => enc.terms.not(l.e))]),
     leaves: new Set([...core.leaves, ...negated.flatMap((l) => [...l.leaves])]),
     routes: new Set([...core.routes, ...negated.flatMap((l) => [...l.routes])]),
   };

@@ -3,7 +3,7 @@
  * state type, the enums of the same name, the board — and the actions both declare with the same
  * parameters. Plain comparisons of the IR; no Z3.
  */
-import type { Board, IRAction, IREdition, Type } from "../ir/types.js";
+import type { Board, IRAction, IREdition, Type } from "./types.js";
 
 /** Differences between two types, as `path: …` messages (enum member order and field order do not matter). */
 function typeProblems(path: string, x: Type, y: Type, na: string, nb: string, out: string[]): void {

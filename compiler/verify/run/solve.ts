@@ -1,5 +1,5 @@
 /**
- * The in-process prover: one obligation → its query (analyses.ts) → Z3 → a verdict with a
+ * The in-process prover: one obligation → its query (encode/queries.ts) → Z3 → a verdict with a
  * counterexample or witness (decoded, with the facts that matter) or an unsat core.
  *
  * fires(R) = scope(R) ∧ when(R) ∧ ¬(some exemption lifting R holds), in R's action context
@@ -10,44 +10,49 @@
  */
 import { createHash } from "node:crypto";
 import type { Bool, Model } from "z3-solver";
-import type { IREdition } from "../ir/types.js";
-import { decode } from "./decode.js";
+import type { IREdition } from "../../ir/types.js";
+import { decode } from "../encode/decode.js";
 import { canonicalSmt2 } from "./smt2.js";
-import type { Encoder } from "./encode.js";
-import { QueryParts } from "./parts.js";
+import type { Encoder } from "../encode/encoder.js";
+import { QueryParts } from "../encode/parts.js";
 
-export { joinUnits } from "./parts.js";
-import type { Obligation } from "./obligations.js";
-import { queryFor, type Query } from "./analyses.js";
+export { joinUnits } from "../encode/parts.js";
+import type { Obligation } from "../../ir/obligations.js";
+import { queryFor, type Query } from "../encode/queries.js";
 import { leafJson, minimizeFacts, solveCanonical, valueOf, type Fact } from "./canon.js";
-import { concreteModel, pinState, valueAt, type Assignment, type PinMemo } from "./concrete.js";
-import { defaultJson, scalarDefault } from "./state-facts.js";
-import { sliceInvariants } from "./slice.js";
+import { concreteModel, pinState, valueAt, type Assignment, type PinMemo } from "../encode/concrete.js";
+import { defaultJson, scalarDefault } from "../encode/state-facts.js";
+import { sliceInvariants } from "../obligations/slice.js";
 import { solveTable } from "./tables.js";
 import { Budget, budgetedCheck, errorReason, type Z3Ctx } from "./z3.js";
 
 export type { Candidate, Example, Fact, Limits, Profile, Smt2Mode, SolvedObligation, StuckInfo, Tracked } from "./results.js";
 import type { Candidate, Example, Limits, Profile, Smt2Mode, SolvedObligation, Tracked } from "./results.js";
 
-
-
-
-
-
 /**
- * One edition's encoder and its caches. Encodings are kept per IR object (and list bound) for
+ * One edition's prover: its query parts (the encoder and the encodings, `parts`) and what it
+ * decided once (the defaults fact, candidates' pins). Encodings are kept per IR object (and list bound) for
  * the life of the IR: proving the same edition again in one process reuses the same Z3 terms, so
  * Z3 sees identical term ids and gives identical models.
  */
-export class Prover extends QueryParts {
+export class Prover {
+  /** the encoded parts of this edition's queries (encode/parts.ts), which the queries are built from */
+  readonly parts: QueryParts;
+  readonly ctx: Z3Ctx;
+  readonly ir: IREdition;
+  readonly enc: Encoder;
+
   constructor(
     ctx: Z3Ctx,
     ir: IREdition,
     listBound: number,
-    /** leave out the invariants outside an obligation's cone of influence (slice.ts) */
+    /** leave out the invariants outside an obligation's cone of influence (obligations/slice.ts) */
     readonly slicing = true,
   ) {
-    super(ctx, ir, listBound);
+    this.parts = new QueryParts(ctx, ir, listBound);
+    this.ctx = ctx;
+    this.ir = ir;
+    this.enc = this.parts.enc;
   }
 
   private readonly pinMemos = new Map<string, PinMemo>();
@@ -64,7 +69,7 @@ export class Prover extends QueryParts {
   defaultsKnown?: boolean;
   /**
    * Takes `defaultsSatisfyInvariants()` as already decided (true, from the proof cache, under a
-   * key of every input it depends on: cache.ts `defaultsFactKey`), sparing its check: about a
+   * key of every input it depends on: cache/keys.ts `defaultsFactKey`), sparing its check: about a
    * second for Here I Stand, paid by every solver process on its first obligation.
    */
   knowDefaultsSatisfyInvariants(): void {
@@ -81,7 +86,7 @@ export class Prover extends QueryParts {
       const { enc } = this;
       let invs: Tracked[];
       try {
-        invs = this.inv();
+        invs = this.parts.inv();
       } catch {
         return false;
       }
@@ -89,7 +94,7 @@ export class Prover extends QueryParts {
       const leaves = new Set(invs.flatMap((i) => [...i.unit.leaves]));
       const { values, problems } = pinState(enc, leaves, defaultJson(this.ir.state), { action: "" });
       if (problems.length) return false;
-      const facts = [...leaves].flatMap((n) => enc.leaves.get(n)?.facts ?? []);
+      const facts = [...leaves].flatMap((n) => enc.terms.leaves.get(n)?.facts ?? []);
       // a fact of the process, not of an obligation: a budget of its own
       return this.holdsOn(values, [...invs.map((i) => i.unit.e), ...facts], new Budget(DEFAULTS_RLIMIT, 600_000));
     })().then((ok) => (this.defaultsKnown = ok));
@@ -105,7 +110,7 @@ export class Prover extends QueryParts {
   async prepare(ob: Obligation): Promise<void> {
     try {
       if (ob.kind === "table_gap" || ob.kind === "table_overlap") return;
-      queryFor(this, ob);
+      queryFor(this.parts, ob);
       if (this.slicing) await this.defaultsSatisfyInvariants();
     } catch {
       // solve() reports the same error as `unknown`
@@ -149,7 +154,7 @@ export class Prover extends QueryParts {
     const t0 = performance.now();
     let q: Query;
     try {
-      q = queryFor(this, ob);
+      q = queryFor(this.parts, ob);
     } catch (e) {
       return { verdict: "unknown", reason: errorReason(e), smt2: `; ${ob.id}: not encoded\n` };
     }
@@ -209,7 +214,7 @@ export class Prover extends QueryParts {
       for (const l of u.leaves) if (!q.bound?.has(l)) leaves.add(l);
       for (const r of u.routes) routes.add(r);
     }
-    const exprOf = (p: Tracked) => (p.negate ? enc.not(p.unit.e) : p.unit.e);
+    const exprOf = (p: Tracked) => (p.negate ? enc.terms.not(p.unit.e) : p.unit.e);
     return { leaves, routes, exprOf };
   }
 
@@ -221,7 +226,7 @@ export class Prover extends QueryParts {
     // relevancy propagation off: 10-20× faster on the unrolled list quantifiers of HIS
     solver.set("smt.relevancy", 0);
     const track = new Map<string, Bool<"main">>();
-    assertQuery(this, q, b.leaves, solver, track, b.exprOf);
+    assertQuery(this.parts, q, b.leaves, solver, track, b.exprOf);
     b.solver = solver;
     b.track = track;
     return b as Built & Required<Pick<Built, "solver" | "track">>;
@@ -233,7 +238,7 @@ export class Prover extends QueryParts {
     const solver = new ctx.Solver();
     try {
       const track = new Map<string, Bool<"main">>();
-      assertQuery(this, q, b.leaves, solver, track, b.exprOf);
+      assertQuery(this.parts, q, b.leaves, solver, track, b.exprOf);
       const names = [...track.keys()].map((n) => `|${n}|`).join(" ");
       const header = `; ${ob.id}: ${ob.kind} (${ob.severity}) of ${ob.action}; rules ${ob.rules.join(", ") || "(none)"}\n`;
       return header + canonicalSmt2(solver.toSmtlib2("unknown")).replace(/\(check-sat\)\s*$/, `(check-sat-assuming (${names}))\n`).replace(/^; *\n/, "");
@@ -325,7 +330,7 @@ export class Prover extends QueryParts {
     try {
       solver.set("smt.relevancy", 0);
       const track = new Map<string, Bool<"main">>();
-      assertQuery(this, { ...q, parts: [...q.parts.filter((x) => kept.has(x.name)), ...split] }, b.leaves, solver, track, b.exprOf);
+      assertQuery(this.parts, { ...q, parts: [...q.parts.filter((x) => kept.has(x.name)), ...split] }, b.leaves, solver, track, b.exprOf);
       if ((await budgetedCheck(ctx, solver, budget, [...track.values()])) !== "unsat") return every();
       const names = [...solver.unsatCore()].map((c) => c.toString().replace(/^\|(.*)\|$/, "$1"));
       return [...new Set(names.filter((n) => !n.startsWith("goal:")).map((n) => n.replace(/^inv:/, "")))].sort();
@@ -337,7 +342,7 @@ export class Prover extends QueryParts {
   /** Every asserted part and domain fact of a built query, named. */
   private assertions(b: Built, q: Query): { name: string; e: Bool<"main"> }[] {
     const { enc } = this;
-    return [...q.parts.map((p) => ({ name: p.name, e: b.exprOf(p) })), ...[...b.leaves].flatMap((n) => (enc.leaves.get(n)?.facts ?? []).map((e) => ({ name: `domain of ${n}`, e })))];
+    return [...q.parts.map((p) => ({ name: p.name, e: b.exprOf(p) })), ...[...b.leaves].flatMap((n) => (enc.terms.leaves.get(n)?.facts ?? []).map((e) => ({ name: `domain of ${n}`, e })))];
   }
 
   private async check(b: Built & Required<Pick<Built, "solver" | "track">>, q: Query, budget: Budget, early?: (r: SolvedObligation) => void): Promise<SolvedObligation> {
@@ -383,7 +388,7 @@ export class Prover extends QueryParts {
       const sorted = [...leaves].sort();
       if (q.satMeans === "refuted") {
         const goalParts = q.parts.filter((p) => !p.name.startsWith("inv:"));
-        const goal = enc.and([...goalParts.map(exprOf), ...(q.facts ?? [])]);
+        const goal = enc.terms.and([...goalParts.map(exprOf), ...(q.facts ?? [])]);
         const invLits = [...track.entries()].filter(([n]) => n.startsWith("inv:")).map(([, l]) => l);
         const min = await minimizeFacts(ctx, enc, solver, model, sorted, invLits, goal, budget);
         ex.facts = factsOf(enc, model, min ?? nonDefault(enc, model, sorted));
@@ -418,7 +423,7 @@ interface Built {
 /** Asserts a query: domain facts and untracked facts as they are, every part under its tracking literal (sorted by name). */
 function assertQuery(p: QueryParts, q: Query, leaves: Set<string>, solver: import("z3-solver").Solver<"main">, track: Map<string, Bool<"main">>, exprOf: (t: Tracked) => Bool<"main">): void {
   const { ctx, enc } = p;
-  for (const name of [...leaves].sort()) for (const f of enc.leaves.get(name)?.facts ?? []) solver.add(f);
+  for (const name of [...leaves].sort()) for (const f of enc.terms.leaves.get(name)?.facts ?? []) solver.add(f);
   for (const f of q.facts ?? []) solver.add(f);
   // tracked by hand (not addAndTrack) so a core can be minimized by re-checking subsets
   for (const part of [...q.parts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -437,8 +442,8 @@ const DEFAULTS_RLIMIT = 50_000_000;
 /** The leaves whose model value differs from the default decoding would give them. */
 function nonDefault(enc: Encoder, model: import("z3-solver").Model<"main">, leaves: string[]): string[] {
   return leaves.filter((n) => {
-    const leaf = enc.leaves.get(n);
-    return !!leaf && valueOf(enc, model, leaf) !== enc.defaultValue(leaf);
+    const leaf = enc.terms.leaves.get(n);
+    return !!leaf && valueOf(enc, model, leaf) !== enc.terms.defaultValue(leaf);
   });
 }
 
@@ -450,9 +455,9 @@ function nonDefault(enc: Encoder, model: import("z3-solver").Model<"main">, leav
 function stateFacts(enc: Encoder, model: import("z3-solver").Model<"main">, names: string[], c: Candidate): Fact[] {
   const out = new Map<string, Fact>();
   for (const n of names) {
-    const leaf = enc.leaves.get(n);
+    const leaf = enc.terms.leaves.get(n);
     if (!leaf) continue;
-    const path = enc.concreteName(leaf, model);
+    const path = enc.terms.concreteName(leaf, model);
     if (out.has(path) || path.includes("[?]")) continue;
     const v = valueAt(path, c.state, c.action);
     if (v === undefined) continue;
@@ -466,9 +471,9 @@ function stateFacts(enc: Encoder, model: import("z3-solver").Model<"main">, name
 function factsOf(enc: Encoder, model: import("z3-solver").Model<"main">, names: string[]): Fact[] {
   const out = new Map<string, Fact>();
   for (const n of names) {
-    const leaf = enc.leaves.get(n);
+    const leaf = enc.terms.leaves.get(n);
     if (!leaf) continue;
-    const path = enc.concreteName(leaf, model);
+    const path = enc.terms.concreteName(leaf, model);
     if (!out.has(path)) out.set(path, { path, value: leafJson(enc, model, n) });
   }
   return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

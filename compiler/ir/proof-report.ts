@@ -1,14 +1,28 @@
 /**
- * The shapes of proof results, shared by the prover (solve.ts), the runner, the cache and the
- * reports (describe, SARIF, JUnit). Types only: every verify file may import it, it imports no
- * verify file but the types of obligations.ts, canon.ts, encode.ts and tables.ts.
+ * The shapes of proof results as `rulewright prove` writes them (`proofs/<edition>/report.json`)
+ * and the proof cache stores them: what the prover (compiler/verify) produces and the report,
+ * the language server and the CLI read. Types only, plain JSON.
  */
-import type { Fact } from "./canon.js";
-import type { Unit } from "./encode.js";
 import type { Obligation } from "./obligations.js";
-import type { TableExample } from "./tables.js";
+import type { TableScalar } from "./types.js";
 
-export type { Fact } from "./canon.js";
+/** A leaf value that matters in an example, for a readable summary. */
+export interface Fact {
+  /** `state.hands[france]#len` (a list length), `state.spaces[paris].unrest`, `action.target` */
+  path: string;
+  /** JSON value: boolean, integer, enum member name, or string */
+  value: unknown;
+}
+
+/** A refuted table obligation's example (compiler/verify/run/tables.ts). */
+export interface TableExample {
+  /** the offending inputs, one per parameter, in declaration order */
+  inputs: Record<string, TableScalar>;
+  /** the keys these inputs give (label as written: a parameter or the key expression) */
+  keys: { label: string; value: TableScalar }[];
+  /** the rows that match (none for a gap; two or more for an overlap), in source order */
+  rows: { file: string; line: number }[];
+}
 
 export interface Example {
   /** a complete state, valid against the edition's JSON Schema */
@@ -66,14 +80,6 @@ export interface SolvedObligation {
   rlimit?: { budget: number; used: number };
 }
 
-/** The limits of one obligation (README "Budgets"). */
-export interface Limits {
-  /** units of Z3's deterministic resource count (`rlimit`) all its checks may use together */
-  rlimit: number;
-  /** wall-clock safety net in ms, counted from the obligation's start in its solver process */
-  timeoutMs: number;
-}
-
 /** Wall time (ms) of the steps of one obligation in the solver process (README "Profile"). */
 export interface Profile {
   /** building the query: encoding its rules and invariants (the first time in a process; cached after), slicing */
@@ -88,28 +94,6 @@ export interface Profile {
   solveMs: number;
   /** invariants left out by slicing */
   sliced: number;
-}
-
-export interface Tracked {
-  name: string; // inv:<id> | rule:<id> | exempt:<id>
-  unit: Unit;
-  negate?: boolean;
-}
-
-/** Which obligations carry their SMT-LIB text: every one, or those not proved (findings and unknowns). */
-export type Smt2Mode = "all" | "findings";
-
-/**
- * A concrete state offered as a witness (README "Concrete witnesses"): from a scenario or an
- * earlier run's witness, with the generated validator's and the interpreter's agreement already
- * checked by the caller. Only its own formula decides whether it is a witness.
- */
-export interface Candidate {
-  state: Record<string, unknown>;
-  /** flat action JSON; only obligations of this action try it */
-  action: Record<string, unknown>;
-  /** where it comes from (`test/scenarios/his/pass.yaml:12`, `witness of his.dead_rule.x`) */
-  source: string;
 }
 
 export interface ObligationResult extends Obligation {

@@ -1,8 +1,8 @@
 /**
  * The board as code sets and relations over the Space datatype's member indices, for the
- * encoder's board functions and domains (encode.ts, encode-core.ts).
+ * encoder's board functions and domains (encoder.ts, terms.ts).
  */
-import type { Board } from "../ir/types.js";
+import type { Board } from "../../ir/types.js";
 import { EncodeError } from "./encode-error.js";
 
 

@@ -164,7 +164,7 @@ const printFlat = (e: SExp): string => (typeof e === "string" ? e : "(" + e.map(
 /** Deterministic re-print of a Z3 benchmark (see the module comment). */
 export function canonicalSmt2(z3Text: string): string {
   // an enum's datatype declared under a name of its own in a process that proves several
-  // editions (encode-core.ts enumDatatype) is printed under the enum's name
+  // editions (encode/terms.ts enumDatatype) is printed under the enum's name
   const forms = parse(tokenize(z3Text.replace(/\b([A-Za-z_]\w*)@\d+(?=[\s()|])/g, "$1")));
   const dag = new Dag();
   const out: string[] = [];

@@ -21,8 +21,8 @@
  */
 import fs from "node:fs";
 import os from "node:os";
-import type { IREdition } from "../ir/types.js";
-import type { Obligation } from "./obligations.js";
+import type { IREdition } from "../../ir/types.js";
+import type { Obligation } from "../../ir/obligations.js";
 import { proverFor } from "./solve.js";
 import type { Candidate, Smt2Mode, SolvedObligation } from "./results.js";
 import { getZ3, runExclusive } from "./z3.js";

@@ -17,25 +17,19 @@
  * (the roll). So a gap at a total shows as that roll with no modifiers whenever the roll's range
  * allows it.
  */
-import { intRange } from "../ir/ints.js";
+import { intRange } from "../../ir/ints.js";
 import type { Bool, Expr as ZExpr, Model } from "z3-solver";
-import type { IREdition, IRTable, TableScalar, Type } from "../ir/types.js";
-import type { Encoder, Sym } from "./encode.js";
-import { obligationsFor, type Obligation } from "./obligations.js";
+import type { IREdition, IRTable, TableScalar, Type } from "../../ir/types.js";
+import type { Encoder, Sym } from "../encode/encoder.js";
+import { obligationsFor, type Obligation } from "../../ir/obligations.js";
 import { canonicalSmt2 } from "./smt2.js";
 import { budgetedCheck, errorReason, type Budget, type Z3Ctx } from "./z3.js";
 
 type B = Bool<"main">;
 
 /** The witness of a refuted table obligation. */
-export interface TableExample {
-  /** the offending inputs, one per parameter, in declaration order */
-  inputs: Record<string, TableScalar>;
-  /** the keys these inputs give (label as written: a parameter or the key expression) */
-  keys: { label: string; value: TableScalar }[];
-  /** the rows that match (none for a gap; two or more for an overlap), in source order */
-  rows: { file: string; line: number }[];
-}
+export type { TableExample } from "../../ir/proof-report.js";
+import type { TableExample } from "../../ir/proof-report.js";
 
 /** The two obligations of every table (obligationsFor's table_gap / table_overlap), sorted by id. */
 export function tableObligations(ir: IREdition): (Obligation & { table: string })[] {
@@ -99,8 +93,8 @@ async function proveOne(ctx: Z3Ctx, enc: Encoder, t: IRTable, what: "gap" | "ove
     }
     if (p.type.k === "enum") {
       const ty = p.type;
-      const e = ctx.Const(name, enc.enumSort(ty.base)) as ZExpr<"main">;
-      if (ty.members.length !== enc.baseMembers(ty).length) facts.push(enc.memberE(e, ty.base, ty.members.map((m) => enc.enumCode(ty, m))));
+      const e = ctx.Const(name, enc.terms.enumSort(ty.base)) as ZExpr<"main">;
+      if (ty.members.length !== enc.terms.baseMembers(ty).length) facts.push(enc.terms.memberE(e, ty.base, ty.members.map((m) => enc.terms.enumCode(ty, m))));
       return { name: p.name, type: ty, sym: { k: "e", e, base: ty.base }, e };
     }
     throw new Error(`table \`${t.name}\`: parameter \`${p.name}\` of type \`${p.type.k}\``);
@@ -108,7 +102,7 @@ async function proveOne(ctx: Z3Ctx, enc: Encoder, t: IRTable, what: "gap" | "ove
   const conds = enc.tableRowConds(t, inputs.map((i) => i.sym));
   const query: B =
     what === "gap"
-      ? enc.and(conds.map((c) => enc.not(c)))
+      ? enc.terms.and(conds.map((c) => enc.terms.not(c)))
       : (ctx.Sum(ctx.Int.val(0), ...conds.map((c) => ctx.If(c, ctx.Int.val(1), ctx.Int.val(0)))) as ReturnType<Z3Ctx["Int"]["val"]>).ge(2);
   const solver = new ctx.Solver();
   try {
@@ -155,7 +149,7 @@ function eqValue(ctx: Z3Ctx, enc: Encoder, inp: Input, v: TableScalar): B {
   if (inp.type.k === "bool") return v ? (inp.e as B) : (inp.e as B).not();
   if (inp.type.k === "int") return (inp.e as ReturnType<Z3Ctx["Int"]["const"]>).eq(v as number);
   const ty = inp.type as Extract<Type, { k: "enum" }>;
-  return (inp.e as ZExpr<"main">).eq(enc.enumVal(ty.base, enc.enumCode(ty, v as string))) as B;
+  return (inp.e as ZExpr<"main">).eq(enc.terms.enumVal(ty.base, enc.terms.enumCode(ty, v as string))) as B;
 }
 
 /**
@@ -171,7 +165,7 @@ async function smallest(ctx: Z3Ctx, enc: Encoder, inp: Input, check: (extra?: B[
   if (t.k === "enum") {
     // the shortest prefix of the members that holds a solution, by binary search
     const x = inp.e as ZExpr<"main">;
-    const inPrefix = (n: number): B => enc.memberE(x, t.base, t.members.slice(0, n).map((m) => enc.enumCode(t, m)));
+    const inPrefix = (n: number): B => enc.terms.memberE(x, t.base, t.members.slice(0, n).map((m) => enc.terms.enumCode(t, m)));
     let lo = 1;
     let hi = t.members.length;
     while (lo < hi) {
@@ -215,8 +209,8 @@ function exampleOf(ctx: Z3Ctx, enc: Encoder, t: IRTable, inputs: Input[], conds:
   const value = (e: ZExpr<"main">, ty: Type): TableScalar => {
     const v = model.eval(e, true);
     if (ty.k === "enum") {
-      const i = enc.enumIndexOf(ty.base, v);
-      return i === undefined ? String(v) : enc.baseMembers(ty)[i]!;
+      const i = enc.terms.enumIndexOf(ty.base, v);
+      return i === undefined ? String(v) : enc.terms.baseMembers(ty)[i]!;
     }
     if (ctx.isBool(v)) return ctx.isTrue(v);
     if (ctx.isIntVal(v)) return Number(v.value());
