@@ -1,6 +1,6 @@
 /**
  * Vitest global setup: proves, once per test run, every edition whose whole proof report the
- * tests read (the bundled editions and the broken fixtures of test/crosscheck.test.ts), in one
+ * tests read (the bundled editions and the broken fixtures of test/verify/crosscheck.test.ts), in one
  * pool of solver processes with one table of shared verdicts, through the proof cache
  * (proofs/.cache, as `rulewright prove` uses it: a second run reuses the verdicts; entries are
  * sealed with the user's key, so a committed or forged store is solved again; CI's `prove --ci`
@@ -36,7 +36,7 @@ declare module "vitest" {
 }
 
 /** The test files that read the reports: a run filtered to other files skips the proofs. */
-const READERS = ["test/crosscheck.test.ts", "test/verdicts.test.ts", "test/fast-proofs.test.ts"];
+const READERS = ["test/verify/crosscheck.test.ts", "test/verify/verdicts.test.ts", "test/verify/fast-proofs.test.ts"];
 
 /** The file filters of `vitest run <filters…>` (positional arguments), as vitest matches them: substrings of the path. */
 function fileFilters(): string[] {
@@ -49,7 +49,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-test-proofs-"));
   const filters = fileFilters();
   if (filters.length && !READERS.some((f) => filters.some((x) => f.includes(x)))) {
-    // `npx vitest run test/syntax.test.ts`: no test of this run reads a whole-edition report
+    // `npx vitest run test/syntax/syntax.test.ts`: no test of this run reads a whole-edition report
     project.provide("proofReports", out);
     return () => fs.rmSync(out, { recursive: true, force: true });
   }

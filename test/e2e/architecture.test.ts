@@ -1,0 +1,275 @@
+/**
+ * The import architecture of compiler/ (issue 13): the file-level import graph has no circle,
+ * and every arrow between folders points down the pipeline (syntax → check → ir → codegen |
+ * verify → cli), as each folder's README says what it may use.
+ *
+ * The graph is dependency-cruiser's (TypeScript sources, `.js` specifiers resolved to `.ts`),
+ * with every kind of import: static, `export … from`, dynamic `import()` with a literal, and
+ * type-only ones (`import type`, `import("…").T`). Type-only imports count: they vanish from the
+ * JavaScript, but a file that needs another's types cannot be read, moved or shipped without it,
+ * so a circle or an upward arrow of types is the same design fault as one of values. One more
+ * kind of edge is added by hand: a file that starts another by URL (`new Worker(new URL("./x.mjs",
+ * import.meta.url))`, a solver process's script) loads it, so a worker whose entry imports the
+ * module that starts it closes a circle too. (A worker script writes its imports as literals,
+ * `compiled ? await import("./a.js") : await import("./a.ts")`, so that they are edges here.)
+ *
+ * Runs in a few seconds (one cruise of compiler/); no whole-edition proof.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cruise, getAvailableTranspilers, type ICruiseResult } from "dependency-cruiser";
+import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * The folders of compiler/ that a file of each folder may import (besides its own folder), as
+ * the folders' READMEs say; "." is compiler/index.ts, the package's library entry. Nothing but
+ * cli imports cli; codegen and verify never import each other.
+ */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  // the catalog of codes, their pages, rendering, JSON input with positions: under every stage
+  diagnostics: [],
+  // the IR "imports nothing" (compiler/ir/README.md)
+  ir: [],
+  // no names, schema, types, IR, Z3 or codegen (compiler/syntax/README.md)
+  syntax: ["diagnostics"],
+  // never codegen, verify or Z3 (compiler/check/README.md); lowers to the IR
+  check: ["syntax", "ir", "diagnostics"],
+  // the compiler's own tokens; resolves no names, reads no schema (compiler/fmt/README.md)
+  fmt: ["syntax", "diagnostics"],
+  // the two backends read only the IR, and never each other
+  codegen: ["ir", "diagnostics"],
+  verify: ["ir", "diagnostics"],
+  // its own evaluation of the IR, compared with codegen's and verify's, sharing neither
+  interpret: ["ir", "diagnostics"],
+  // knows no game and no generated module (compiler/scenarios/README.md)
+  scenarios: ["ir", "diagnostics"],
+  // manifests against the IR's rule ids (did-you-mean and positions from check/util.ts)
+  coverage: ["check", "ir", "diagnostics"],
+  // at the cli end: the IR and what the other commands write (proof results, coverage, scenarios)
+  report: ["ir", "verify", "coverage", "scenarios", "diagnostics"],
+  // the front end's ASTs and checker, the formatter, proof verdicts read (never proved)
+  lsp: ["syntax", "check", "ir", "fmt", "verify", "diagnostics"],
+  cli: ["syntax", "check", "ir", "codegen", "verify", "interpret", "scenarios", "coverage", "fmt", "lsp", "report", "diagnostics"],
+  // the library API: the front end and the code generator (compiler/index.ts)
+  ".": ["syntax", "check", "ir", "codegen", "diagnostics"],
+};
+
+/** npm packages that only some folders may load (statically or lazily): the solver and ts-morph are heavy. */
+const PACKAGE_ONLY_IN: Record<string, readonly string[]> = {
+  "z3-solver": ["verify"],
+  "ts-morph": ["codegen", "cli"],
+};
+
+/** Entry files whose static value imports never load a package (the READMEs' lazy-loading promises). */
+const NEVER_LOADS: { from: string; packages: string[]; why: string }[] = [
+  { from: "compiler/cli/main.ts", packages: ["z3-solver", "ts-morph"], why: "subcommands are imported lazily (compiler/cli/README.md)" },
+  { from: "compiler/cli/check.ts", packages: ["z3-solver", "ts-morph"], why: "`rulewright check` loads neither (compiler/cli/README.md)" },
+  { from: "compiler/lsp/server.ts", packages: ["z3-solver"], why: "the language server never loads the solver (compiler/lsp/README.md)" },
+];
+
+interface Edge {
+  from: string;
+  to: string;
+  /** type-only: erased from the JavaScript */
+  typeOnly: boolean;
+  /** `import()` or a file started by URL: loaded when used, not when the importer loads */
+  lazy: boolean;
+  kind: string;
+}
+
+/** The folder of compiler/ a file belongs to ("." for a file directly in compiler/). */
+function folderOf(file: string): string {
+  const parts = file.split("/");
+  return parts.length > 2 ? parts[1]! : ".";
+}
+
+/** An npm package's name from a module specifier (`z3-solver`, `@scope/name`, `tsx/esm/api` → `tsx`). */
+function packageName(spec: string): string {
+  const parts = spec.split("/");
+  return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+/**
+ * Files that a file starts by URL: `new URL("./x", import.meta.url)` naming a source file of
+ * compiler/ (a worker thread's or solver process's script). Targets outside compiler/ or that
+ * exist only compiled (`./worker.js`) are not edges of this graph.
+ */
+function startedByUrl(file: string): string[] {
+  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+  const out: string[] = [];
+  for (const m of text.matchAll(/new\s+URL\(\s*["'](\.{1,2}\/[^"']+)["']\s*,\s*import\.meta\.url\s*\)/g)) {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!));
+    if (target.startsWith("compiler/") && /\.(ts|mjs)$/.test(target) && fs.existsSync(path.join(ROOT, target))) out.push(target);
+  }
+  return out;
+}
+
+/** The circles of a graph: its strongly connected components of more than one file, or a file importing itself (Tarjan). */
+function circles(files: string[], next: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  let n = 0;
+  const visit = (v: string): void => {
+    index.set(v, n);
+    low.set(v, n++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || (next.get(v) ?? []).includes(v)) out.push(scc.sort());
+    }
+  };
+  for (const f of [...files].sort()) if (!index.has(f)) visit(f);
+  return out;
+}
+
+/** One shortest circle through `start` inside its component, as `a → b → a`, for the message. */
+function circleThrough(start: string, scc: Set<string>, next: Map<string, string[]>): string {
+  const prev = new Map<string, string>();
+  const queue = [start];
+  while (queue.length) {
+    const v = queue.shift()!;
+    for (const w of next.get(v) ?? []) {
+      if (!scc.has(w)) continue;
+      if (w === start) {
+        const pathBack = [v];
+        while (pathBack[0] !== start) pathBack.unshift(prev.get(pathBack[0]!)!);
+        return [...pathBack, start].join(" → ");
+      }
+      if (!prev.has(w) && w !== start) {
+        prev.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return start;
+}
+
+/** the files of compiler/, sorted */
+const files: string[] = [];
+/** edges between files of compiler/ */
+const edges: Edge[] = [];
+/** every npm package a file of compiler/ imports, with how */
+const packages: { from: string; name: string; typeOnly: boolean; lazy: boolean }[] = [];
+/** relative imports that resolve to no file (the graph would miss an edge) */
+const unresolved: string[] = [];
+
+beforeAll(async () => {
+  const { output } = await cruise(
+    ["compiler"],
+    { baseDir: ROOT, tsPreCompilationDeps: true, doNotFollow: { path: "node_modules" } },
+    {},
+    { tsConfig: extractTSConfig(path.join(ROOT, "tsconfig.json")) },
+  );
+  const result = output as ICruiseResult;
+  for (const m of result.modules) {
+    if (!m.source.startsWith("compiler/")) continue;
+    files.push(m.source);
+    for (const d of m.dependencies) {
+      const typeOnly = d.dependencyTypes.includes("type-only") || d.dependencyTypes.includes("type-import");
+      if (d.coreModule) continue;
+      if (d.module.startsWith(".")) {
+        if (d.couldNotResolve) unresolved.push(`${m.source}: ${d.module}`);
+        else edges.push({ from: m.source, to: d.resolved, typeOnly, lazy: d.dynamic, kind: d.dependencyTypes.join(",") });
+      } else packages.push({ from: m.source, name: packageName(d.module), typeOnly, lazy: d.dynamic });
+    }
+    for (const to of startedByUrl(m.source)) edges.push({ from: m.source, to, typeOnly: false, lazy: true, kind: "started by URL" });
+  }
+  files.sort();
+}, 600_000);
+
+describe("the import graph of compiler/", () => {
+  it("is the whole of compiler/: TypeScript is parsed, every relative import resolves", () => {
+    // dependency-cruiser silently skips TypeScript when no supported compiler is installed
+    expect(getAvailableTranspilers().find((t) => t.name === "typescript")?.available).toBe(true);
+    const onDisk = fs
+      .readdirSync(path.join(ROOT, "compiler"), { recursive: true, encoding: "utf8" })
+      .filter((f) => /\.(ts|mjs)$/.test(f))
+      .map((f) => `compiler/${f.split(path.sep).join("/")}`)
+      .sort();
+    expect(files.filter((f) => /\.(ts|mjs)$/.test(f))).toEqual(onDisk);
+    expect(unresolved).toEqual([]);
+    // edges of every kind are seen
+    const has = (from: string, to: string) => edges.find((e) => e.from === from && e.to === to);
+    expect(has("compiler/check/editions.ts", "compiler/syntax/index.ts")?.typeOnly).toBe(false);
+    expect(has("compiler/verify/index.ts", "compiler/ir/types.ts")?.typeOnly).toBe(true);
+    expect(has("compiler/cli/common.ts", "compiler/codegen/index.ts")?.lazy).toBe(true);
+    expect(packages.find((p) => p.from === "compiler/verify/z3.ts" && p.name === "z3-solver")).toEqual({ from: "compiler/verify/z3.ts", name: "z3-solver", typeOnly: false, lazy: false });
+    expect(edges.some((e) => e.from === "compiler/verify/runner.ts" && e.to === "compiler/verify/worker.ts" && e.kind === "started by URL")).toBe(true);
+    // nothing in compiler/ imports generated/, test/ or bench/ (DESIGN.md)
+    expect(edges.filter((e) => !e.to.startsWith("compiler/")).map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+  });
+
+  it("has no circle of imports between files (type-only imports and started workers included)", () => {
+    const next = new Map<string, string[]>();
+    for (const e of edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+    const found = circles(files, next).map((scc) => circleThrough(scc[0]!, new Set(scc), next));
+    expect(found).toEqual([]);
+  });
+
+  it("points down the pipeline: each folder imports only the folders its README allows", () => {
+    const folders = new Set(files.map(folderOf));
+    // every folder has its row (a new folder is placed in the table before it lands)
+    expect([...folders].filter((f) => !(f in MAY_IMPORT))).toEqual([]);
+    const upward = edges
+      .filter((e) => folderOf(e.from) !== folderOf(e.to) && !MAY_IMPORT[folderOf(e.from)]?.includes(folderOf(e.to)))
+      .map((e) => `${e.from} → ${e.to} (${folderOf(e.from)} may not import ${folderOf(e.to)}${e.typeOnly ? "; type-only" : ""})`);
+    expect(upward).toEqual([]);
+  });
+
+  it("the table itself is a layering: no circle of folders, only cli imports cli, codegen and verify apart", () => {
+    const next = new Map(Object.entries(MAY_IMPORT).map(([f, to]) => [f, [...to]]));
+    expect(circles(Object.keys(MAY_IMPORT), next)).toEqual([]);
+    expect(Object.entries(MAY_IMPORT).filter(([, to]) => to.includes("cli")).map(([f]) => f)).toEqual([]);
+    expect(MAY_IMPORT.codegen).not.toContain("verify");
+    expect(MAY_IMPORT.verify).not.toContain("codegen");
+  });
+
+  it("loads z3-solver only from verify and ts-morph only from codegen and cli", () => {
+    const misplaced = packages
+      .filter((p) => p.name in PACKAGE_ONLY_IN && !PACKAGE_ONLY_IN[p.name]!.includes(folderOf(p.from)))
+      .map((p) => `${p.from} → ${p.name}`);
+    expect(misplaced).toEqual([]);
+  });
+
+  it("keeps every file of compiler/verify within 600 lines (issue 13: split, not grown)", () => {
+    const long = files
+      .filter((f) => f.startsWith("compiler/verify/"))
+      .map((f) => [f, fs.readFileSync(path.join(ROOT, f), "utf8").split("\n").length - 1] as const)
+      .filter(([, n]) => n > 600);
+    expect(long).toEqual([]);
+  });
+
+  it.each(NEVER_LOADS)("$from never loads $packages at start-up: $why", ({ from, packages: banned }) => {
+    // the files a module loads with it: static value imports, transitively (type-only and lazy ones are not loaded)
+    const via = new Map<string, string | undefined>([[from, undefined]]);
+    const queue = [from];
+    while (queue.length) {
+      const f = queue.shift()!;
+      for (const e of edges) if (e.from === f && !e.typeOnly && !e.lazy && !via.has(e.to)) via.set(e.to, f), queue.push(e.to);
+    }
+    expect(files).toContain(from);
+    const chain = (f: string): string => (via.get(f) === undefined ? f : `${chain(via.get(f)!)} → ${f}`);
+    const loads = packages.filter((p) => via.has(p.from) && !p.typeOnly && !p.lazy && banned.includes(p.name)).map((p) => `${chain(p.from)} → ${p.name}`);
+    expect(loads).toEqual([]);
+  });
+});
