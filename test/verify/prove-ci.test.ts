@@ -2,6 +2,12 @@
  * `rulewright prove` as CI runs it: SARIF validated against the official SARIF 2.1.0 schema,
  * JUnit, --fail-on and the documented exit codes, a forced timeout, a crashed or hung solver
  * process, incremental proving on an edited copy of dsl/his, and `rulewright explain`.
+ *
+ * The tests of the reports' formats and of --fail-on prove the fixtures through the default
+ * proof cache (proofs/.cache), which the shared setup (test/setup/proofs.ts) fills for them:
+ * what they check is what the CLI prints and exits with, not the solving (the proofs themselves
+ * are checked by crosscheck and verdicts); a run of this file alone solves them here instead.
+ * The tests about solving (timeouts, crashes, hangs, incremental proving) never read a cache.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -38,8 +44,7 @@ function sarifValidator() {
 
 describe("prove --format sarif", () => {
   it("is one SARIF 2.1.0 document on stdout, valid against the official schema, locating the refuted rules", () => {
-    const cache = tmp();
-    const r = run(["prove", "test/broken/pass-contradiction", "--format", "sarif", "--cache-dir", cache]);
+    const r = run(["prove", "test/broken/pass-contradiction", "--format", "sarif"]);
     expect(r.code).toBe(1);
     const log = JSON.parse(r.out); // the whole of stdout is the document
     const validate = sarifValidator();
@@ -65,8 +70,7 @@ describe("prove --format sarif", () => {
   }, LONG);
 
   it("reports an annotated redundancy as a suppressed result that no --fail-on level counts", () => {
-    const cache = tmp();
-    const r = run(["prove", "test/fixed/redundant-rule", "--format", "sarif", "--fail-on", "info", "--cache-dir", cache, "--timeout", "120000"]);
+    const r = run(["prove", "test/fixed/redundant-rule", "--format", "sarif", "--fail-on", "info", "--timeout", "120000"]);
     const log = JSON.parse(r.out);
     expect(sarifValidator()(log)).toBe(true);
     const res = log.runs[0].results.find((x: { properties: { obligation: string } }) => x.properties.obligation === "his.redundant_rule.dow.ottoman_hungary");
@@ -74,27 +78,25 @@ describe("prove --format sarif", () => {
     expect(res.suppressions).toEqual([{ kind: "inSource", justification: "restated for the Ottoman on purpose, like the rulebook's own example" }]);
     // the other findings of war.rules (dow.alliance_this_phase is redundant too, an info) still fail --fail-on info
     expect(r.code).toBe(1);
-    expect(run(["prove", "test/fixed/redundant-rule", "--format", "json", "--cache-dir", cache, "--timeout", "120000"]).code).toBe(0);
+    expect(run(["prove", "test/fixed/redundant-rule", "--format", "json", "--timeout", "120000"]).code).toBe(0);
   }, LONG);
 });
 
 describe("prove --fail-on and exit codes", () => {
   it("an info finding passes by default and fails with --fail-on info (text explains it)", () => {
-    const cache = tmp();
-    const r = run(["prove", "test/broken/redundant-rule", "--cache-dir", cache, "--timeout", "120000"]);
+    const r = run(["prove", "test/broken/redundant-rule", "--timeout", "120000"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("refuted info redundant_rule his.redundant_rule.dow.broken_ottoman_hungary (does not fail the run)");
     expect(r.out).toMatch(/already covered by `dow.hungary_bohemia`/);
     expect(r.out).toMatch(/dow\.hungary_bohemia\s+rule\s+test\/broken\/redundant-rule\/war\.rules:\d+:\d+\s+his §9\.6/);
     // the second run takes every verdict from the cache
-    const again = run(["prove", "test/broken/redundant-rule", "--cache-dir", cache, "--fail-on", "info", "--timeout", "120000"]);
+    const again = run(["prove", "test/broken/redundant-rule", "--fail-on", "info", "--timeout", "120000"]);
     expect(again.code).toBe(1);
     expect(again.out).toMatch(/\(\d+\.\d s; 0 solved, \d+ from the proof cache\)/);
   }, LONG);
 
   it("JUnit: one testcase per obligation, the refuted error as a failure", () => {
-    const cache = tmp();
-    const r = run(["prove", "test/broken/pass-contradiction", "--format", "junit", "--cache-dir", cache]);
+    const r = run(["prove", "test/broken/pass-contradiction", "--format", "junit"]);
     expect(r.code).toBe(1);
     expect(r.out.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites')).toBe(true);
     const report = JSON.parse(fs.readFileSync("proofs/.fixtures/pass-contradiction/report.json", "utf8"));
@@ -225,7 +227,6 @@ describe("incremental proving", () => {
 
 describe("rulewright explain", () => {
   it("shows a rule's citation, position, source, related rules and its verdicts", () => {
-    const cache = tmp();
     const r = run(["explain", "pass.home_card", "--edition", "test/broken/swallowing-exemption"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("pass.home_card — rule (forbid `pass`), his §11");
