@@ -28,8 +28,8 @@ export const PROVED_FOR_TESTS = [
   "test/broken/table-overlap",
   "test/broken/vq-home-card-literal",
   // proved here for the proof cache only: test/verify/prove-ci.test.ts runs the CLI on them
-  // (SARIF, JUnit, --fail-on, explain), which then reads every verdict from proofs/.cache; their
-  // obligations are mostly those of dsl/his, so this pool solves only what they change
+  // (SARIF, JUnit, --fail-on, explain), which then reads every verdict from proofs/.cache instead
+  // of solving each fixture in its own process, pass-contradiction twice
   "test/broken/redundant-rule",
   "test/fixed/redundant-rule",
   "test/broken/swallowing-exemption",
