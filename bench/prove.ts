@@ -8,8 +8,11 @@
  *    edited, proved again: wall time and the obligations solved again;
  * 4. `rulewright all` (what `npm start` runs) cold and warm.
  *
- * Writes bench/results/prove.md and prove.json (machine, Node, load average) and prints the
- * table. Options: `--skip-all` (no `rulewright all` runs), `--out <dir>`.
+ * Writes bench/results/prove.md and prove.json (machine, Node, load average), prints the table
+ * and, a run into bench/results, rewrites the README's proof times (between the markers
+ * `<!-- bench:prove:begin … -->` and `<!-- bench:prove:end -->`): the README's figures are this
+ * script's, never typed by hand. Options: `--skip-all` (no `rulewright all` runs), `--out <dir>`,
+ * `--render-only` (rewrite the README's block from bench/results/prove.json, measure nothing).
  * Speed is measured here, never in tests.
  */
 import { spawnSync } from "node:child_process";
@@ -22,6 +25,41 @@ const CLI = path.join(ROOT, "bin", "rulewright.mjs");
 const args = process.argv.slice(2);
 const outDir = args.includes("--out") ? args[args.indexOf("--out") + 1] : path.join(ROOT, "bench", "results");
 const skipAll = args.includes("--skip-all");
+
+interface ProveResults {
+  date: string;
+  machine: string;
+  rows: { measure: string; value: string; target: string; note: string }[];
+}
+
+/** The README's proof-times paragraph from a run's results (one sentence per measure). */
+function readmeBlock(r: ProveResults): string {
+  const items = r.rows.map((x) => `${x.measure}: **${x.value}**${x.note ? ` (${x.note})` : ""}`);
+  return [
+    `**Proof times** (\`npm run bench:prove\`, bench/results/prove.md; ${r.date.slice(0, 10)}, ${r.machine}):`,
+    ...items.map((x) => `- ${x}`),
+    "",
+  ].join("\n");
+}
+
+const BEGIN = "<!-- bench:prove:begin (written by npm run bench:prove) -->";
+const END = "<!-- bench:prove:end -->";
+
+/** Rewrites the README's block between BEGIN and END; an error when the markers are missing. */
+function writeReadme(r: ProveResults): void {
+  const readme = path.join(ROOT, "README.md");
+  const text = fs.readFileSync(readme, "utf8");
+  const i = text.indexOf(BEGIN);
+  const j = text.indexOf(END);
+  if (i < 0 || j < i) throw new Error(`README.md has no ${BEGIN} … ${END} block`);
+  fs.writeFileSync(readme, text.slice(0, i + BEGIN.length) + "\n" + readmeBlock(r) + text.slice(j));
+}
+
+if (args.includes("--render-only")) {
+  writeReadme(JSON.parse(fs.readFileSync(path.join(ROOT, "bench", "results", "prove.json"), "utf8")) as ProveResults);
+  process.stderr.write("rewrote the README's proof times from bench/results/prove.json\n");
+  process.exit(0);
+}
 
 interface Run {
   wallS: number;
@@ -128,6 +166,8 @@ const md = [
 ].join("\n");
 fs.mkdirSync(outDir, { recursive: true });
 fs.writeFileSync(path.join(outDir, "prove.md"), md);
-fs.writeFileSync(path.join(outDir, "prove.json"), JSON.stringify({ date: new Date().toISOString(), machine, rows, perKind: Object.fromEntries(perKind) }, null, 2) + "\n");
+const results: ProveResults & { perKind: object } = { date: new Date().toISOString(), machine, rows, perKind: Object.fromEntries(perKind) };
+fs.writeFileSync(path.join(outDir, "prove.json"), JSON.stringify(results, null, 2) + "\n");
+if (!args.includes("--out")) writeReadme(results);
 fs.rmSync(tmp, { recursive: true, force: true });
 process.stdout.write(md);

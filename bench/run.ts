@@ -211,6 +211,15 @@ function plot(s: ScalingResult): string {
   ]);
 }
 
+/** The cold `rulewright prove --no-cache` wall time of the last `npm run bench:prove` (bench/results/prove.json), if any. */
+function coldProve(): { s: number; date: string } | undefined {
+  const file = path.join(ROOT, "bench", "results", "prove.json");
+  if (!fs.existsSync(file)) return undefined;
+  const r = JSON.parse(fs.readFileSync(file, "utf8")) as { date: string; rows: { measure: string; value: string }[] };
+  const m = /^([\d.]+) s wall/.exec(r.rows.find((x) => x.measure.startsWith("cold "))?.value ?? "");
+  return m ? { s: Number(m[1]), date: r.date.slice(0, 10) } : undefined;
+}
+
 /** The issue's targets, each with the measured value and met/missed. */
 function targets(rows: Row[], s: ScalingResult | undefined): Target[] {
   const out: Target[] = [];
@@ -245,8 +254,11 @@ function targets(rows: Row[], s: ScalingResult | undefined): Target[] {
   if (s) {
     const b = s.bundled.build.wallMs / 1000;
     out.push({ target: `build of all bundled editions (${s.bundled.editions.join(", ")}) < 3 s (CLI wall time)`, goal: 3, measured: b, unit: "s", met: b < 3, lowerIsBetter: true });
-    const p = s.bundled.proveTotalMs / 1000;
-    out.push({ target: `prove of all bundled editions < 20 s (CLI wall time)`, goal: 20, measured: p, unit: "s", met: p < 20, lowerIsBetter: true });
+    // the README gives one figure for a cold prove: `npm run bench:prove`'s (bench/results/prove.json),
+    // when it has run; this run's own scaling measure otherwise
+    const cold = coldProve();
+    const p = cold?.s ?? s.bundled.proveTotalMs / 1000;
+    out.push({ target: `prove of all bundled editions < 20 s (CLI wall time${cold ? `, cold, npm run bench:prove of ${cold.date}` : ""})`, goal: 20, measured: p, unit: "s", met: p < 20, lowerIsBetter: true });
     const pts = (f: (d: Record<string, unknown>) => number, which: "build" | "prove") =>
       s.synthetic.points.filter((p) => p[which]?.detail).map((p) => ({ rules: p.rules, ms: f(p[which]!.detail!) }));
     const growth = (which: "build" | "prove", f: (d: Record<string, unknown>) => number) => {

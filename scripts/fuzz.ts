@@ -10,7 +10,7 @@
  *
  * Prints one line per round and a summary: inputs tried per property, failures, time. Exit 0
  * when nothing failed, 1 when something did, 2 on bad usage. `npm test` runs the same
- * properties with a fixed seed (test/fuzz.test.ts).
+ * properties with a fixed seed (test/e2e/fuzz.test.ts).
  */
 import fs from "node:fs";
 import path from "node:path";

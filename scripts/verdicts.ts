@@ -1,7 +1,7 @@
 /**
  * Writes proofs/verdicts.tsv, the committed table of every obligation of the bundled editions and
  * its verdict (`<id> TAB <verdict> [TAB vacuous]`, sorted by id), from the reports of the last
- * `rulewright prove` (proofs/<edition>/report.json). test/verdicts.test.ts proves the editions
+ * `rulewright prove` (proofs/<edition>/report.json). test/verify/verdicts.test.ts proves the editions
  * (once, in the shared setup) and compares: a change of verdict is a change of this file, made on
  * purpose and reviewed. Run: `npm run verdicts` (after `npx rulewright prove`).
  *

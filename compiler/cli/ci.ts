@@ -5,7 +5,7 @@
  * table (`proofs/verdicts.tsv`, `--expect-verdicts`), and any difference fails the run.
  *
  * The verdict table's rows are `<obligation id> TAB <verdict> [TAB vacuous]`, sorted by id
- * (scripts/verdicts.ts writes it; test/verdicts.test.ts compares it too).
+ * (scripts/verdicts.ts writes it; test/verify/verdicts.test.ts compares it too).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";

@@ -16,7 +16,7 @@
  * (no backslash, no control character) is left as it is, so generated output for ordinary
  * rule files does not change.
  *
- * Test: test/hostile.test.ts (unit and fuzz), test/fuzz/properties.ts.
+ * Test: test/codegen/hostile.test.ts (unit and fuzz), test/fuzz/injection.ts.
  */
 
 /** Characters that may not appear raw in a comment or literal: controls, line terminators, bidi, lone surrogates. */

@@ -1,6 +1,6 @@
 /**
  * The closed catalog of diagnostic codes. A phase may only report a code listed here
- * (test/check.test.ts asserts it). RW1xxx syntax, RW2xxx names and declarations, RW3xxx types,
+ * (test/check/check.test.ts asserts it). RW1xxx syntax, RW2xxx names and declarations, RW3xxx types,
  * RW4xxx schema, board and input files, RW5xxx coverage manifests.
  */
 import type { Severity } from "./types.js";

@@ -2,7 +2,7 @@
  * One page per diagnostic code, as `rustc --explain` gives: what the code means, a wrong and a
  * right example, and how to fix it. Shown by `rulewright explain RWxxxx` (compiler/cli/explain.ts).
  * The record is keyed by the catalog (catalog.ts), so a code added there without a page is a
- * type error; test/explain-codes.test.ts also checks that every code the compiler's sources
+ * type error; test/cli/explain-codes.test.ts also checks that every code the compiler's sources
  * name has a page. Examples are rule-file lines (RW1xxx–RW3xxx), JSON (RW4xxx) or YAML (RW5xxx),
  * written for this page; they quote no rulebook.
  */

@@ -22,7 +22,7 @@
  * throughout; a file with no line break gets `\n`). The layout is computed on the text with its
  * line breaks made `\n`, as the lexer counts lines (each of the three ends one).
  *
- * Idempotent: formatting the output again gives it back (test/fmt.test.ts checks these
+ * Idempotent: formatting the output again gives it back (test/syntax/fmt.test.ts checks these
  * properties with fast-check). A file with a syntax error is not formatted: the result carries
  * the parser's diagnostics instead.
  */

@@ -3,7 +3,7 @@
  * verdicts as the generated validators (docs/CONTRACTS.md "Verdict semantics"), read straight
  * from the IR at run time with nothing compiled.
  *
- * It exists as a second, independent reading of the language's semantics: `test/interpret.test.ts`
+ * It exists as a second, independent reading of the language's semantics: `test/interpret/interpret.test.ts`
  * runs it against the generated validators on every scenario and on generated states, and the
  * benchmarks (bench/) time it beside them. It is written to be obviously right, not fast: a
  * recursive walk over `Expr`, a plain breadth-first route search, no caching across calls.

@@ -8,7 +8,7 @@
  *   an actor — refuted when one state obliges the same power to do both;
  * - always_forbidden (error): one per action — refuted when no state allows the action at all
  *   (every forbid rule of the action and every oblige rule of another action of the same actor
- *   are the rules that can make it illegal, see CONTRACTS.md "Verdict semantics");
+ *   are the rules that can make it illegal, see docs/CONTRACTS.md "Verdict semantics");
  * - stuck_power (warning): one per phase that scopes a rule of an action with an actor —
  *   refuted when, in some state of that phase, the active power may not decline and every
  *   declared action is forbidden to it with every choice of parameters;
@@ -116,7 +116,7 @@ export function obligationsFor(ir: IREdition): Obligation[] {
   const mk = (kind: ObligationKind, suffix: string, action: string, rules: string[], subjects: string[], extra: Partial<Obligation> = {}) =>
     out.push({ id: `${ed}.${kind}.${suffix}`, kind, ...severityOf(ir, kind, subjects), edition: ed, action, rules, ...extra, subjects });
   const withActor = new Set(ir.actions.filter((a) => a.params.some((p) => p.actor)).map((a) => a.name));
-  /** the rules that can make `action` illegal (CONTRACTS.md "Verdict semantics") */
+  /** the rules that can make `action` illegal (docs/CONTRACTS.md "Verdict semantics") */
   const forbiddersOf = (action: string) => {
     const forbids = ir.rules.filter((r) => r.action === action && r.kind === "forbid");
     const others = withActor.has(action) ? ir.rules.filter((r) => r.kind === "oblige" && r.action !== action && withActor.has(r.action)) : [];

@@ -2,7 +2,7 @@
  * The language server's seam to the prover, and the proof obligations of an IR with their
  * proof-cache keys.
  *
- * lsp/ never imports compiler/verify (test/architecture.test.ts): its caller, `rulewright lsp`
+ * lsp/ never imports compiler/verify (test/e2e/architecture.test.ts): its caller, `rulewright lsp`
  * (compiler/cli/lsp.ts), gives it with `useProver` — the proof cache and its keys, which load no
  * solver (hover and the first findings read them), and a loader of the prover itself (it loads
  * z3-solver's module; background proving, proving.ts, calls it on first use). Without one (a

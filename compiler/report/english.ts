@@ -7,7 +7,7 @@
  * (`st_quentin` → "St. Quentin"), an enum member, field, action, phase, route or table in words
  * (`hungary_bohemia` → "Hungary Bohemia", `active_power` → "active power"; members of power enums
  * capitalized). Pure functions of the IR; every `Expr` kind, `Domain` kind, board function,
- * operator and table pattern has a rendering (test/report.test.ts enumerates them).
+ * operator and table pattern has a rendering (test/cli/report.test.ts enumerates them).
  */
 import type { BoardDomainFn, BoardFn, Domain, Expr, IRAction, IREdition, IRExemption, IRInvariant, IRRoute, IRRule, IRTable, TablePattern, TableValue } from "../ir/types.js";
 

@@ -5,7 +5,7 @@
  * unless it follows a `.` as in a rule id) and each slice is parsed on its own by the one parser
  * instance, so every declaration with an error is reported (its first error: chevrotain's own
  * recovery is off, it made parsing quadratic — parser.ts) and the declarations after it are
- * still parsed. Parsing is linear in the input (test/parse-linear.test.ts).
+ * still parsed. Parsing is linear in the input (test/syntax/parse-linear.test.ts).
  *
  * `parseRules` (index.ts) calls it with the large-stack thread as `deep`; that thread
  * (parse-deep-worker.mjs) calls it without, so this file never starts the thread (no import

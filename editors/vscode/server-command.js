@@ -1,6 +1,6 @@
 // Which rulewright language server the VS Code client starts for a workspace folder: a pure
 // function of the folder, the setting and what exists on disk (no `vscode` import, so it is
-// tested in node by test/vscode-server-command.test.ts).
+// tested in node by test/lsp/vscode-server-command.test.ts).
 //
 // In order:
 // 1. the setting `rulewright.server.command`, when the user set one (non-empty): run as given,

@@ -5,7 +5,7 @@
  * the file it names, and spend at most `MAX_CPU_MS` of CPU on one input. When the input
  * compiles, the code generator must generate it without an error.
  *
- * Used by test/fuzz.test.ts (fixed seed, a few hundred inputs) and scripts/fuzz.ts
+ * Used by test/e2e/fuzz.test.ts (fixed seed, a few hundred inputs) and scripts/fuzz.ts
  * (`npm run fuzz -- --time 10m`).
  */
 import fs from "node:fs";

@@ -1,7 +1,7 @@
 /**
  * Writing generated editions to a temporary folder, reading their comments back, and importing
  * them in a child process (so a payload that runs cannot touch the test process).
- * Used by test/hostile.test.ts, test/fuzz.test.ts and scripts/fuzz.ts.
+ * Used by test/codegen/hostile.test.ts, test/e2e/fuzz.test.ts and scripts/fuzz.ts.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";

@@ -3,7 +3,7 @@
  * sha256 of what decides verdicts and proofs (kind, action, scope, groups, citation, condition),
  * without source positions, titles or provenance. Two editions with the same fingerprint give
  * the same verdicts and the same proof obligations. Used to show that moving rules into modules
- * changed nothing (test/his-modules.test.ts).
+ * changed nothing (test/check/his-modules.test.ts).
  *
  * Inside a declaration, a record type (the state, a card, a space…) is shown by its name only:
  * what a condition reads is in its `field` nodes (each with the type of the value read), so a

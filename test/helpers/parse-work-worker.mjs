@@ -1,4 +1,4 @@
-// A worker thread for test/parse-linear.test.ts: parses rule files on the calling thread's
+// A worker thread for test/syntax/parse-linear.test.ts: parses rule files on the calling thread's
 // parser (`parseFile` without the large-stack thread — this thread has the large stack) and
 // counts the parser's work deterministically: every call of a method of the chevrotain parser
 // instance (its own grammar rules are invoked through `ruleInvocationStateUpdate`, lookahead

@@ -1,6 +1,6 @@
 /**
  * Vitest global setup: proves, once per test run, every edition whose whole proof report the
- * tests read (the bundled editions and the broken fixtures of test/crosscheck.test.ts), in one
+ * tests read (the bundled editions and the broken fixtures of test/verify/crosscheck.test.ts), in one
  * pool of solver processes with one table of shared verdicts, through the proof cache
  * (proofs/.cache, as `rulewright prove` uses it: a second run reuses the verdicts; entries are
  * sealed with the user's key, so a committed or forged store is solved again; CI's `prove --ci`
@@ -27,6 +27,12 @@ export const PROVED_FOR_TESTS = [
   "test/broken/table-gap",
   "test/broken/table-overlap",
   "test/broken/vq-home-card-literal",
+  // proved here for the proof cache only: test/verify/prove-ci.test.ts runs the CLI on them
+  // (SARIF, JUnit, --fail-on, explain), which then reads every verdict from proofs/.cache instead
+  // of solving each fixture in its own process, pass-contradiction twice
+  "test/broken/redundant-rule",
+  "test/fixed/redundant-rule",
+  "test/broken/swallowing-exemption",
 ];
 
 declare module "vitest" {
@@ -35,21 +41,25 @@ declare module "vitest" {
   }
 }
 
-/** The test files that read the reports: a run filtered to other files skips the proofs. */
-const READERS = ["test/crosscheck.test.ts", "test/verdicts.test.ts", "test/fast-proofs.test.ts"];
+/** The test files that read the reports or the proof cache: a run filtered to other files skips the proofs. */
+const READERS = ["test/verify/crosscheck.test.ts", "test/verify/verdicts.test.ts", "test/verify/fast-proofs.test.ts", "test/verify/prove-ci.test.ts"];
 
-/** The file filters of `vitest run <filters…>` (positional arguments), as vitest matches them: substrings of the path. */
+/** Options of the vitest command line that take the next argument as their value (`--project editions`). */
+const VALUE_OPTIONS = new Set(["--project", "--reporter", "--outputFile", "--config", "-c", "--shard", "--maxWorkers", "--minWorkers", "--testNamePattern", "-t", "--pool", "--root", "-r", "--dir", "--environment", "--mode", "--exclude", "--testTimeout", "--hookTimeout", "--retry", "--bail"]);
+
+/** The file filters of `vitest run <filters…>` (positional arguments, not option values), as vitest matches them: substrings of the path. */
 function fileFilters(): string[] {
   const args = process.argv.slice(2);
   const i = args.findIndex((a) => a === "run" || a === "watch" || a === "dev");
-  return (i >= 0 ? args.slice(i + 1) : args).filter((a) => !a.startsWith("-") && !a.includes("="));
+  const rest = i >= 0 ? args.slice(i + 1) : args;
+  return rest.filter((a, j) => !a.startsWith("-") && !a.includes("=") && !VALUE_OPTIONS.has(rest[j - 1] ?? ""));
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-test-proofs-"));
   const filters = fileFilters();
   if (filters.length && !READERS.some((f) => filters.some((x) => f.includes(x)))) {
-    // `npx vitest run test/syntax.test.ts`: no test of this run reads a whole-edition report
+    // `npx vitest run test/syntax/syntax.test.ts`: no test of this run reads a whole-edition report
     project.provide("proofReports", out);
     return () => fs.rmSync(out, { recursive: true, force: true });
   }

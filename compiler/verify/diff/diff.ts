@@ -3,7 +3,7 @@
  * are the same on every legal state of their shared vocabulary, or concrete states where they
  * differ (DESIGN.md "edition diff", severity info: a report, not a failure).
  *
- * A verdict has two aspects, compared separately (CONTRACTS.md "Verdict semantics"):
+ * A verdict has two aspects, compared separately (docs/CONTRACTS.md "Verdict semantics"):
  * - allowed: no forbid rule of the action fires and no oblige rule of another action of the same
  *   actor fires (the violated-rule *set* may differ between the editions without a difference);
  * - obliged: some oblige rule of the action fires.

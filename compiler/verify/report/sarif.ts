@@ -15,7 +15,7 @@
  *   `relatedLocations`; an obligation about an action (always_forbidden, stuck_power) points
  *   at the action's declaration, a table obligation (table_gap, table_overlap) at the table's;
  * - `partialFingerprints["rulewright/obligation"]` is the obligation id (stable across runs).
- * Validated against the official schema in test/sarif.test.ts.
+ * Validated against the official schema in test/verify/prove-ci.test.ts.
  */
 import type { IREdition, SourcePos } from "../../ir/types.js";
 import { ANALYSES, DEFAULT_SEVERITY, type AnalysisKind, type SeverityLevel } from "../../ir/analyses.js";

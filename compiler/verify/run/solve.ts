@@ -3,7 +3,7 @@
  * counterexample or witness (decoded, with the facts that matter) or an unsat core.
  *
  * fires(R) = scope(R) ∧ when(R) ∧ ¬(some exemption lifting R holds), in R's action context
- * (CONTRACTS.md "Verdict semantics"). Assertions are tracked under `inv:<id>`, `rule:<id>` and
+ * (docs/CONTRACTS.md "Verdict semantics"). Assertions are tracked under `inv:<id>`, `rule:<id>` and
  * `exempt:<id>` so unsat cores map back to ids. Table obligations (table_gap, table_overlap) are
  * dispatched to tables.ts. Runs in the worker process (worker.ts) or, with
  * `isolate: false`, in the caller's. Never imports codegen.

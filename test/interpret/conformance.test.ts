@@ -1,0 +1,63 @@
+/**
+ * The conformance corpus (issue 17, item 4): the committed corpus of every bundled edition is made
+ * from its current rules; the plain-JavaScript reference runner finds no disagreement with the
+ * generated validators (a module engine) and reports every forbidden case of an engine that
+ * allows everything (a JSON-lines command engine); base + patch rebuild each state.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadEdition } from "../../compiler/check/index.js";
+import { diffState } from "../../compiler/cli/conformance.js";
+// @ts-expect-error: plain JavaScript without declarations (the reference runner imports nothing of rulewright)
+import * as runner from "../../conformance/runner.mjs";
+
+const { runCorpus, loadCorpus, deepMerge } = runner as {
+  runCorpus(dir: string, engine: { module?: string; command?: string }): Promise<{ total: number; agreed: number; disagreements: { id: string; problems: string[] }[] }>;
+  loadCorpus(dir: string): { manifest: { version: string; cases: number; format: number }; cases: { state: unknown; expect: { allowed: boolean; violations: string[] } }[] };
+  deepMerge(a: unknown, b: unknown): unknown;
+};
+
+describe("conformance corpus", () => {
+  it("is versioned with the edition: every bundled edition's corpus was made from its current rules", () => {
+    for (const e of ["his", "his-500", "vq"]) {
+      const ir = loadEdition(`dsl/${e}`).edition!;
+      const { manifest, cases } = loadCorpus(`conformance/${e}`);
+      expect(manifest.version, e).toBe(ir.inputHash);
+      expect(cases.length, e).toBe(manifest.cases);
+      expect(cases.length, e).toBeGreaterThan(50);
+      // both verdicts are represented
+      expect(cases.some((c) => c.expect.allowed) && cases.some((c) => !c.expect.allowed), e).toBe(true);
+    }
+  });
+
+  it("the generated validators, run as a module engine by the reference runner, agree on every case", async () => {
+    const r = await runCorpus("conformance/his", { module: "generated/his/index.ts" });
+    expect(r.disagreements).toEqual([]);
+    expect(r.agreed).toBe(r.total);
+  }, 600_000);
+
+  it("a JSON-lines command engine that allows everything disagrees exactly on the forbidden cases", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rw-conf-"));
+    const engine = path.join(dir, "engine.mjs");
+    fs.writeFileSync(engine, `import readline from "node:readline";\nfor await (const line of readline.createInterface({ input: process.stdin })) { JSON.parse(line); process.stdout.write(JSON.stringify({ allowed: true, violations: [] }) + "\\n"); }\n`);
+    const r = await runCorpus("conformance/vq", { command: `"${process.execPath}" "${engine}"` });
+    const { cases } = loadCorpus("conformance/vq");
+    const forbidden = cases.filter((c) => !c.expect.allowed).length;
+    expect(forbidden).toBeGreaterThan(0);
+    expect(r.total).toBe(cases.length);
+    expect(r.disagreements.length).toBe(forbidden);
+    expect(r.disagreements[0]!.problems[0]).toMatch(/^allowed: expected false, engine true$/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 600_000);
+
+  it("diffState gives a patch that deepMerge turns back into the state, or none when a key is gone", () => {
+    const base = { a: 1, b: { c: [1, 2], d: "x" }, e: null };
+    const state = { a: 1, b: { c: [3], d: "x", f: true }, e: { g: 1 } };
+    const d = diffState(base, state)!;
+    expect(d.patch).toEqual({ b: { c: [3], f: true }, e: { g: 1 } });
+    expect(deepMerge(base, d.patch)).toEqual(state);
+    expect(diffState(base, { a: 1, b: { c: [] } })).toBeUndefined();
+  });
+});
