@@ -10,7 +10,7 @@
  * - SEA_ADJ:  sea connections between two sea zones
  */
 import { jsString } from "./escape.js";
-import { boardDistances, unreachableDistance } from "../ir/board.js";
+import { boardDistances, routeGraph, unreachableDistance, type RouteGraph } from "../ir/board.js";
 import type { IREdition } from "../ir/types.js";
 import { editionExprs, someExpr } from "../ir/walk.js";
 import { header } from "./header.js";
@@ -22,63 +22,26 @@ export const F_KEY = 8;
 export const F_ELECTORATE = 16;
 export const F_CAPITAL = 32;
 
-export interface BoardTables {
-  ids: string[];
-  index: Map<string, number>;
+/** The board tables of generated/<edition>/board.ts: the route graph (compiler/ir/board.ts) plus each space's F_* bits and home powers. */
+export interface BoardTables extends RouteGraph {
   flags: number[];
   home: string[][];
-  land: number[][];
-  pass: number[][];
-  port: number[][];
-  sea: number[][];
-  any: number[][];
-  seaCount: number;
 }
 
+/** The tables of an edition's board (`routeGraph` of the IR, computed once per board). */
 export function boardTables(ir: IREdition): BoardTables {
-  const ids = ir.board.spaces.map((s) => s.id);
-  const index = new Map(ids.map((id, i) => [id, i]));
-  const n = ids.length;
-  const mk = (): Set<number>[] => Array.from({ length: n }, () => new Set<number>());
-  const land = mk(), pass = mk(), port = mk(), sea = mk(), any = mk();
-  const isSea = ir.board.spaces.map((s) => s.type === "sea");
-  for (const c of ir.board.connections) {
-    const a = index.get(c.from);
-    const b = index.get(c.to);
-    if (a === undefined || b === undefined) throw new Error(`board connection ${c.from}–${c.to} names an unknown space`);
-    any[a]!.add(b), any[b]!.add(a);
-    const bothLand = !isSea[a] && !isSea[b];
-    const bothSea = isSea[a] && isSea[b];
-    // INVARIANT: the checker rejects a connection whose type does not fit its ends; a misfit
-    // connection still counts for `adjacent`/`neighbors` but never for route steps.
-    if (c.type === "normal" && bothLand) land[a]!.add(b), land[b]!.add(a);
-    else if (c.type === "pass" && bothLand) pass[a]!.add(b), pass[b]!.add(a);
-    else if (c.type === "port" && !bothLand && !bothSea) port[a]!.add(b), port[b]!.add(a);
-    else if (c.type === "sea" && bothSea) sea[a]!.add(b), sea[b]!.add(a);
-  }
-  const sorted = (xs: Set<number>[]): number[][] => xs.map((s) => [...s].sort((x, y) => x - y));
+  const g = routeGraph(ir.board);
   const flags = ir.board.spaces.map((s, i) => {
     let f = 0;
     if (s.type === "sea") f |= F_SEA;
-    if (s.type !== "sea" && port[i]!.size > 0) f |= F_PORT;
+    if (s.type !== "sea" && g.port[i]!.length > 0) f |= F_PORT;
     if (s.type === "key" || s.type === "fortress" || s.type === "capital" || s.type === "electorate") f |= F_FORTIFIED;
     if (s.type === "key" || s.type === "capital") f |= F_KEY;
     if (s.type === "electorate") f |= F_ELECTORATE;
     if (s.type === "capital") f |= F_CAPITAL;
     return f;
   });
-  return {
-    ids,
-    index,
-    flags,
-    home: ir.board.spaces.map((s) => [...s.home]),
-    land: sorted(land),
-    pass: sorted(pass),
-    port: sorted(port),
-    sea: sorted(sea),
-    any: sorted(any),
-    seaCount: isSea.filter(Boolean).length,
-  };
+  return { ...g, flags, home: ir.board.spaces.map((s) => [...s.home]) };
 }
 
 function table(name: string, doc: string, type: string, t: BoardTables, cell: (i: number) => string): string {

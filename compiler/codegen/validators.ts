@@ -6,8 +6,9 @@
 import { docText, jsString, lineComment } from "./escape.js";
 import { StructureKind, type FunctionDeclarationStructure, type InterfaceDeclarationStructure } from "ts-morph";
 import type { Expr, IRAction, IREdition, IRExemption, IRParam, IRRoute, IRRule, Type } from "../ir/types.js";
-import { children, routesIn, someExpr, tablesIn } from "../ir/walk.js";
-import { AND_PREC, CodegenError, ExprCompiler, exprKey, freeVars, type Code, type Ctx, type Helper, tsType } from "./expr.js";
+import { children, freeVars, routesIn, someExpr, tablesIn } from "../ir/walk.js";
+import { actorParam, isActorOnly, liftedBy } from "../ir/derived.js";
+import { AND_PREC, CodegenError, ExprCompiler, exprKey, type Code, type Ctx, type Helper, tsType } from "./expr.js";
 import { routeDirections } from "./monotone.js";
 import { header } from "./header.js";
 import { Names, identPart, pascal, propAccess, propKey, varName } from "./names.js";
@@ -45,16 +46,6 @@ export function actionTypeName(a: IRAction): string {
 }
 export function checkerName(a: IRAction): string {
   return `check${pascal(a.name)}`;
-}
-
-function actor(a: IRAction): IRParam | undefined {
-  return a.params.find((p) => p.actor);
-}
-
-/** Whether an oblige rule's action can be evaluated from an actor alone. */
-function actorOnly(a: IRAction): boolean {
-  const act = actor(a);
-  return act !== undefined && a.params.length === 1;
 }
 
 function fn(name: string, params: { name: string; type: string }[], returnType: string, body: string, opts: { exported?: boolean; docs?: string[] } = {}): FunctionDeclarationStructure {
@@ -109,7 +100,7 @@ export function validatorStatements(ir: IREdition): Statement[] {
     const name = names.take(`fires_${identPart(rule.id)}`);
     // a rule's own checker tests it inline; `fires_<rule>` serves legalMoves (forbid rules of an
     // enumerated action) and the obligations (oblige rules of an action of the actor alone)
-    if (rule.kind === "forbid" ? legalMovesSkip(action) === undefined : actorOnly(action)) {
+    if (rule.kind === "forbid" ? legalMovesSkip(action) === undefined : isActorOnly(action)) {
       firesFn.set(rule.id, name);
       ruleStructs.push(ruleFunction(ir, rule, action, name, ec));
     }
@@ -150,7 +141,7 @@ export function validatorStatements(ir: IREdition): Statement[] {
       properties: [{ name: "action", type: jsString(a.name) }, ...a.params.map((p) => ({ name: propKey(p.name), type: tsType(p.type) }))],
     } satisfies InterfaceDeclarationStructure);
     const own = rules.filter((r) => r.action === a.name);
-    const me = actor(a);
+    const me = actorParam(a);
     const lines = checkerLines(ir, a, own, rules, actionByName, firesFn, violationConst, ec, me);
     let body: string;
     if (lines.length === 0) body = "return ALLOWED;";
@@ -184,15 +175,15 @@ export function validatorStatements(ir: IREdition): Statement[] {
   );
 
   // obligedActions
-  const actorTypes = [...new Set(actions.map((a) => actor(a)).filter((p): p is IRParam => !!p).map((p) => p.type))];
+  const actorTypes = [...new Set(actions.map((a) => actorParam(a)).filter((p): p is IRParam => !!p).map((p) => p.type))];
   const actorType = commonActorType(actorTypes);
   const obl: string[] = [`const out: { action: string; rules: string[] }[] = [];`];
   for (const a of actions) {
     const obliges = rules.filter((r) => r.action === a.name && r.kind === "oblige");
-    if (!obliges.length || !actorOnly(a)) continue;
+    if (!obliges.length || !isActorOnly(a)) continue;
     obl.push(`{`, `  let rules: string[] | undefined;`);
     for (const r of obliges) {
-      const call = actorCall(ec, firesFn.get(r.id)!, "actor", actorType, actor(a)!.type);
+      const call = actorCall(ec, firesFn.get(r.id)!, "actor", actorType, actorParam(a)!.type);
       obl.push(`  if (${call}) (rules ??= []).push(${jsString(r.id)});`);
     }
     obl.push(`  if (rules !== undefined) out.push({ action: ${jsString(a.name)}, rules });`, `}`);
@@ -268,7 +259,7 @@ export function validatorStatements(ir: IREdition): Statement[] {
 
 /** Why an action's moves cannot be enumerated (a parameter over an unbounded domain), or undefined. */
 export function legalMovesSkip(a: IRAction): string | undefined {
-  if (!actor(a)) return "no actor parameter";
+  if (!actorParam(a)) return "no actor parameter";
   const bad = a.params.filter((p) => p.type.k !== "enum" && p.type.k !== "bool");
   if (bad.length) return `parameter ${bad.map((p) => `\`${p.name}: ${dslType(p.type)}\``).join(", ")} ranges over no finite domain`;
   return undefined;
@@ -307,7 +298,7 @@ function legalMovesStatements(
     const skip = legalMovesSkip(a);
     info.push(`{ action: ${jsString(a.name)}, enumerated: ${skip === undefined}${skip === undefined ? "" : `, reason: ${jsString(skip)}`} }`);
     if (skip !== undefined) continue;
-    const me = actor(a)!;
+    const me = actorParam(a)!;
     const free = a.params.filter((p) => !p.actor);
     const pnames = new Set(a.params.map((p) => p.name));
     const depthOf = new Map(free.map((p, i) => [p.name, i]));
@@ -316,7 +307,7 @@ function legalMovesStatements(
     for (const r of rules.filter((r) => r.action === a.name && r.kind === "forbid")) {
       const read = new Set<string>();
       paramsRead(r.when, pnames, read);
-      for (const ex of ir.exemptions) if (ex.rules.includes(r.id) || ex.groups.some((g) => r.groups.includes(g))) paramsRead(ex.when, pnames, read);
+      for (const ex of liftedBy(ir, r)) paramsRead(ex.when, pnames, read);
       const d = Math.max(-1, ...[...read].map((n) => depthOf.get(n) ?? -1));
       byDepth.set(d, [...(byDepth.get(d) ?? []), r]);
     }
@@ -326,8 +317,8 @@ function legalMovesStatements(
     const lines: string[] = [];
     for (const r of rules.filter((r) => r.kind === "oblige" && r.action !== a.name)) {
       const other = actionByName.get(r.action)!;
-      if (!actorOnly(other)) continue;
-      lines.push(`if (${actorCall(ec, firesFn.get(r.id)!, varName(me.name), me.type, actor(other)!.type)}) return; // ${lineComment(`${r.id}: \`${r.action}\` is the only legal move`)}`);
+      if (!isActorOnly(other)) continue;
+      lines.push(`if (${actorCall(ec, firesFn.get(r.id)!, varName(me.name), me.type, actorParam(other)!.type)}) return; // ${lineComment(`${r.id}: \`${r.action}\` is the only legal move`)}`);
     }
     for (const r of byDepth.get(-1) ?? []) lines.push(`if (${callOf(r)}) return;`);
     let ind = "";
@@ -461,7 +452,7 @@ function checkerLines(
   const ctx: Ctx = new Map(a.params.map((p) => [p.name, varName(p.name)]));
   const forbids = own.filter((r) => r.kind === "forbid");
   const obliges = own.filter((r) => r.kind === "oblige");
-  const others = me ? rules.filter((r) => r.kind === "oblige" && r.action !== a.name && actorOnly(actionByName.get(r.action)!)) : [];
+  const others = me ? rules.filter((r) => r.kind === "oblige" && r.action !== a.name && isActorOnly(actionByName.get(r.action)!)) : [];
   return ec.inFunction(() => {
     const head: string[] = [];
     const body: string[] = [];
@@ -501,7 +492,7 @@ function checkerLines(
       shared.set(ex.id, local);
     }
     function otherCall(r: IRRule): string {
-      return actorCall(ec, firesFn.get(r.id)!, varName(me!.name), me!.type, actor(actionByName.get(r.action)!)!.type);
+      return actorCall(ec, firesFn.get(r.id)!, varName(me!.name), me!.type, actorParam(actionByName.get(r.action)!)!.type);
     }
     function test(r: IRRule, inside = true): string {
       const base = identPart(r.id);
@@ -778,9 +769,9 @@ function mayThrow(ir: IREdition, e: Expr): boolean {
   return tables.size > 0;
 }
 
-/** The exemptions that can lift a rule (its id named, or one of its groups), by id. */
+/** The exemptions that lift a rule (`liftedBy`), by id: the order the generated code tests them in. */
 function exemptionsOf(ir: IREdition, rule: IRRule): IRExemption[] {
-  return byId(ir.exemptions).filter((ex) => ex.rules.includes(rule.id) || ex.groups.some((g) => rule.groups.includes(g)));
+  return byId(liftedBy(ir, rule));
 }
 
 /**

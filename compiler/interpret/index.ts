@@ -10,6 +10,7 @@
  *
  * Nothing here imports codegen, verify, z3 or generated/ (arrows point down the pipeline).
  */
+import { actorParam, isActorOnly, liftedBy } from "../ir/derived.js";
 import type { Board, Domain, Expr, IRAction, IREdition, IRExemption, IRRoute, IRRule, IRTable, TablePattern, Type } from "../ir/types.js";
 
 /** One violated rule, as the generated validators report it. */
@@ -141,9 +142,7 @@ export function createInterpreter(ir: IREdition): Interpreter {
   const tables = new Map<string, IRTable>((ir.tables ?? []).map((t) => [t.name, t]));
   const rules = byId(ir.rules);
   const ruleById = new Map(rules.map((r) => [r.id, r]));
-  const exemptions = byId(ir.exemptions);
   const invariants = byId(ir.invariants);
-  const actorOf = (a: IRAction) => a.params.find((p) => p.actor);
   const violationOf = new Map<string, Violation>(
     rules.map((r) => [
       r.id,
@@ -158,9 +157,8 @@ export function createInterpreter(ir: IREdition): Interpreter {
       } as Violation),
     ]),
   );
-  const liftsOf = new Map<string, IRExemption[]>(
-    rules.map((r) => [r.id, exemptions.filter((ex) => ex.rules.includes(r.id) || ex.groups.some((g) => r.groups.includes(g)))]),
-  );
+  // the exemptions lifting each rule, tested in id order (as the generated validators test them)
+  const liftsOf = new Map<string, IRExemption[]>(rules.map((r) => [r.id, byId(liftedBy(ir, r))]));
 
   // ---- expressions ------------------------------------------------------------------------
 
@@ -431,22 +429,20 @@ export function createInterpreter(ir: IREdition): Interpreter {
   /** The oblige rule `r` of an actor-only action, for the given actor value (false when the value is outside that action's actor type). */
   function obligeFiresFor(r: IRRule, state: Value, actor: Value): boolean {
     const other = actions.get(r.action)!;
-    const p = actorOf(other)!;
+    const p = actorParam(other)!;
     if (p.type.k === "enum" && !p.type.members.includes(actor as string)) return false;
     return firesIn(r, state, new Map([[p.name, actor]]));
   }
-
-  const actorOnly = (a: IRAction) => a.params.length === 1 && a.params[0]!.actor;
 
   function checkAction(a: IRAction, state: Value, action: Record<string, unknown>): Verdict {
     const env = paramsEnv(a, action);
     const violations: Violation[] = [];
     const obliged: string[] = [];
     for (const r of rules) if (r.action === a.name && r.kind === "forbid" && firesIn(r, state, env)) violations.push(violationOf.get(r.id)!);
-    const me = actorOf(a);
+    const me = actorParam(a);
     if (me) {
       for (const r of rules) {
-        if (r.kind !== "oblige" || r.action === a.name || !actorOnly(actions.get(r.action)!)) continue;
+        if (r.kind !== "oblige" || r.action === a.name || !isActorOnly(actions.get(r.action)!)) continue;
         if (obligeFiresFor(r, state, action[me.name])) violations.push(violationOf.get(r.id)!);
       }
     }
@@ -468,7 +464,7 @@ export function createInterpreter(ir: IREdition): Interpreter {
     obligedActions(state, actor) {
       const out: { action: string; rules: string[] }[] = [];
       for (const a of [...actions.values()].sort((x, y) => cmpStr(x.name, y.name))) {
-        if (!actorOnly(a)) continue;
+        if (!isActorOnly(a)) continue;
         const fired = rules.filter((r) => r.action === a.name && r.kind === "oblige" && obligeFiresFor(r, state, actor)).map((r) => r.id);
         if (fired.length) out.push({ action: a.name, rules: fired });
       }

@@ -16,8 +16,8 @@
  */
 import type { IREdition, IRRule } from "../ir/types.js";
 import { routesIn, tablesIn } from "../ir/walk.js";
-import { liftsOf } from "../verify/obligations.js";
-import { sharedActions } from "../verify/vocabulary.js";
+import { liftedBy } from "../ir/derived.js";
+import { sharedActions } from "../ir/vocabulary.js";
 
 /** A rule of the same id in both editions whose meaning differs; `what` names the parts that do. */
 export interface ChangedRule {
@@ -95,7 +95,7 @@ function meaning(r: IRRule, ir: IREdition): Map<string, string> {
   const tables = new Set<string>();
   tablesIn(r.when, tables);
   for (const n of [...tables].sort()) parts.set(`table ${n}`, canon((ir.tables ?? []).find((x) => x.name === n) ?? null));
-  parts.set("exemptions", canon(liftsOf(ir, r).map((x) => [x.id, x.when]).sort((p, q) => (String(p[0]) < String(q[0]) ? -1 : 1))));
+  parts.set("exemptions", canon(liftedBy(ir, r).map((x) => [x.id, x.when]).sort((p, q) => (String(p[0]) < String(q[0]) ? -1 : 1))));
   return parts;
 }
 
@@ -111,7 +111,7 @@ function changedParts(x: Map<string, string>, y: Map<string, string>): string[] 
 export function ruleDiff(a: IREdition, b: IREdition): RuleDiff | null {
   const fa = a.folder ?? a.name;
   const fb = b.folder ?? b.name;
-  // the actions `rulewright diff` compares (compiler/verify/vocabulary.ts), and why the others are not
+  // the actions `rulewright diff` compares (compiler/ir/vocabulary.ts), and why the others are not
   const { shared: names, notCompared } = sharedActions(a, b, { a: fa, b: fb });
   const shared = [...names].sort();
   if (!shared.length) return null;

@@ -25,8 +25,10 @@ import type { Expr, IRAction, IREdition, IRRule } from "../ir/types.js";
 import { children } from "../ir/walk.js";
 import type { Env } from "./encode.js";
 import { decode } from "./decode.js";
-import { ExactRouteEncoder, routeGraph, type ExactUnit } from "./route-exact.js";
-import { sharedActions, vocabularyProblems } from "./vocabulary.js";
+import { ExactRouteEncoder, type ExactUnit } from "./route-exact.js";
+import { routeGraph } from "../ir/board.js";
+import { actorOf } from "../ir/derived.js";
+import { sharedActions, vocabularyProblems } from "../ir/vocabulary.js";
 import { duringCheck, getZ3, reasonUnknown, runExclusive, type Z3Ctx } from "./z3.js";
 
 export { sharedActions, vocabularyProblems };
@@ -115,8 +117,6 @@ interface Side {
   ir: IREdition;
   unit: (f: () => B) => ExactUnit;
 }
-
-const actorOf = (ir: IREdition, action: string) => ir.actions.find((a) => a.name === action)?.params.find((p) => p.actor)?.name;
 
 /** The rules whose firing decides each aspect of `action` in `ir` (as the generated `check`). */
 function decisive(ir: IREdition, action: string): { forbid: IRRule[]; oblige: IRRule[] } {
