@@ -10,39 +10,10 @@
  * - SEA_ADJ:  sea connections between two sea zones
  */
 import { jsString } from "./escape.js";
-import { boardDistances, routeGraph, unreachableDistance, type RouteGraph } from "../ir/board.js";
-import type { IREdition } from "../ir/types.js";
-import { editionExprs, someExpr } from "../ir/walk.js";
+import { boardDistances, unreachableDistance } from "../ir/board.js";
+import { F_CAPITAL, F_ELECTORATE, F_FORTIFIED, F_KEY, F_PORT, F_SEA, type BoardTables } from "./board-tables.js";
+import type { EditionContext } from "./context.js";
 import { header } from "./header.js";
-
-export const F_SEA = 1;
-export const F_PORT = 2;
-export const F_FORTIFIED = 4;
-export const F_KEY = 8;
-export const F_ELECTORATE = 16;
-export const F_CAPITAL = 32;
-
-/** The board tables of generated/<edition>/board.ts: the route graph (compiler/ir/board.ts) plus each space's F_* bits and home powers. */
-export interface BoardTables extends RouteGraph {
-  flags: number[];
-  home: string[][];
-}
-
-/** The tables of an edition's board (`routeGraph` of the IR, computed once per board). */
-export function boardTables(ir: IREdition): BoardTables {
-  const g = routeGraph(ir.board);
-  const flags = ir.board.spaces.map((s, i) => {
-    let f = 0;
-    if (s.type === "sea") f |= F_SEA;
-    if (s.type !== "sea" && g.port[i]!.length > 0) f |= F_PORT;
-    if (s.type === "key" || s.type === "fortress" || s.type === "capital" || s.type === "electorate") f |= F_FORTIFIED;
-    if (s.type === "key" || s.type === "capital") f |= F_KEY;
-    if (s.type === "electorate") f |= F_ELECTORATE;
-    if (s.type === "capital") f |= F_CAPITAL;
-    return f;
-  });
-  return { ...g, flags, home: ir.board.spaces.map((s) => [...s.home]) };
-}
 
 function table(name: string, doc: string, type: string, t: BoardTables, cell: (i: number) => string): string {
   const rows = t.ids.map((id, i) => `  /* ${i} ${id} */ ${cell(i)},`);
@@ -53,8 +24,8 @@ const nums = (xs: number[]): string => `[${xs.join(", ")}]`;
 const names = (t: BoardTables, xs: number[]): string => `[${xs.map((x) => jsString(t.ids[x]!)).join(", ")}]`;
 
 /** The statements of board.ts (strings, written as they are). */
-export function boardStatements(ir: IREdition): string[] {
-  const t = boardTables(ir);
+export function boardStatements(cx: EditionContext): string[] {
+  const { ir, board: t } = cx;
   const s: string[] = [];
   s.push(header(ir, `The ${ir.title} board as constant tables (from board.json).`));
   s.push(`import type { Space } from "./state.js";`);
@@ -112,7 +83,7 @@ export function boardStatements(ir: IREdition): string[] {
       `export function neighbors(s: Space): readonly Space[] {\n  return NEIGHBORS[spaceNo(s)]!;\n}`,
     ].join("\n\n"),
   );
-  if (usesDistance(ir)) {
+  if (cx.usesDistance) {
     // only editions whose rules call `distance` carry the matrix (148² numbers in Here I Stand)
     const d = boardDistances(ir.board, t.ids);
     s.push(
@@ -190,9 +161,4 @@ export function boardStatements(ir: IREdition): string[] {
     ].join("\n"),
   );
   return s;
-}
-
-/** Does some expression of the edition (rule, exemption, invariant, route, table) call `distance`? */
-export function usesDistance(ir: IREdition): boolean {
-  return editionExprs(ir).some((e) => someExpr(e, (x) => x.k === "distance"));
 }
