@@ -67,12 +67,12 @@ export function tablesReserved(cx: Pick<EditionContext, "enumTypes" | "tables">)
   return ["TABLES", "TableInfo", "lookup", "lookupRow", "State", ...cx.enumTypes, ...cx.tables.map(lookupName)];
 }
 
-const contexts = new WeakMap<IREdition, EditionContext>();
-
-/** The context of an edition (built once per IR object; see `EditionContext`). */
+/**
+ * The context of an edition (see `EditionContext`): `generateFiles` builds it once per
+ * generation and hands it to every file pass. The lifting exemptions of a rule are sorted on
+ * first use and kept.
+ */
 export function editionContext(ir: IREdition): EditionContext {
-  const known = contexts.get(ir);
-  if (known) return known;
   const actions = byName(ir.actions);
   const tables = byName(ir.tables ?? []);
   const enumTypes = [...new Set([...ir.enums.map((e) => e.name), "Space"])].sort();
@@ -104,7 +104,6 @@ export function editionContext(ir: IREdition): EditionContext {
       return l;
     },
   };
-  contexts.set(ir, cx);
   return cx;
 }
 
