@@ -5,7 +5,7 @@
  * interpreter, the report and the CLI. Hand-built IR only: fast, no whole edition.
  */
 import { describe, expect, it } from "vitest";
-import { actorOf, actorParam, declineMove, isActorOnly, liftedBy, liftedRules, phaseMoves } from "../compiler/ir/derived.js";
+import { actorOf, actorParam, declineMove, enumMembers, isActorOnly, liftedBy, liftedRules, phaseMoves } from "../compiler/ir/derived.js";
 import { routeGraph } from "../compiler/ir/board.js";
 import { freeVars } from "../compiler/ir/walk.js";
 import type { Board, Expr, IREdition, IRExemption } from "../compiler/ir/types.js";
@@ -65,6 +65,17 @@ describe("actors", () => {
     const bare = { ...ir, actions: [...ir.actions, { name: "tick", params: [{ name: "n", type: Int, actor: false }], pos: ir.actions[0]!.pos }] };
     expect(actorOf(bare, "tick")).toBeUndefined();
     expect(isActorOnly(bare.actions.at(-1)!)).toBe(false);
+  });
+});
+
+describe("enumMembers", () => {
+  it("gives each enum's members, and Space from the board when the rules declare none", () => {
+    const ir = tinyIR();
+    expect(enumMembers(ir).get("MajorPower")).toEqual(["red", "blue"]);
+    expect(enumMembers(ir).get("Space")).toEqual(ir.enums.find((e) => e.name === "Space")!.members);
+    const noSpace = { ...ir, enums: ir.enums.filter((e) => e.name !== "Space"), board: { ...ir.board, spaces: ir.board.spaces.slice(0, 2) } };
+    expect(enumMembers(noSpace).get("Space")).toEqual(["alpha", "beta"]);
+    expect([...enumMembers(noSpace).keys()]).toEqual(["Power", "MajorPower", "Phase", "Segment", "Space"]);
   });
 });
 

@@ -8,7 +8,7 @@
  * tables.ts, validators.ts, state.ts, schema.ts) reads it instead of the bare IR.
  */
 import type { IRAction, IREdition, IRExemption, IRInvariant, IRRoute, IRRule, IRTable, Type } from "../ir/types.js";
-import { actorParam, liftedBy } from "../ir/derived.js";
+import { actorParam, enumMembers, liftedBy } from "../ir/derived.js";
 import { editionExprs, someExpr } from "../ir/walk.js";
 import { boardTables, type BoardTables } from "./board-tables.js";
 import { Names, pascal } from "./names.js";
@@ -76,8 +76,7 @@ export function editionContext(ir: IREdition): EditionContext {
   const actions = byName(ir.actions);
   const tables = byName(ir.tables ?? []);
   const enumTypes = [...new Set([...ir.enums.map((e) => e.name), "Space"])].sort();
-  const members = new Map<string, string[]>(ir.enums.map((e) => [e.name, e.members]));
-  if (!members.has("Space")) members.set("Space", ir.board.spaces.map((s) => s.id));
+  const members = enumMembers(ir);
   const exemptions = byId(ir.exemptions);
   const lifted = new Map<IRRule, readonly IRExemption[]>();
   const partial = { enumTypes, tables };

@@ -76,3 +76,13 @@ export function phaseMoves(ir: Pick<IREdition, "actions" | "rules" | "declines">
   const decline = declineMove(ir, phase);
   return ir.actions.filter((a) => actorParam(a) !== undefined && (a.name === decline || ir.rules.some((r) => r.action === a.name && r.scope?.phase === phase)));
 }
+
+/**
+ * The members of every enum of the edition by name, and of `Space` — the board's space ids in
+ * board order — when the rules declare no enum of that name. The value domain of each enum type.
+ */
+export function enumMembers(ir: Pick<IREdition, "enums" | "board">): Map<string, string[]> {
+  const m = new Map<string, string[]>(ir.enums.map((e) => [e.name, e.members]));
+  if (!m.has("Space")) m.set("Space", ir.board.spaces.map((s) => s.id));
+  return m;
+}
