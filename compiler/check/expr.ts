@@ -8,7 +8,7 @@ import type { Diagnostic, Span } from "../diagnostics/types.js";
 import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type { BoardDomainFn, BoardFn, Domain, EnumType, Expr, SourcePos, Type } from "../ir/types.js";
 import type { Expr as Ast } from "../syntax/ast.js";
-import { children, domainExprs } from "../ir/walk.js";
+import { freeVars } from "../ir/walk.js";
 import { boardDistances, unreachableDistance } from "../ir/board.js";
 import { enumType, typeName, type Env, type ParamInfo } from "./env.js";
 import { didYouMean, posOf, type Reporter } from "./util.js";
@@ -608,30 +608,6 @@ function intBounds(e: Expr): [number, number] | undefined {
 
 // ---------------------------------------------------------------- substitution
 
-function freeVars(e: Expr, out = new Set<string>(), bound = new Set<string>()): Set<string> {
-  const rec = (x: Expr, b = bound) => freeVars(x, out, b);
-  switch (e.k) {
-    case "var":
-      if (!bound.has(e.name)) out.add(e.name);
-      break;
-    case "quant":
-    case "agg": {
-      domainExprs(e.domain).forEach((x) => rec(x));
-      const b = new Set([...bound, e.var]);
-      if (e.k === "quant") rec(e.body, b);
-      else {
-        if (e.where) rec(e.where, b);
-        if (e.body) rec(e.body, b);
-      }
-      break;
-    }
-    default:
-      children(e).forEach((x) => rec(x));
-  }
-  return out;
-}
-
-
 /** Replace free variables by expressions, renaming binders that would capture them. */
 export function substitute(e: Expr, m: Map<string, Expr>): Expr {
   if (m.size === 0) return e;
@@ -657,10 +633,10 @@ export function substitute(e: Expr, m: Map<string, Expr>): Expr {
       const inner = new Map(m);
       inner.delete(e.var);
       const captured = new Set<string>();
-      for (const v of inner.values()) freeVars(v, captured);
+      for (const v of inner.values()) for (const n of freeVars(v).keys()) captured.add(n);
       let v = e.var;
       if (captured.has(v)) {
-        const taken = new Set([...captured, ...freeVars(e), ...inner.keys()]);
+        const taken = new Set([...captured, ...freeVars(e).keys(), ...inner.keys()]);
         for (let i = 1; taken.has(v); i++) v = `${e.var}_${i}`;
         inner.set(e.var, { k: "var", name: v, type: e.varType });
       }

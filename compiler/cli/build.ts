@@ -10,6 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { generateEdition } from "../codegen/index.js";
+import { withoutInputsHash } from "../codegen/header.js";
 import { editionFolder, type IREdition } from "../ir/types.js";
 import { bundledEditions, compile, DSL_DIR, errorCount, resolveEdition, staleFiles, UsageError, color, type Format } from "./common.js";
 import type { WatchRun } from "./watch.js";
@@ -102,7 +103,7 @@ export async function buildCommand(editions: string[], opts: BuildOptions): Prom
 }
 
 /** A generated file's text without the header line that carries the inputs hash (it changes with any edit, a comment's too). */
-const withoutInputsHash = (text: string | undefined) => text?.replace(/^\/\/ inputs sha256: [0-9a-f]{64}$/m, "");
+const withoutHash = (text: string | undefined) => (text === undefined ? undefined : withoutInputsHash(text));
 
 /**
  * `build --watch`: a build of every edition at start, then, after each save, a build of the
@@ -132,7 +133,7 @@ async function buildWatch(names: string[], opts: BuildOptions): Promise<number> 
       else last.set(name, { ...r, files: prev?.files ?? [] });
       const differ = r.status === "error" ? [] : prev ? r.files.filter((f) => before.get(f) !== read(f)) : r.stale.map((s) => s.replace(/ (missing|differs|not generated)$/, ""));
       const gone = r.status === "error" ? [] : [...before.keys()].filter((f) => !r.files.includes(f)).map((f) => `${f} (removed)`);
-      const code = [...differ.filter((f) => !prev || withoutInputsHash(before.get(f)) !== withoutInputsHash(read(f))), ...gone];
+      const code = [...differ.filter((f) => !prev || withoutHash(before.get(f)) !== withoutHash(read(f))), ...gone];
       rebuilt.push({ ...r, changed: code, hashOnly: differ.filter((f) => !code.includes(f)) });
     }
     if (opts.format === "json") {

@@ -20,6 +20,7 @@ import { renderDiagnostic } from "../diagnostics/render.js";
 import type { Diagnostic } from "../diagnostics/types.js";
 import { editionFolder, type IREdition, type Type } from "../ir/types.js";
 import { intRange } from "../ir/ints.js";
+import { headerInputsHash } from "../codegen/header.js";
 import { cacheSecret, ensurePrivateDir, seal, sealed, userCacheDir, UntrustedCacheError } from "../verify/cache/user-cache.js";
 
 export type Format = "text" | "json";
@@ -234,7 +235,7 @@ export function needsGenerating(ref: EditionRef, edition: IREdition): boolean {
 function committedInputsHash(edition: IREdition): string | undefined {
   const index = path.join(path.resolve(GENERATED_DIR, editionFolder(edition)), "index.ts");
   const header = fs.existsSync(index) ? fs.readFileSync(index, "utf8").slice(0, 2000) : "";
-  return /inputs sha256: ([0-9a-f]{64})/.exec(header)?.[1];
+  return headerInputsHash(header);
 }
 
 async function loadGenerated(ref: EditionRef, edition: IREdition, opts: { generateWhenStale?: boolean; quiet?: boolean; checkersOnly?: boolean; actions?: readonly string[] }): Promise<unknown> {

@@ -12,7 +12,8 @@ import path from "node:path";
 import type { IREdition } from "../ir/types.js";
 import { parseRules } from "../syntax/index.js";
 import { proveEdition, safeName, type ObligationResult, type ProofReport } from "../verify/index.js";
-import { liftsOf, type Obligation } from "../ir/obligations.js";
+import type { Obligation } from "../ir/obligations.js";
+import { liftedBy, liftedRules } from "../ir/derived.js";
 import { routesIn } from "../ir/walk.js";
 import { idInfo, posText } from "../ir/verdict-words.js";
 import { bundledEditions, compile, parseMillis, resolveEdition, UsageError, color, type EditionRef } from "./common.js";
@@ -161,8 +162,8 @@ export async function explainCommand(id: string, opts: ExplainOptions): Promise<
 
   const related = {
     sameAction: rule ? ir.rules.filter((x) => x.action === rule.action && x.id !== id).map((x) => ({ id: x.id, kind: x.kind, pos: posText(x.pos), title: x.title })) : [],
-    liftedBy: rule ? liftsOf(ir, rule).map((e) => ({ id: e.id, pos: posText(e.pos), title: e.title })) : [],
-    lifts: exemption ? ir.rules.filter((x) => liftsOf(ir, x).some((e) => e.id === id)).map((x) => ({ id: x.id, pos: posText(x.pos), title: x.title })) : [],
+    liftedBy: rule ? liftedBy(ir, rule).map((e) => ({ id: e.id, pos: posText(e.pos), title: e.title })) : [],
+    lifts: exemption ? liftedRules(ir, exemption).map((x) => ({ id: x.id, pos: posText(x.pos), title: x.title })) : [],
     defs: defsUsed(ir, info.pos.file, id),
     routes: (() => {
       const s = new Set<string>();

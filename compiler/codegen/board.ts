@@ -11,75 +11,9 @@
  */
 import { jsString } from "./escape.js";
 import { boardDistances, unreachableDistance } from "../ir/board.js";
-import type { IREdition } from "../ir/types.js";
-import { editionExprs, someExpr } from "../ir/walk.js";
+import { F_CAPITAL, F_ELECTORATE, F_FORTIFIED, F_KEY, F_PORT, F_SEA, type BoardTables } from "./board-tables.js";
+import type { EditionContext } from "./context.js";
 import { header } from "./header.js";
-
-export const F_SEA = 1;
-export const F_PORT = 2;
-export const F_FORTIFIED = 4;
-export const F_KEY = 8;
-export const F_ELECTORATE = 16;
-export const F_CAPITAL = 32;
-
-export interface BoardTables {
-  ids: string[];
-  index: Map<string, number>;
-  flags: number[];
-  home: string[][];
-  land: number[][];
-  pass: number[][];
-  port: number[][];
-  sea: number[][];
-  any: number[][];
-  seaCount: number;
-}
-
-export function boardTables(ir: IREdition): BoardTables {
-  const ids = ir.board.spaces.map((s) => s.id);
-  const index = new Map(ids.map((id, i) => [id, i]));
-  const n = ids.length;
-  const mk = (): Set<number>[] => Array.from({ length: n }, () => new Set<number>());
-  const land = mk(), pass = mk(), port = mk(), sea = mk(), any = mk();
-  const isSea = ir.board.spaces.map((s) => s.type === "sea");
-  for (const c of ir.board.connections) {
-    const a = index.get(c.from);
-    const b = index.get(c.to);
-    if (a === undefined || b === undefined) throw new Error(`board connection ${c.from}–${c.to} names an unknown space`);
-    any[a]!.add(b), any[b]!.add(a);
-    const bothLand = !isSea[a] && !isSea[b];
-    const bothSea = isSea[a] && isSea[b];
-    // INVARIANT: the checker rejects a connection whose type does not fit its ends; a misfit
-    // connection still counts for `adjacent`/`neighbors` but never for route steps.
-    if (c.type === "normal" && bothLand) land[a]!.add(b), land[b]!.add(a);
-    else if (c.type === "pass" && bothLand) pass[a]!.add(b), pass[b]!.add(a);
-    else if (c.type === "port" && !bothLand && !bothSea) port[a]!.add(b), port[b]!.add(a);
-    else if (c.type === "sea" && bothSea) sea[a]!.add(b), sea[b]!.add(a);
-  }
-  const sorted = (xs: Set<number>[]): number[][] => xs.map((s) => [...s].sort((x, y) => x - y));
-  const flags = ir.board.spaces.map((s, i) => {
-    let f = 0;
-    if (s.type === "sea") f |= F_SEA;
-    if (s.type !== "sea" && port[i]!.size > 0) f |= F_PORT;
-    if (s.type === "key" || s.type === "fortress" || s.type === "capital" || s.type === "electorate") f |= F_FORTIFIED;
-    if (s.type === "key" || s.type === "capital") f |= F_KEY;
-    if (s.type === "electorate") f |= F_ELECTORATE;
-    if (s.type === "capital") f |= F_CAPITAL;
-    return f;
-  });
-  return {
-    ids,
-    index,
-    flags,
-    home: ir.board.spaces.map((s) => [...s.home]),
-    land: sorted(land),
-    pass: sorted(pass),
-    port: sorted(port),
-    sea: sorted(sea),
-    any: sorted(any),
-    seaCount: isSea.filter(Boolean).length,
-  };
-}
 
 function table(name: string, doc: string, type: string, t: BoardTables, cell: (i: number) => string): string {
   const rows = t.ids.map((id, i) => `  /* ${i} ${id} */ ${cell(i)},`);
@@ -90,8 +24,8 @@ const nums = (xs: number[]): string => `[${xs.join(", ")}]`;
 const names = (t: BoardTables, xs: number[]): string => `[${xs.map((x) => jsString(t.ids[x]!)).join(", ")}]`;
 
 /** The statements of board.ts (strings, written as they are). */
-export function boardStatements(ir: IREdition): string[] {
-  const t = boardTables(ir);
+export function boardStatements(cx: EditionContext): string[] {
+  const { ir, board: t } = cx;
   const s: string[] = [];
   s.push(header(ir, `The ${ir.title} board as constant tables (from board.json).`));
   s.push(`import type { Space } from "./state.js";`);
@@ -149,7 +83,7 @@ export function boardStatements(ir: IREdition): string[] {
       `export function neighbors(s: Space): readonly Space[] {\n  return NEIGHBORS[spaceNo(s)]!;\n}`,
     ].join("\n\n"),
   );
-  if (usesDistance(ir)) {
+  if (cx.usesDistance) {
     // only editions whose rules call `distance` carry the matrix (148² numbers in Here I Stand)
     const d = boardDistances(ir.board, t.ids);
     s.push(
@@ -227,9 +161,4 @@ export function boardStatements(ir: IREdition): string[] {
     ].join("\n"),
   );
   return s;
-}
-
-/** Does some expression of the edition (rule, exemption, invariant, route, table) call `distance`? */
-export function usesDistance(ir: IREdition): boolean {
-  return editionExprs(ir).some((e) => someExpr(e, (x) => x.k === "distance"));
 }

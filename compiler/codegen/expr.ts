@@ -15,7 +15,7 @@
 import { jsString } from "./escape.js";
 import type { Domain, Expr, IREdition, Type } from "../ir/types.js";
 import { Names, propAccess, propKey, varName } from "./names.js";
-import { children, domainExprs } from "../ir/walk.js";
+import { children, domainExprs, freeVars } from "../ir/walk.js";
 
 /** A compiled expression and its precedence (higher binds tighter). */
 export interface Code {
@@ -94,80 +94,6 @@ function wideType(t: Type): string {
     default:
       throw new CodegenError(`equality on a non-scalar type \`${t.k}\``);
   }
-}
-
-/** Free variables of an expression (name → type), sorted by name. */
-export function freeVars(e: Expr): Map<string, Type> {
-  const out = new Map<string, Type>();
-  const walk = (x: Expr, bound: ReadonlySet<string>): void => {
-    switch (x.k) {
-      case "lit":
-      case "state":
-        return;
-      case "var":
-        if (!bound.has(x.name) && !out.has(x.name)) out.set(x.name, x.type);
-        return;
-      case "field":
-        return walk(x.obj, bound);
-      case "index":
-        walk(x.obj, bound);
-        return walk(x.key, bound);
-      case "not":
-      case "neg":
-        return walk(x.arg, bound);
-      case "len":
-        return walk(x.arg, bound);
-      case "and":
-      case "or":
-        for (const a of x.args) walk(a, bound);
-        return;
-      case "implies":
-      case "cmp":
-      case "arith":
-        walk(x.left, bound);
-        return walk(x.right, bound);
-      case "ite":
-        walk(x.cond, bound);
-        walk(x.then, bound);
-        return walk(x.else, bound);
-      case "in":
-        walk(x.elem, bound);
-        return walk(x.set, bound);
-      case "setlit":
-        for (const a of x.items) walk(a, bound);
-        return;
-      case "quant":
-      case "agg": {
-        walkDomain(x.domain, bound);
-        const inner = new Set(bound).add(x.var);
-        if (x.k === "quant") walk(x.body, inner);
-        else {
-          if (x.where) walk(x.where, inner);
-          if (x.body) walk(x.body, inner);
-        }
-        return;
-      }
-      case "board":
-        for (const a of x.args) walk(a, bound);
-        return;
-      case "reach":
-        for (const a of x.args) walk(a, bound);
-        walk(x.from, bound);
-        return walk(x.to, bound);
-      case "distance":
-        walk(x.from, bound);
-        return walk(x.to, bound);
-      case "table":
-        for (const a of x.args) walk(a, bound);
-        return;
-    }
-  };
-  const walkDomain = (d: Domain, bound: ReadonlySet<string>): void => {
-    if (d.k === "list") walk(d.expr, bound);
-    else if (d.k === "board") for (const a of d.args) walk(a, bound);
-  };
-  walk(e, new Set());
-  return new Map([...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function paren(c: Code, min: number): string {

@@ -6,6 +6,7 @@
 import { IndentationText, NewLineKind, Project, QuoteKind, type StatementStructures } from "ts-morph";
 import { editionFolder, type IREdition } from "../ir/types.js";
 import { boardStatements } from "./board.js";
+import { editionContext } from "./context.js";
 import { indexStatements } from "./index-file.js";
 import { rulesStatements } from "./rules.js";
 import { stateFile } from "./state.js";
@@ -49,20 +50,23 @@ function newProject(): Project {
 /**
  * The validators of one edition, generated on this thread (TypeScript's parser inside ts-morph
  * recurses on the nesting of the generated expressions: a deeply nested IR needs a large stack).
- * Deterministic: the same IR gives the same bytes, sorted by path. `opts.only`: just these files
+ * Deterministic: the same IR gives the same bytes, sorted by path. Each file is one pass over the
+ * edition's context (context.ts), built once here. `opts.only`: just these files
  * (`CHECKER_FILES`: what a caller that only checks moves needs).
  * @throws CodegenError when the IR holds something the generator cannot express.
  */
 export async function generateFiles(ir: IREdition, opts: { only?: readonly GeneratedFileName[] } = {}): Promise<GeneratedFile[]> {
   const dir = `generated/${editionFolder(ir)}`;
   const want = (name: GeneratedFileName) => !opts.only || opts.only.includes(name);
+  // what more than one file reads (names, enum members, lifting exemptions, the board), once
+  const cx = editionContext(ir);
   // Build every file's statements first, then print each with one createSourceFile.
   const files: [string, (string | StatementStructures)[]][] = [];
-  if (want("board.ts")) files.push(["board.ts", boardStatements(ir)]);
-  if (want("index.ts")) files.push(["index.ts", indexStatements(ir)]);
-  if (want("rules.ts")) files.push(["rules.ts", rulesStatements(ir)]);
-  if (want("tables.ts")) files.push(["tables.ts", tablesStatements(ir)]);
-  if (want("validators.ts")) files.push(["validators.ts", validatorStatements(ir)]);
+  if (want("board.ts")) files.push(["board.ts", boardStatements(cx)]);
+  if (want("index.ts")) files.push(["index.ts", indexStatements(cx)]);
+  if (want("rules.ts")) files.push(["rules.ts", rulesStatements(cx)]);
+  if (want("tables.ts")) files.push(["tables.ts", tablesStatements(cx)]);
+  if (want("validators.ts")) files.push(["validators.ts", validatorStatements(cx)]);
   const project = newProject();
   const out: GeneratedFile[] = [];
   for (const [name, statements] of files) {
@@ -75,8 +79,8 @@ export async function generateFiles(ir: IREdition, opts: { only?: readonly Gener
     if (!text.endsWith("\n")) text += "\n";
     out.push({ path: `${dir}/${name}`, content: text });
   }
-  if (want("state.ts")) out.push({ path: `${dir}/state.ts`, content: await stateFile(ir) });
-  if (want("schema.ts")) out.push({ path: `${dir}/schema.ts`, content: schemaFile(ir) });
-  if (want("validate-state.ts")) out.push({ path: `${dir}/validate-state.ts`, content: validateStateFile(ir) });
+  if (want("state.ts")) out.push({ path: `${dir}/state.ts`, content: await stateFile(cx) });
+  if (want("schema.ts")) out.push({ path: `${dir}/schema.ts`, content: schemaFile(cx) });
+  if (want("validate-state.ts")) out.push({ path: `${dir}/validate-state.ts`, content: validateStateFile(cx) });
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -1,10 +1,8 @@
 /** generated/<edition>/index.ts: the public API (re-exports and the verdict types). */
 import type { InterfaceDeclarationStructure } from "ts-morph";
 import { StructureKind } from "ts-morph";
-import type { IREdition } from "../ir/types.js";
 import { header } from "./header.js";
-import { actionTypeName, checkerName } from "./validators.js";
-import { lookupName, resultTypeNames, sortedTables } from "./tables.js";
+import { actionTypeName, checkerName, type EditionContext } from "./context.js";
 
 const iface = (name: string, docs: string, props: [string, string][]): InterfaceDeclarationStructure => ({
   kind: StructureKind.Interface,
@@ -14,14 +12,14 @@ const iface = (name: string, docs: string, props: [string, string][]): Interface
   properties: props.map(([n, t]) => ({ name: n, type: t, isReadonly: true })),
 });
 
-export function indexStatements(ir: IREdition): (string | InterfaceDeclarationStructure)[] {
-  const actions = [...ir.actions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+/** The statements of generated/<edition>/index.ts. */
+export function indexStatements(cx: EditionContext): (string | InterfaceDeclarationStructure)[] {
+  const { ir, actions } = cx;
   const fns = ["LEGAL_MOVE_ACTIONS", "brokenInvariants", "check", ...actions.map(checkerName), "legalMoves", "obligedActions"].sort();
   const actionTypes = ["Action", ...actions.map(actionTypeName)].sort();
-  const tables = sortedTables(ir);
-  const tableFns = ["TABLES", "lookup", "lookupRow", ...tables.map(lookupName)].sort();
+  const tableFns = ["TABLES", "lookup", "lookupRow", ...cx.lookupNames.values()].sort();
   // record-valued tables export their row type (`<Table>Result`, as tables.ts names it)
-  const tableTypes = ["TableInfo", ...resultTypeNames(ir).values()].sort();
+  const tableTypes = ["TableInfo", ...cx.resultTypeNames.values()].sort();
   return [
     header(ir, `${ir.title}: generated validators (public API).`),
     [

@@ -8,8 +8,7 @@
  * answers only a search with the same value). Booleans are ordered `false < true`.
  */
 import type { Expr, IRRoute } from "../ir/types.js";
-import { children } from "../ir/walk.js";
-import { freeVars } from "./expr.js";
+import { children, freeVars } from "../ir/walk.js";
 
 /**
  * How an expression's value moves when one variable grows: `const` (not at all), `up`

@@ -7,9 +7,8 @@
 import { jsString } from "./escape.js";
 import { editionFolder, type IREdition, type Provenance } from "../ir/types.js";
 import { header } from "./header.js";
-import { dslType, objectLiteral } from "./validators.js";
-
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+import { dslType, objectLiteral } from "./emit.js";
+import { byId, type EditionContext } from "./context.js";
 
 function list(name: string, type: string, doc: string, rows: string[]): string {
   return `/** ${doc} */\nexport const ${name}: ${type} = Object.freeze([\n${rows.map((r) => `  ${r},`).join("\n")}\n]);`;
@@ -27,7 +26,9 @@ function origin(ir: IREdition, p: Provenance | undefined): Record<string, unknow
   return { module: p?.module ?? null, edition: p?.edition ?? editionFolder(ir), change: p?.change ?? "defined" };
 }
 
-export function rulesStatements(ir: IREdition): string[] {
+/** The statements of generated/<edition>/rules.ts. */
+export function rulesStatements(cx: EditionContext): string[] {
+  const { ir } = cx;
   const s: string[] = [header(ir, `The rule catalogue of ${ir.title}.`)];
   s.push(`import type { ActionInfo, ExemptionInfo, InvariantInfo, RemovedRuleInfo, RuleInfo } from "./index.js";`);
   s.push(
@@ -35,9 +36,7 @@ export function rulesStatements(ir: IREdition): string[] {
       "RULES",
       "readonly RuleInfo[]",
       "Every rule, sorted by id.",
-      [...ir.rules]
-        .sort((a, b) => cmp(a.id, b.id))
-        .map((r) =>
+      cx.rules.map((r) =>
           withArrays(
             { id: r.id, kind: r.kind, action: r.action, citation: r.citation.text, title: r.title, file: r.pos.file, line: r.pos.line, column: r.pos.column, ...origin(ir, r.provenance) },
             { groups: r.groups },
@@ -50,9 +49,7 @@ export function rulesStatements(ir: IREdition): string[] {
       "EXEMPTIONS",
       "readonly ExemptionInfo[]",
       "Every exemption, sorted by id: the groups and rule ids it lifts.",
-      [...ir.exemptions]
-        .sort((a, b) => cmp(a.id, b.id))
-        .map((e) => withArrays({ id: e.id, citation: e.citation.text, title: e.title, file: e.pos.file, line: e.pos.line, column: e.pos.column, ...origin(ir, e.provenance) }, { groups: e.groups, rules: e.rules })),
+      cx.exemptions.map((e) => withArrays({ id: e.id, citation: e.citation.text, title: e.title, file: e.pos.file, line: e.pos.line, column: e.pos.column, ...origin(ir, e.provenance) }, { groups: e.groups, rules: e.rules })),
     ),
   );
   s.push(
@@ -60,9 +57,7 @@ export function rulesStatements(ir: IREdition): string[] {
       "REMOVED_RULES",
       "readonly RemovedRuleInfo[]",
       "Rules of a parent edition that this variant (or an ancestor variant) removed, sorted by id.",
-      [...(ir.removed ?? [])]
-        .sort((a, b) => cmp(a.id, b.id))
-        .map((x) => objectLiteral({ id: x.id, reason: x.reason, edition: x.edition, file: x.pos.file, line: x.pos.line, removedFile: x.removedPos.file, removedLine: x.removedPos.line })),
+      byId(ir.removed ?? []).map((x) => objectLiteral({ id: x.id, reason: x.reason, edition: x.edition, file: x.pos.file, line: x.pos.line, removedFile: x.removedPos.file, removedLine: x.removedPos.line })),
     ),
   );
   s.push(
@@ -70,7 +65,7 @@ export function rulesStatements(ir: IREdition): string[] {
       "INVARIANTS",
       "readonly InvariantInfo[]",
       "Every invariant, sorted by id.",
-      [...ir.invariants].sort((a, b) => cmp(a.id, b.id)).map((i) => objectLiteral({ id: i.id, title: i.title, file: i.pos.file, line: i.pos.line })),
+      cx.invariants.map((i) => objectLiteral({ id: i.id, title: i.title, file: i.pos.file, line: i.pos.line })),
     ),
   );
   s.push(
@@ -78,9 +73,7 @@ export function rulesStatements(ir: IREdition): string[] {
       "ACTIONS",
       "readonly ActionInfo[]",
       "Every action with its parameters (types as the rules spell them), sorted by name.",
-      [...ir.actions]
-        .sort((a, b) => cmp(a.name, b.name))
-        .map((a) => `{ name: ${jsString(a.name)}, params: Object.freeze([${a.params.map((p) => objectLiteral({ name: p.name, type: dslType(p.type), actor: p.actor })).join(", ")}]) }`),
+      cx.actions.map((a) => `{ name: ${jsString(a.name)}, params: Object.freeze([${a.params.map((p) => objectLiteral({ name: p.name, type: dslType(p.type), actor: p.actor })).join(", ")}]) }`),
     ),
   );
   return s;

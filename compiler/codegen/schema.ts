@@ -5,7 +5,7 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
-import type { IREdition } from "../ir/types.js";
+import type { EditionContext } from "./context.js";
 import { CodegenError } from "./expr.js";
 import { header } from "./header.js";
 
@@ -19,7 +19,7 @@ const standaloneCode = ((standaloneModule as unknown as { default?: typeof stand
  * The file is JavaScript in a .ts file, so it starts with `// @ts-nocheck`; its typed face is
  * validate-state.ts. @throws CodegenError when ajv cannot compile the schema.
  */
-export function schemaFile(ir: IREdition): string {
+export function schemaFile({ ir }: EditionContext): string {
   let code: string;
   try {
     const ajv = new Ajv2020({ allErrors: true, strict: false, code: { source: true, esm: true, lines: true } });
@@ -34,7 +34,7 @@ export function schemaFile(ir: IREdition): string {
 }
 
 /** The text of validate-state.ts. */
-export function validateStateFile(ir: IREdition): string {
+export function validateStateFile({ ir }: EditionContext): string {
   return [
     header(ir, `${ir.title}: validateState, the state's schema and invariants.`),
     `import type { State } from "./state.js";`,

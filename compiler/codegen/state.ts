@@ -7,28 +7,16 @@ import path from "node:path";
 import { compile } from "json-schema-to-typescript";
 import type { IREdition } from "../ir/types.js";
 import { header } from "./header.js";
-
-/** Names of the enum types state.ts exports (what validators may import). */
-export function enumTypeNames(ir: IREdition): string[] {
-  const names = new Set(ir.enums.map((e) => e.name));
-  names.add("Space");
-  return [...names].sort();
-}
-
-/** The members of every enum type state.ts exports, `Space` from the board when not declared. */
-export function enumMembers(ir: IREdition): Map<string, string[]> {
-  const m = new Map<string, string[]>();
-  for (const e of ir.enums) m.set(e.name, e.members);
-  if (!m.has("Space")) m.set("Space", ir.board.spaces.map((s) => s.id));
-  return m;
-}
+import type { EditionContext } from "./context.js";
 
 function schemaDir(ir: IREdition): string {
   const schemaInput = ir.inputs.find((i) => i.file.endsWith(".json") && !i.file.endsWith("board.json"));
   return path.resolve(schemaInput ? path.dirname(schemaInput.file) : ".");
 }
 
-export async function stateFile(ir: IREdition): Promise<string> {
+/** The text of generated/<edition>/state.ts. */
+export async function stateFile(cx: EditionContext): Promise<string> {
+  const { ir } = cx;
   // json-schema-to-typescript mutates its input: work on a copy. The root is always `State`;
   // $defs titles are dropped so every definition is named after its key (`Power`, `Space`).
   const schema = structuredClone(ir.schema) as Record<string, unknown>;
@@ -54,10 +42,9 @@ export async function stateFile(ir: IREdition): Promise<string> {
   // Enums the schema does not define (subsets declared in the rules, `Space` from the board).
   const exported = new Set([...ts.matchAll(/^export (?:type|interface|enum|const) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!));
   const extra: string[] = [];
-  const members = enumMembers(ir);
-  for (const name of enumTypeNames(ir)) {
+  for (const name of cx.enumTypes) {
     if (exported.has(name)) continue;
-    const ms = members.get(name)!;
+    const ms = cx.members.get(name)!;
     extra.push(`/** enum \`${name}\` of the rules */\nexport type ${name} = ${ms.length ? ms.map((x) => jsString(x)).join(" | ") : "never"};\n`);
   }
   if (!ts.endsWith("\n")) ts += "\n";

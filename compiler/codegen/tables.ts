@@ -8,11 +8,11 @@
  * shows that this never happens inside the domain. Nothing here reads the state.
  */
 import { docText, jsString, lineComment, templateText } from "./escape.js";
-import type { IREdition, IRTable, TablePattern, TableScalar, TableValue, Type } from "../ir/types.js";
+import type { IRTable, TablePattern, TableScalar, TableValue, Type } from "../ir/types.js";
 import { CodegenError, ExprCompiler, type Ctx } from "./expr.js";
 import { header } from "./header.js";
 import { Names, identPart, pascal, propKey } from "./names.js";
-import { enumMembers, enumTypeNames } from "./state.js";
+import { lookupName, tablesReserved, type EditionContext } from "./context.js";
 
 /** Precedence of `&&` in ExprCompiler's `Code` (operands below it need parentheses). */
 const AND_PREC = 2;
@@ -22,27 +22,6 @@ const JS_RESERVED = new Set(
     "instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package " +
     "private protected public await arguments eval undefined NaN Infinity").split(" "),
 );
-
-/** The exported lookup function of a table: `exploration` → `lookupExploration`. */
-export function lookupName(t: { name: string }): string {
-  return `lookup${pascal(t.name)}`;
-}
-
-/** Tables sorted by name (the order of every generated list). */
-export function sortedTables(ir: IREdition): IRTable[] {
-  return [...(ir.tables ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-/** Names reserved in tables.ts before anything else is named. */
-function reserved(ir: IREdition): string[] {
-  return ["TABLES", "TableInfo", "lookup", "lookupRow", "State", ...enumTypeNames(ir), ...sortedTables(ir).map(lookupName)];
-}
-
-/** The exported row types of record-valued tables: table name → `<Table>Result` (unique). */
-export function resultTypeNames(ir: IREdition): Map<string, string> {
-  const names = new Names(reserved(ir));
-  return new Map(sortedTables(ir).filter((t) => t.result.k === "record").map((t) => [t.name, names.take(`${pascal(t.name)}Result`)]));
-}
 
 /** A parameter's name in the generated signature: the DSL name unless JavaScript reserves it. */
 function paramName(name: string): string {
@@ -74,148 +53,166 @@ function scalarCode(v: TableScalar): string {
   return typeof v === "string" ? jsString(v) : String(v);
 }
 
-/** The statements of generated/<edition>/tables.ts. */
-export function tablesStatements(ir: IREdition): string[] {
-  const tables = sortedTables(ir);
-  const resultNames = resultTypeNames(ir);
-  const names = new Names([...reserved(ir), ...resultNames.values()]);
-  const members = enumMembers(ir);
-  const ec = new ExprCompiler(ir, names, members, new Map(), new Map(), true);
-  const typesUsed = new Set<string>();
-  const domains = new Map<string, string>(); // enum name → const name of its member set
-  const domainOf = (en: string): string => {
-    let d = domains.get(en);
-    if (!d) {
-      d = names.take(`DOMAIN_${identPart(en)}`);
-      domains.set(en, d);
-    }
-    return d;
-  };
-  const consts: string[] = [];
-  const ifaces: string[] = [];
-  const fns: string[] = [];
-  const catalogue: string[] = [];
-  const cases: string[] = [];
-  const rowCases: string[] = [];
+/** The statements generated/<edition>/tables.ts collects while each table is compiled. */
+interface TablesPass {
+  readonly cx: EditionContext;
+  readonly names: Names;
+  readonly ec: ExprCompiler;
+  /** enum types the file names (imported from state.ts) */
+  readonly typesUsed: Set<string>;
+  /** enum name → const name of its member set (parameter domain checks) */
+  readonly domains: Map<string, string>;
+  readonly consts: string[];
+  readonly ifaces: string[];
+  readonly fns: string[];
+  readonly catalogue: string[];
+  readonly cases: string[];
+  readonly rowCases: string[];
+}
 
-  for (const t of tables) {
-    const fname = lookupName(t);
-    // result type
-    let resultTs: string;
-    if (t.result.k === "record") {
-      resultTs = resultNames.get(t.name)!;
-      ifaces.push(
-        [
-          `/** A row value of table \`${docText(t.name)}\` (${docText(t.citation.text)}). */`,
-          `export interface ${resultTs} {`,
-          ...t.result.fields.map((f) => `  readonly ${propKey(f.name)}: ${scalarTs(f.type)};`),
-          `}`,
-        ].join("\n"),
-      );
-      for (const f of t.result.fields) if (f.type.k === "enum") typesUsed.add(f.type.name);
-    } else {
-      resultTs = scalarTs(t.result);
-      if (t.result.k === "enum") typesUsed.add(t.result.name);
-    }
-    // the row values, in row order (records frozen)
-    const valueCode = (v: TableValue): string =>
-      typeof v !== "object" ? scalarCode(v) : `Object.freeze({ ${Object.entries(v).map(([k, x]) => `${propKey(k)}: ${scalarCode(x)}`).join(", ")} })`;
-    const valuesName = names.take(`VALUES_${identPart(t.name)}`);
-    consts.push(`/** the row values of table \`${docText(t.name)}\`, in row order */\nconst ${valuesName}: readonly ${resultTs}[] = Object.freeze([\n${t.rows.map((r) => `  ${valueCode(r.value)}, // ${lineComment(r.pos.file)}:${r.pos.line}`).join("\n")}\n]);`);
-    const rowFn = names.take(`rowOf${pascal(t.name)}`);
-    // parameters and their domain checks
-    const pnames = t.params.map((p) => paramName(p.name));
-    const ctx: Ctx = new Map(t.params.map((p, i) => [p.name, pnames[i]!]));
-    const lines: string[] = [];
-    t.params.forEach((p, i) => {
-      const v = pnames[i]!;
-      const ty = p.type;
-      let bad: string;
-      if (ty.k === "int") {
-        bad = [`!Number.isInteger(${v})`, ...(ty.min !== undefined ? [`${v} < ${ty.min}`] : []), ...(ty.max !== undefined ? [`${v} > ${ty.max}`] : [])].join(" || ");
-      } else if (ty.k === "bool") bad = `typeof ${v} !== "boolean"`;
-      else if (ty.k === "enum") {
-        bad = `!${domainOf(ty.name)}.has(${v})`;
-        typesUsed.add(ty.name);
-      } else throw new CodegenError(`table \`${t.name}\`: parameter of type \`${ty.k}\``);
-      lines.push(`if (${bad}) throw new RangeError(\`${templateText(`${t.name}: ${p.name} must be ${domainText(ty)}, got `)}\${String(${v})}\`);`);
-    });
-    // keys
-    const keyVars: string[] = [];
-    t.keys.forEach((k, i) => {
-      if (k.k === "var" && ctx.has(k.name)) {
-        keyVars.push(ctx.get(k.name)!);
-        return;
-      }
-      const kv = `k${i}`;
-      lines.push(`const ${kv}: ${scalarTs(k.type)} = ${ec.expr(k, ctx, `${identPart(t.name)}_key`).code};`);
-      keyVars.push(kv);
-    });
-    // rows, first match wins
-    let exhaustive = false;
-    for (const [ri, r] of t.rows.entries()) {
-      const conds: string[] = [];
-      r.patterns.forEach((p, i) => {
-        const c = patternCode(p, keyVars[i]!);
-        if (c) conds.push(c);
-      });
-      if (r.guard) {
-        const g = ec.expr(r.guard, ctx, `${identPart(t.name)}_when`);
-        conds.push(g.prec < AND_PREC ? `(${g.code})` : g.code);
-      }
-      const where = `// ${lineComment(r.pos.file)}:${r.pos.line}`;
-      if (!conds.length) {
-        lines.push(`return ${ri}; ${where}`);
-        exhaustive = true;
-        break;
-      }
-      lines.push(`if (${conds.join(" && ")}) return ${ri}; ${where}`);
-    }
-    if (!exhaustive) {
-      const shown = t.params.map((p, i) => `${templateText(p.name)} \${String(${pnames[i]})}`).join(", ");
-      lines.push(`throw new RangeError(\`${templateText(t.name)}: no row for ${shown}\`);`);
-    }
-    const params = t.params.map((p, i) => `${pnames[i]}: ${scalarTs(p.type)}`).join(", ");
-    const doc = [
-      ` * ${docText(t.citation.text)}: ${docText(t.title)}`,
-      ...t.params.map((p, i) => ` * @param ${pnames[i]} ${docText(domainText(p.type))}`),
-      ` * Keys: ${t.keyLabels.map((l) => "`" + docText(l) + "`").join(", ")}. ${docText(t.pos.file)}:${t.pos.line}`,
-      ` * @throws RangeError when an input lies outside the domain, or no row matches (a gap \`rulewright prove\` reports)`,
-    ];
-    fns.push(
+/** The statements of generated/<edition>/tables.ts: one pass over the edition's tables (by name). */
+export function tablesStatements(cx: EditionContext): string[] {
+  const names = new Names([...tablesReserved(cx), ...cx.resultTypeNames.values()]);
+  const ec = new ExprCompiler(cx.ir, names, cx.members, new Map(), new Map(), true);
+  const pass: TablesPass = { cx, names, ec, typesUsed: new Set(), domains: new Map(), consts: [], ifaces: [], fns: [], catalogue: [], cases: [], rowCases: [] };
+  for (const t of cx.tables) tableStatements(pass, t);
+  return assembleTables(pass);
+}
+
+/** The const name of an enum's member set (declared once in the file). */
+function domainOf(pass: TablesPass, en: string): string {
+  let d = pass.domains.get(en);
+  if (!d) {
+    d = pass.names.take(`DOMAIN_${identPart(en)}`);
+    pass.domains.set(en, d);
+  }
+  return d;
+}
+
+/** One table: its row type, row values, row finder, typed lookup, catalogue row and dispatcher cases. */
+function tableStatements(pass: TablesPass, t: IRTable): void {
+  const { names, ec, typesUsed, consts, ifaces, fns, catalogue, cases, rowCases } = pass;
+  const fname = lookupName(t);
+  // result type
+  let resultTs: string;
+  if (t.result.k === "record") {
+    resultTs = pass.cx.resultTypeNames.get(t.name)!;
+    ifaces.push(
       [
-        `/**`,
-        ` * The index of the first row of table \`${docText(t.name)}\` that matches (rows in source order).`,
-        ...doc.slice(1),
-        ` */`,
-        `function ${rowFn}(${params}): number {`,
-        ...lines.map((l) => `  ${l}`),
-        `}`,
-        ``,
-        `/**`,
-        ...doc,
-        ` */`,
-        `export function ${fname}(${params}): ${resultTs} {`,
-        `  return ${valuesName}[${rowFn}(${pnames.join(", ")})]!;`,
+        `/** A row value of table \`${docText(t.name)}\` (${docText(t.citation.text)}). */`,
+        `export interface ${resultTs} {`,
+        ...t.result.fields.map((f) => `  readonly ${propKey(f.name)}: ${scalarTs(f.type)};`),
         `}`,
       ].join("\n"),
     );
-    const paramInfo = t.params
-      .map((p) => {
-        const ty = p.type;
-        const extra = ty.k === "int" ? `${ty.min !== undefined ? `, min: ${ty.min}` : ""}${ty.max !== undefined ? `, max: ${ty.max}` : ""}` : "";
-        return `{ name: ${jsString(p.name)}, type: ${jsString(ty.k === "enum" ? ty.name : ty.k)}${extra} }`;
-      })
-      .join(", ");
-    const resultInfo = t.result.k === "record" ? `{ ${t.result.fields.map((f) => `${propKey(f.name)}: ${f.type.k === "enum" ? f.type.name : f.type.k}`).join(", ")} }` : t.result.k === "enum" ? t.result.name : t.result.k;
-    catalogue.push(
-      `  { name: ${jsString(t.name)}, citation: ${jsString(t.citation.text)}, title: ${jsString(t.title)}, params: Object.freeze([${paramInfo}]), keys: Object.freeze([${t.keyLabels.map((l) => jsString(l)).join(", ")}]), result: ${jsString(resultInfo)}, rowLines: Object.freeze([${t.rows.map((r) => r.pos.line).join(", ")}]), file: ${jsString(t.pos.file)}, line: ${t.pos.line} },`,
-    );
-    const args = t.params.map((p) => `inputs[${jsString(p.name)}] as ${scalarTs(p.type)}`).join(", ");
-    cases.push(`  case ${jsString(t.name)}:\n    return ${fname}(${args});`);
-    rowCases.push(`  case ${jsString(t.name)}:\n    return ${rowFn}(${args});`);
+    for (const f of t.result.fields) if (f.type.k === "enum") typesUsed.add(f.type.name);
+  } else {
+    resultTs = scalarTs(t.result);
+    if (t.result.k === "enum") typesUsed.add(t.result.name);
   }
+  // the row values, in row order (records frozen)
+  const valueCode = (v: TableValue): string =>
+    typeof v !== "object" ? scalarCode(v) : `Object.freeze({ ${Object.entries(v).map(([k, x]) => `${propKey(k)}: ${scalarCode(x)}`).join(", ")} })`;
+  const valuesName = names.take(`VALUES_${identPart(t.name)}`);
+  consts.push(`/** the row values of table \`${docText(t.name)}\`, in row order */\nconst ${valuesName}: readonly ${resultTs}[] = Object.freeze([\n${t.rows.map((r) => `  ${valueCode(r.value)}, // ${lineComment(r.pos.file)}:${r.pos.line}`).join("\n")}\n]);`);
+  const rowFn = names.take(`rowOf${pascal(t.name)}`);
+  // parameters and their domain checks
+  const pnames = t.params.map((p) => paramName(p.name));
+  const ctx: Ctx = new Map(t.params.map((p, i) => [p.name, pnames[i]!]));
+  const lines: string[] = [];
+  t.params.forEach((p, i) => {
+    const v = pnames[i]!;
+    const ty = p.type;
+    let bad: string;
+    if (ty.k === "int") {
+      bad = [`!Number.isInteger(${v})`, ...(ty.min !== undefined ? [`${v} < ${ty.min}`] : []), ...(ty.max !== undefined ? [`${v} > ${ty.max}`] : [])].join(" || ");
+    } else if (ty.k === "bool") bad = `typeof ${v} !== "boolean"`;
+    else if (ty.k === "enum") {
+      bad = `!${domainOf(pass, ty.name)}.has(${v})`;
+      typesUsed.add(ty.name);
+    } else throw new CodegenError(`table \`${t.name}\`: parameter of type \`${ty.k}\``);
+    lines.push(`if (${bad}) throw new RangeError(\`${templateText(`${t.name}: ${p.name} must be ${domainText(ty)}, got `)}\${String(${v})}\`);`);
+  });
+  // keys
+  const keyVars: string[] = [];
+  t.keys.forEach((k, i) => {
+    if (k.k === "var" && ctx.has(k.name)) {
+      keyVars.push(ctx.get(k.name)!);
+      return;
+    }
+    const kv = `k${i}`;
+    lines.push(`const ${kv}: ${scalarTs(k.type)} = ${ec.expr(k, ctx, `${identPart(t.name)}_key`).code};`);
+    keyVars.push(kv);
+  });
+  // rows, first match wins
+  let exhaustive = false;
+  for (const [ri, r] of t.rows.entries()) {
+    const conds: string[] = [];
+    r.patterns.forEach((p, i) => {
+      const c = patternCode(p, keyVars[i]!);
+      if (c) conds.push(c);
+    });
+    if (r.guard) {
+      const g = ec.expr(r.guard, ctx, `${identPart(t.name)}_when`);
+      conds.push(g.prec < AND_PREC ? `(${g.code})` : g.code);
+    }
+    const where = `// ${lineComment(r.pos.file)}:${r.pos.line}`;
+    if (!conds.length) {
+      lines.push(`return ${ri}; ${where}`);
+      exhaustive = true;
+      break;
+    }
+    lines.push(`if (${conds.join(" && ")}) return ${ri}; ${where}`);
+  }
+  if (!exhaustive) {
+    const shown = t.params.map((p, i) => `${templateText(p.name)} \${String(${pnames[i]})}`).join(", ");
+    lines.push(`throw new RangeError(\`${templateText(t.name)}: no row for ${shown}\`);`);
+  }
+  const params = t.params.map((p, i) => `${pnames[i]}: ${scalarTs(p.type)}`).join(", ");
+  const doc = [
+    ` * ${docText(t.citation.text)}: ${docText(t.title)}`,
+    ...t.params.map((p, i) => ` * @param ${pnames[i]} ${docText(domainText(p.type))}`),
+    ` * Keys: ${t.keyLabels.map((l) => "`" + docText(l) + "`").join(", ")}. ${docText(t.pos.file)}:${t.pos.line}`,
+    ` * @throws RangeError when an input lies outside the domain, or no row matches (a gap \`rulewright prove\` reports)`,
+  ];
+  fns.push(
+    [
+      `/**`,
+      ` * The index of the first row of table \`${docText(t.name)}\` that matches (rows in source order).`,
+      ...doc.slice(1),
+      ` */`,
+      `function ${rowFn}(${params}): number {`,
+      ...lines.map((l) => `  ${l}`),
+      `}`,
+      ``,
+      `/**`,
+      ...doc,
+      ` */`,
+      `export function ${fname}(${params}): ${resultTs} {`,
+      `  return ${valuesName}[${rowFn}(${pnames.join(", ")})]!;`,
+      `}`,
+    ].join("\n"),
+  );
+  const paramInfo = t.params
+    .map((p) => {
+      const ty = p.type;
+      const extra = ty.k === "int" ? `${ty.min !== undefined ? `, min: ${ty.min}` : ""}${ty.max !== undefined ? `, max: ${ty.max}` : ""}` : "";
+      return `{ name: ${jsString(p.name)}, type: ${jsString(ty.k === "enum" ? ty.name : ty.k)}${extra} }`;
+    })
+    .join(", ");
+  const resultInfo = t.result.k === "record" ? `{ ${t.result.fields.map((f) => `${propKey(f.name)}: ${f.type.k === "enum" ? f.type.name : f.type.k}`).join(", ")} }` : t.result.k === "enum" ? t.result.name : t.result.k;
+  catalogue.push(
+    `  { name: ${jsString(t.name)}, citation: ${jsString(t.citation.text)}, title: ${jsString(t.title)}, params: Object.freeze([${paramInfo}]), keys: Object.freeze([${t.keyLabels.map((l) => jsString(l)).join(", ")}]), result: ${jsString(resultInfo)}, rowLines: Object.freeze([${t.rows.map((r) => r.pos.line).join(", ")}]), file: ${jsString(t.pos.file)}, line: ${t.pos.line} },`,
+  );
+  const args = t.params.map((p) => `inputs[${jsString(p.name)}] as ${scalarTs(p.type)}`).join(", ");
+  cases.push(`  case ${jsString(t.name)}:\n    return ${fname}(${args});`);
+  rowCases.push(`  case ${jsString(t.name)}:\n    return ${rowFn}(${args});`);
+}
 
+/** The file: the catalogue type, row types, domain and member sets, row values, lookups, `lookup`, `lookupRow` and the lifted helpers. */
+function assembleTables(pass: TablesPass): string[] {
+  const { cx, ec, typesUsed, domains, consts, ifaces, fns, catalogue, cases, rowCases } = pass;
+  const { ir } = cx;
   const out: string[] = [];
   out.push(
     [
@@ -237,7 +234,7 @@ export function tablesStatements(ir: IREdition): string[] {
   out.push(...ifaces);
   const domainConsts = [...domains.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([en, d]) => `const ${d}: ReadonlySet<unknown> = new Set([${(members.get(en) ?? []).map((m) => jsString(m)).join(", ")}]);`);
+    .map(([en, d]) => `const ${d}: ReadonlySet<unknown> = new Set([${(cx.members.get(en) ?? []).map((m) => jsString(m)).join(", ")}]);`);
   if (domainConsts.length) out.push(domainConsts.join("\n"));
   const enumConsts = [...ec.enumArrays.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -285,7 +282,7 @@ export function tablesStatements(ir: IREdition): string[] {
   if (ec.tablesUsed.size || ec.boardUsed.size) throw new CodegenError("a table expression uses a table or the board");
   // every enum type the file names (signatures, helpers) is imported from state.ts
   const text = out.join("\n");
-  const types = enumTypeNames(ir).filter((n) => typesUsed.has(n) || new RegExp(`\\b${n}\\b`).test(text));
+  const types = cx.enumTypes.filter((n) => typesUsed.has(n) || new RegExp(`\\b${n}\\b`).test(text));
   return [header(ir, `Result tables of ${ir.title}: one lookup per table.`), ...(types.length ? [`import type { ${types.join(", ")} } from "./state.js";`] : []), ...out];
 }
 

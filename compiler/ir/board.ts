@@ -59,3 +59,69 @@ export function boardDistances(board: Board, order?: readonly string[]): number[
 export function unreachableDistance(n: number): number {
   return n;
 }
+
+/**
+ * The board as the route searches walk it (dsl/README.md "Routes"), by space number (`board.spaces`
+ * order, the order of the `Space` enum). Every list holds both directions of a connection, sorted
+ * by space number, without repeats.
+ */
+export interface RouteGraph {
+  /** space ids by space number */
+  ids: string[];
+  /** space number by id */
+  index: ReadonlyMap<string, number>;
+  /** whether each space is a sea zone */
+  isSea: boolean[];
+  /** normal connections between two land spaces */
+  land: number[][];
+  /** mountain-pass connections between two land spaces */
+  pass: number[][];
+  /** port connections between a land space and a sea zone (a port's sea zones, a sea zone's ports) */
+  port: number[][];
+  /** sea connections between two sea zones */
+  sea: number[][];
+  /** every connection, whatever its type and ends (`adjacent`, `neighbors`) */
+  any: number[][];
+  /** the number of sea zones */
+  seaCount: number;
+}
+
+const routeGraphs = new WeakMap<Board, RouteGraph>();
+
+/**
+ * The route graph of a board (computed once per `Board` object; the result is shared, do not
+ * change it). A connection whose type does not fit its ends (`normal` or `pass` touching a sea
+ * zone, `port` between two land spaces or two sea zones, `sea` touching land: the checker
+ * rejects those) counts in `any` only, never as a route step. The generated validators
+ * (codegen's board tables) and the prover's exact routes (verify/route-exact.ts) both read it.
+ * Throws an `Error` when a connection names a space the board lacks (the checker rejects it first).
+ */
+export function routeGraph(board: Board): RouteGraph {
+  const known = routeGraphs.get(board);
+  if (known) return known;
+  const ids = board.spaces.map((s) => s.id);
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const isSea = board.spaces.map((s) => s.type === "sea");
+  const mk = (): Set<number>[] => ids.map(() => new Set<number>());
+  const land = mk(), pass = mk(), port = mk(), sea = mk(), any = mk();
+  for (const c of board.connections) {
+    const a = index.get(c.from);
+    const b = index.get(c.to);
+    if (a === undefined || b === undefined) throw new Error(`board connection ${c.from}–${c.to} names an unknown space`);
+    const add = (t: Set<number>[]): void => {
+      t[a]!.add(b);
+      t[b]!.add(a);
+    };
+    add(any);
+    const bothLand = !isSea[a] && !isSea[b];
+    const bothSea = isSea[a] && isSea[b];
+    if (c.type === "normal" && bothLand) add(land);
+    else if (c.type === "pass" && bothLand) add(pass);
+    else if (c.type === "port" && !bothLand && !bothSea) add(port);
+    else if (c.type === "sea" && bothSea) add(sea);
+  }
+  const sorted = (t: Set<number>[]): number[][] => t.map((s) => [...s].sort((x, y) => x - y));
+  const g: RouteGraph = { ids, index, isSea, land: sorted(land), pass: sorted(pass), port: sorted(port), sea: sorted(sea), any: sorted(any), seaCount: isSea.filter(Boolean).length };
+  routeGraphs.set(board, g);
+  return g;
+}

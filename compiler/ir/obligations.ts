@@ -24,7 +24,8 @@
  * annotations (dsl/README.md "Severity annotations").
  */
 import { ANALYSES, DEFAULT_SEVERITY, type AnalysisKind, type Severity, type SeverityLevel } from "./analyses.js";
-import type { IRAction, IREdition, IRRule } from "./types.js";
+import type { IREdition } from "./types.js";
+import { actorOf, liftedBy as liftsOf, phaseMoves } from "./derived.js";
 
 export type ObligationKind = AnalysisKind;
 export type { Severity, SeverityLevel } from "./analyses.js";
@@ -66,15 +67,8 @@ export function safeName(id: string): string {
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** The actor param name of an action, if it has one. */
-export function actorOf(ir: IREdition, action: string): string | undefined {
-  return ir.actions.find((a) => a.name === action)?.params.find((p) => p.actor)?.name;
-}
-
-/** The exemptions that lift a rule (by id or by one of its groups). */
-export function liftsOf(ir: IREdition, r: IRRule) {
-  return ir.exemptions.filter((e) => e.rules.includes(r.id) || e.groups.some((g) => r.groups.includes(g)));
-}
+// actor of an action, lifting exemptions, moves and decline of a phase: pure IR facts (compiler/ir/derived.ts)
+export { actorOf, declineMove, liftedBy as liftsOf, phaseMoves } from "./derived.js";
 
 /**
  * The phases with a stuck_power obligation: every phase that scopes (`during`) a rule of an
@@ -84,29 +78,6 @@ export function stuckPhases(ir: IREdition): string[] {
   const scoped = new Set(ir.rules.filter((r) => r.scope && actorOf(ir, r.action)).map((r) => r.scope!.phase));
   const order = ir.enums.find((e) => e.name === "Phase")?.members ?? [];
   return [...scoped].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-}
-
-/**
- * The moves of phase P for stuck_power: the actions with an actor and at least one rule scoped
- * (`during`) to P, and the phase's declared decline move (`declineMove`), in declaration order.
- * An action whose rules are never scoped to P (a retreat, placing unrest: steps or reactions that
- * the rules allow in any phase) is not one of the moves a power chooses from when the phase asks
- * it to act.
- */
-export function phaseMoves(ir: IREdition, phase: string): IRAction[] {
-  const decline = declineMove(ir, phase);
-  return ir.actions.filter((a) => a.params.some((p) => p.actor) && (a.name === decline || ir.rules.some((r) => r.action === a.name && r.scope?.phase === phase)));
-}
-
-/**
- * The decline move of a phase: the action its `decline <action> during <phase>` declaration
- * names (dsl/README.md, "Declining to act"; the checker makes sure it is choice-free), e.g.
- * `pass` in the Action Phase. Undefined when the edition declares none for the phase (the checker
- * warns, RW2023, if the phase has moves): the stuck-power analysis then takes declining as
- * possible unless an obligation binds the power.
- */
-export function declineMove(ir: IREdition, phase: string): string | undefined {
-  return (ir.declines ?? []).find((d) => d.phase === phase)?.action;
 }
 
 /** Every obligation of the edition, sorted by id. */

@@ -1,7 +1,8 @@
 /**
- * Whether two editions can be diffed (diff.ts): the state vocabulary they must share — the
- * state type, the enums of the same name, the board — and the actions both declare with the same
- * parameters. Plain comparisons of the IR; no Z3.
+ * Whether two editions can be compared (`rulewright diff`, compiler/verify/diff/diff.ts; the report's
+ * rule diff, compiler/report/rule-diff.ts): the state vocabulary they must share — the state
+ * type, the enums of the same name, the board — and the actions both declare with the same
+ * parameters (`sharedActions`). Plain comparisons of the IR; no Z3.
  */
 import type { Board, IRAction, IREdition, Type } from "./types.js";
 

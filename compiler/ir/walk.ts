@@ -2,7 +2,7 @@
  * Generic traversal of IR expressions: the direct sub-expressions of a node, so passes that only
  * need to visit (collect variables, positions, …) do not each spell out every node kind.
  */
-import type { Domain, Expr, IREdition } from "./types.js";
+import type { Domain, Expr, IREdition, Type } from "./types.js";
 
 /** The expressions a quantifier or aggregate domain reads (a list expression, a board fn's args). */
 export function domainExprs(d: Domain): Expr[] {
@@ -59,4 +59,26 @@ export function routesIn(e: Expr, out: Set<string>): void {
 export function tablesIn(e: Expr, out: Set<string>): void {
   if (e.k === "table") out.add(e.table);
   for (const c of children(e)) tablesIn(c, out);
+}
+
+/**
+ * The free variables of `e` — the `var` nodes not bound by an enclosing quantifier or aggregate
+ * inside `e` (a binder's variable is bound in its `where` and body, not in its domain) — each
+ * with the type of its first occurrence, sorted by name. For a rule's condition: the action
+ * parameters it reads; for a route clause: the route's parameters and the clause variable.
+ */
+export function freeVars(e: Expr): Map<string, Type> {
+  const out = new Map<string, Type>();
+  const walk = (x: Expr, bound: ReadonlySet<string>): void => {
+    if (x.k === "var") {
+      if (!bound.has(x.name) && !out.has(x.name)) out.set(x.name, x.type);
+    } else if (x.k === "quant" || x.k === "agg") {
+      for (const d of domainExprs(x.domain)) walk(d, bound);
+      const inner = new Set(bound).add(x.var);
+      const scoped = x.k === "quant" ? [x.body] : [...(x.where ? [x.where] : []), ...(x.body ? [x.body] : [])];
+      for (const b of scoped) walk(b, inner);
+    } else for (const c of children(x)) walk(c, bound);
+  };
+  walk(e, new Set());
+  return new Map([...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

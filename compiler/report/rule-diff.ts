@@ -16,7 +16,7 @@
  */
 import type { IREdition, IRRule } from "../ir/types.js";
 import { routesIn, tablesIn } from "../ir/walk.js";
-import { liftsOf } from "../ir/obligations.js";
+import { liftedBy } from "../ir/derived.js";
 import { sharedActions } from "../ir/vocabulary.js";
 
 /** A rule of the same id in both editions whose meaning differs; `what` names the parts that do. */
@@ -95,7 +95,7 @@ function meaning(r: IRRule, ir: IREdition): Map<string, string> {
   const tables = new Set<string>();
   tablesIn(r.when, tables);
   for (const n of [...tables].sort()) parts.set(`table ${n}`, canon((ir.tables ?? []).find((x) => x.name === n) ?? null));
-  parts.set("exemptions", canon(liftsOf(ir, r).map((x) => [x.id, x.when]).sort((p, q) => (String(p[0]) < String(q[0]) ? -1 : 1))));
+  parts.set("exemptions", canon(liftedBy(ir, r).map((x) => [x.id, x.when]).sort((p, q) => (String(p[0]) < String(q[0]) ? -1 : 1))));
   return parts;
 }
 

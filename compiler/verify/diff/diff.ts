@@ -25,7 +25,9 @@ import type { Expr, IRAction, IREdition, IRRule } from "../../ir/types.js";
 import { children } from "../../ir/walk.js";
 import type { Env } from "../encode/encoder.js";
 import { decode } from "../encode/decode.js";
-import { ExactRouteEncoder, routeGraph, type ExactUnit } from "./route-exact.js";
+import { ExactRouteEncoder, type ExactUnit } from "./route-exact.js";
+import { routeGraph } from "../../ir/board.js";
+import { actorOf } from "../../ir/derived.js";
 import { sharedActions, vocabularyProblems } from "../../ir/vocabulary.js";
 import { Budget, budgetedCheck, getZ3, runExclusive, type Z3Ctx } from "../run/z3.js";
 
@@ -128,8 +130,6 @@ interface Side {
   ir: IREdition;
   unit: (f: () => B) => ExactUnit;
 }
-
-const actorOf = (ir: IREdition, action: string) => ir.actions.find((a) => a.name === action)?.params.find((p) => p.actor)?.name;
 
 /** The rules whose firing decides each aspect of `action` in `ir` (as the generated `check`). */
 function decisive(ir: IREdition, action: string): { forbid: IRRule[]; oblige: IRRule[] } {

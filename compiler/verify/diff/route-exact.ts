@@ -36,7 +36,8 @@
  * at the decoder's defaults (those are the values `decode` writes for them).
  */
 import type { Arith, Bool, Model, Expr as ZExpr } from "z3-solver";
-import type { Board, Expr, IRRoute } from "../../ir/types.js";
+import type { Expr, IRRoute } from "../../ir/types.js";
+import { routeGraph, type RouteGraph } from "../../ir/board.js";
 import { children } from "../../ir/walk.js";
 import { Encoder, EncodeError, type Env, type Sym, type Unit } from "../encode/encoder.js";
 import { duringCheck } from "../run/z3.js";
@@ -48,48 +49,6 @@ type EV = ZExpr<"main">;
 /** A unit plus the route call instances it uses (ids for `refine`). */
 export interface ExactUnit extends Unit {
   reach: Set<number>;
-}
-
-/** The route search graph of a board, as the generated validator walks it. */
-export interface RouteGraph {
-  /** space ids by board order */
-  ids: string[];
-  isSea: boolean[];
-  /** normal connections between two land spaces (both directions) */
-  land: number[][];
-  /** pass connections between two land spaces */
-  pass: number[][];
-  /** port connections between a land space and a sea zone */
-  port: number[][];
-  /** sea connections between two sea zones */
-  sea: number[][];
-  seaCount: number;
-}
-
-/**
- * The route steps of a board, by board order. Mirrors codegen's `boardTables`: a connection whose
- * type does not fit its ends (the checker rejects those) is never a step.
- */
-export function routeGraph(board: Board): RouteGraph {
-  const ids = board.spaces.map((s) => s.id);
-  const index = new Map(ids.map((id, i) => [id, i]));
-  const isSea = board.spaces.map((s) => s.type === "sea");
-  const mk = () => ids.map(() => new Set<number>());
-  const land = mk(), pass = mk(), port = mk(), sea = mk();
-  for (const c of board.connections) {
-    const a = index.get(c.from);
-    const b = index.get(c.to);
-    if (a === undefined || b === undefined) throw new EncodeError(`board connection ${c.from}–${c.to} names an unknown space`);
-    const bothLand = !isSea[a] && !isSea[b];
-    const bothSea = isSea[a] && isSea[b];
-    const add = (t: Set<number>[]) => (t[a].add(b), t[b].add(a));
-    if (c.type === "normal" && bothLand) add(land);
-    else if (c.type === "pass" && bothLand) add(pass);
-    else if (c.type === "port" && !bothLand && !bothSea) add(port);
-    else if (c.type === "sea" && bothSea) add(sea);
-  }
-  const sorted = (t: Set<number>[]) => t.map((s) => [...s].sort((x, y) => x - y));
-  return { ids, isSea, land: sorted(land), pass: sorted(pass), port: sorted(port), sea: sorted(sea), seaCount: isSea.filter(Boolean).length };
 }
 
 /** The largest value an int expression can take, from literals, `if` branches and int bounds (Infinity when unknown). */

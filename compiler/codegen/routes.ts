@@ -1,0 +1,215 @@
+/**
+ * The route searches of generated/<edition>/validators.ts: per route, a breadth-first search over
+ * (space, sea zones used) with memoised clause tests (`search_<route>`), and its entry point
+ * (`route_<route>`) with the per-call memo of answers that lets an earlier search decide a new one
+ * (monotone.ts). See README.md "Routes".
+ */
+import type { IRRoute } from "../ir/types.js";
+import { docText } from "./escape.js";
+import { dslType, fn, type Statement } from "./emit.js";
+import { tsType, type Ctx, type ExprCompiler } from "./expr.js";
+import { routeDirections } from "./monotone.js";
+import { identPart, varName, type Names } from "./names.js";
+
+/**
+ * A route: its search (`search_<route>`) and its entry point `name` with the per-call memo of
+ * answers. `epoch` is the module variable numbering the calls of exported functions; the board
+ * names the search reads are added to `ec.boardUsed`.
+ */
+export function routeFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names, epoch: string): Statement[] {
+  const search = names.take(`search_${identPart(r.name)}`);
+  return [...searchFunction(r, search, ec, names, epoch), ...routeMemo(r, name, search, names, epoch)];
+}
+
+/** Searches remembered per route and call (the oldest is replaced when a call makes more). */
+const ROUTE_MEMO = 8;
+
+/**
+ * The route's entry point: the answers of the searches made earlier in the same call of an
+ * exported function are kept (arguments, endpoints, answer), and a search is made only when none
+ * of them decides it. An earlier search decides one with the same endpoints and the same value of
+ * every parameter the analysis cannot order (monotone.ts) when it found a path under arguments at
+ * least as tight, or found none under arguments at least as loose.
+ */
+function routeMemo(r: IRRoute, name: string, search: string, names: Names, epoch: string): Statement[] {
+  const memo = names.take(`memo_${identPart(r.name)}`);
+  const dirs = routeDirections(r);
+  const arr = (field: string, type: string): string => `${field}: [] as ${/^[\w$]+$/.test(type) ? type : `(${type})`}[]`;
+  const fields = [`call: -1`, `n: 0`, `next: 0`, ...r.params.map((p, i) => arr(`a${i}`, tsType(p.type))), arr("from", "Space"), arr("to", "Space"), arr("found", "boolean")];
+  const same = [`m.from[i] !== from`, `m.to[i] !== to`];
+  const looser: string[] = []; // the query is at least as loose as the entry (a found path carries over)
+  const tighter: string[] = []; // the query is at least as tight as the entry (no path carries over)
+  r.params.forEach((p, k) => {
+    const q = varName(p.name);
+    const e = `m.a${k}[i]!`;
+    const d = dirs[k]!;
+    if (d === "eq") same.push(`m.a${k}[i] !== ${q}`);
+    else if (d === "up" || d === "down") {
+      // `up`: a larger value never loses a path, so a larger value is looser
+      const ge = p.type.k === "bool" ? `(${q} || !${e})` : `${q} >= ${e}`;
+      const le = p.type.k === "bool" ? `(!${q} || ${e})` : `${q} <= ${e}`;
+      looser.push(d === "up" ? ge : le);
+      tighter.push(d === "up" ? le : ge);
+    }
+  });
+  const decide = looser.length
+    ? [`  if (m.found[i]) {`, `    if (${looser.join(" && ")}) return true;`, `  } else if (${tighter.join(" && ")}) return false;`]
+    : [`  return m.found[i]!;`];
+  const args = ["state", ...r.params.map((p) => varName(p.name)), "from", "to"];
+  const body = [
+    `const m = ${memo};`,
+    `if (m.call !== ${epoch}) {`,
+    `  m.call = ${epoch};`,
+    `  m.n = 0;`,
+    `}`,
+    `for (let i = 0; i < m.n; i++) {`,
+    `  if (${same.join(" || ")}) continue;`,
+    ...decide,
+    `}`,
+    `const found = ${search}(${args.join(", ")});`,
+    `let i = m.n;`,
+    `if (i < ${ROUTE_MEMO}) m.n++;`,
+    `else {`,
+    `  i = m.next;`,
+    `  m.next = (i + 1) % ${ROUTE_MEMO};`,
+    `}`,
+    ...r.params.map((p, k) => `m.a${k}[i] = ${varName(p.name)};`),
+    `m.from[i] = from;`,
+    `m.to[i] = to;`,
+    `m.found[i] = found;`,
+    `return found;`,
+  ];
+  const params = [{ name: "state", type: "State" }, ...r.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) })), { name: "from", type: "Space" }, { name: "to", type: "Space" }];
+  const how = r.params.map((p, k) => `${p.name} ${dirs[k] === "up" ? "(larger is looser)" : dirs[k] === "down" ? "(larger is tighter)" : dirs[k] === "none" ? "(no effect)" : "(same value)"}`).join(", ");
+  return [
+    `/** route ${docText(r.name)}: the searches of the current call, for ${name}. */\nconst ${memo} = { ${fields.join(", ")} };`,
+    fn(name, params, "boolean", body.join("\n"), {
+      docs: [
+        docText(
+          `route ${r.name}(${r.params.map((p) => `${p.name}: ${dslType(p.type)}`).join(", ")}): is there a path from \`from\` to \`to\`? (${r.pos.file}:${r.pos.line}) An earlier search of the same call answers when it decides this one${r.params.length ? `: ${how}` : ""}.`,
+        ),
+      ],
+    }),
+  ];
+}
+
+/**
+ * The breadth-first search of one route over (space, sea zones used). A space is queued again only
+ * when reached with fewer sea zones (clauses depend on the space alone, so fewer is never worse);
+ * the sea count is capped at SEA_COUNT (a shortest path never repeats a sea zone).
+ */
+function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names, epoch: string): Statement[] {
+  const ctx: Ctx = new Map(r.params.map((p) => [p.name, varName(p.name)]));
+  const params = [{ name: "state", type: "State" }, ...r.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) })), { name: "from", type: "Space" }, { name: "to", type: "Space" }];
+  for (const b of ["spaceNo", "SPACES", "FLAGS", "F_SEA", "SEA_COUNT", "LAND_ADJ", "PASS_ADJ", "PORT_ADJ", "SEA_ADJ", "newRouteScratch", "newStamp", "RouteScratch"]) ec.boardUsed.add(b);
+  const base = identPart(r.name);
+  const scratch = names.take(`scratch_${base}`);
+  const extra: Statement[] = [`let ${scratch}: RouteScratch | null = null;`];
+  const isTrue = (e: { k: string; value?: unknown }): boolean => e.k === "lit" && e.value === true;
+  // memoized clause tests: `<clause>Ok(i)` as an expression over space number `i`
+  const resets: string[] = [];
+  const clause = (kind: "land" | "sea" | "port", e: IRRoute["land"], v: string): ((i: string) => string) => {
+    if (isTrue(e)) return () => "true";
+    const pred = ec.predicate(e, v, "Space", ctx, `${base}_${kind}`);
+    // the memo is kept across the searches of one validator call when the clause's arguments are
+    // the same scalars (a list or record argument: refilled every search)
+    const scalarArgs = params.filter((p) => pred.args.includes(p.name) && p.name !== "state");
+    const shareable = scalarArgs.every((p) => { const t = r.params.find((q) => varName(q.name) === p.name)?.type; return t !== undefined && (t.k === "enum" || t.k === "bool" || t.k === "int"); });
+    if (shareable) {
+      const same = [`sc.${kind}Call === ${epoch}`, ...scalarArgs.map((p, i) => `sc.${kind}Args[${i}] === ${p.name}`)].join(" && ");
+      resets.push(`if (!(${same})) {`, `  sc.${kind}Stamp = newStamp(sc.${kind}Stamp, sc.${kind});`, `  sc.${kind}Call = ${epoch};`, ...scalarArgs.map((p, i) => `  sc.${kind}Args[${i}] = ${p.name};`), `}`);
+    } else resets.push(`sc.${kind}Stamp = newStamp(sc.${kind}Stamp, sc.${kind});`, `sc.${kind}Call = -1;`);
+    const okName = names.take(`${base}_${kind}Ok`);
+    const okParams = [{ name: "sc", type: "RouteScratch" }, { name: "i", type: "number" }, ...params.filter((p) => pred.args.includes(p.name))];
+    extra.push(
+      fn(
+        okName,
+        okParams,
+        "boolean",
+        [
+          `const m = sc.${kind}[i]!;`,
+          `if ((m & -4) === sc.${kind}Stamp) return (m & 3) === 1;`,
+          `const ok = ${pred.name}(${[...pred.args, "SPACES[i]!"].join(", ")});`,
+          `sc.${kind}[i] = sc.${kind}Stamp | (ok ? 1 : 2);`,
+          `return ok;`,
+        ].join("\n"),
+        {
+        docs: [docText(`route ${r.name}: the \`${kind} ${v}\` clause for space number i (memoized in sc).`)],
+      }),
+    );
+    return (i) => `${okName}(${["sc", i, ...params.filter((p) => pred.args.includes(p.name)).map((p) => p.name)].join(", ")})`;
+  };
+  const landOk = clause("land", r.land, r.landVar);
+  const seaOk = clause("sea", r.sea, r.seaVar);
+  const portOk = clause("port", r.port, r.portVar);
+  const maxSeas = r.maxSeas ? ec.expr(r.maxSeas, ctx, base).code : "SEA_COUNT";
+  const passes = isTrue(r.passes) ? "true" : ec.expr(r.passes, ctx, base).code;
+  const push = (v: string, k: string): string[] => [`if (${v} === dst) return true;`, `best[${v}] = ${k};`, `qs[tail] = ${v};`, `qk[tail++] = ${k};`];
+  const loop = (table: string, cond: (v: string) => string, k: string, ind: string): string[] => [
+    `${ind}for (const v of ${table}[u]!) {`,
+    `${ind}  if (${cond("v")}) {`,
+    ...push("v", k).map((l) => `${ind}    ${l}`),
+    `${ind}  }`,
+    `${ind}}`,
+  ];
+  const body = [
+    `const src = spaceNo(from);`,
+    `const dst = spaceNo(to);`,
+    `let maxSeas: number = ${maxSeas};`,
+    `if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;`,
+    `const passes: boolean = ${passes};`,
+    `let sc = ${scratch};`,
+    `if (sc === null) sc = ${scratch} = newRouteScratch();`,
+    `else if (sc.busy) sc = newRouteScratch();`,
+    `sc.busy = true;`,
+    `const best = sc.best;`,
+    `const qs = sc.queueSpace;`,
+    `const qk = sc.queueSeas;`,
+    `// every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)`,
+    `let tail = 0;`,
+    `try {`,
+    ...resets.map((l) => `  ${l}`),
+    `  let k0 = 0;`,
+    `  if ((FLAGS[src]! & F_SEA) !== 0) {`,
+    `    if (maxSeas < 1 || !${seaOk("src")}) return false;`,
+    `    k0 = 1;`,
+    `  } else if (!${landOk("src")}) return false;`,
+    `  if (src === dst) return true;`,
+    `  qs[0] = src;`,
+    `  qk[0] = k0;`,
+    `  tail = 1;`,
+    `  best[src] = k0;`,
+    `  let head = 0;`,
+    `  while (head < tail) {`,
+    `    const u = qs[head]!;`,
+    `    const k = qk[head]!;`,
+    `    head++;`,
+    `    if (k > best[u]!) continue;`,
+    `    if ((FLAGS[u]! & F_SEA) !== 0) {`,
+    `      // sea → sea`,
+    `      if (k < maxSeas) {`,
+    ...loop("SEA_ADJ", (v) => `k + 1 < best[${v}]! && ${seaOk(v)}`, "k + 1", "        "),
+    `      }`,
+    `      // sea → land: the path leaves the sea onto a port`,
+    ...loop("PORT_ADJ", (v) => `k < best[${v}]! && ${landOk(v)} && ${portOk(v)}`, "k", "      "),
+    `    } else {`,
+    `      // land → land`,
+    ...loop("LAND_ADJ", (v) => `k < best[${v}]! && ${landOk(v)}`, "k", "      "),
+    `      if (passes) {`,
+    ...loop("PASS_ADJ", (v) => `k < best[${v}]! && ${landOk(v)}`, "k", "        "),
+    `      }`,
+    `      // land → sea: the path enters a sea zone from a port`,
+    `      if (k < maxSeas && ${portOk("u")}) {`,
+    ...loop("PORT_ADJ", (v) => `k + 1 < best[${v}]! && ${seaOk(v)}`, "k + 1", "        "),
+    `      }`,
+    `    }`,
+    `  }`,
+    `  return false;`,
+    `} finally {`,
+    `  for (let j = 0; j < tail; j++) best[qs[j]!] = 0x7fffffff;`,
+    `  sc.busy = false;`,
+    `}`,
+  ];
+  const doc = docText(`route ${r.name}: the search itself (breadth-first over space and sea zones used).`);
+  return [...extra, fn(name, params, "boolean", body.join("\n"), { docs: [doc] })];
+}
