@@ -5,15 +5,16 @@
  * `override rule` / `remove rule` to the inherited rules. The result is the flat list of
  * declarations the checker (index.ts) resolves and type-checks in the one edition's vocabulary.
  *
- * Folder layout: a parent named by `extends "p"` is the sibling folder `p` of the edition's folder;
- * modules are `modules/<name>/` beside them (for dsl/his: dsl/modules/<name>/).
+ * Folder layout (the one place that knows it, below): a parent named by `extends "p"` is the
+ * sibling folder `p` of the edition's folder; modules are `modules/<name>/` beside them (for
+ * dsl/his: dsl/modules/<name>/); an edition's scenarios, fixtures and corpus are named after it.
  */
 import fs from "node:fs";
 import path from "node:path";
 import type { Diagnostic, Span } from "../diagnostics/types.js";
 import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type { Provenance, SourcePos } from "../ir/types.js";
-import { parseRules } from "../syntax/index.js";
+import { declaresEdition, parseRules } from "../syntax/index.js";
 
 /** A rule-file parser: `parseRules` or one that caches its results by text. */
 export type ParseRules = typeof parseRules;
@@ -44,8 +45,101 @@ function realInside(folder: string, roots: string[]): boolean {
   });
 }
 
+// ---------------------------------------------------------------- the edition folder layout
+// The one place that knows it (the CLI's compiler/cli/common.ts and the language server's
+// compiler/lsp/project.ts use these): editions are folders of rule files under `dsl/`; a parent
+// named by `extends "p"` is the sibling folder `p`; modules are `modules/<name>/` beside them;
+// an edition's scenarios, fixtures and conformance corpus live in folders named after it.
+
+/** The folder of a project that holds the bundled edition folders. */
+export const DSL_DIR = "dsl";
+
 /** The name of the folder that holds modules, beside the edition folders. */
 export const MODULES_FOLDER = "modules";
+
+/**
+ * Where an edition's data lives in a project, by its folder name (repo-relative, `/`):
+ * its scenario files, the named states (fixtures) they start from, and its conformance corpus.
+ * The folders need not exist.
+ */
+export function editionLayout(folder: string): { scenarios: string; fixtures: string; conformance: string } {
+  return { scenarios: `test/scenarios/${folder}`, fixtures: `test/fixtures/${folder}`, conformance: `conformance/${folder}` };
+}
+
+/** The folder of module `name` for editions under `editionsRoot` (the folder holding the edition folders). */
+export function moduleFolder(editionsRoot: string, name: string): string {
+  return path.join(editionsRoot, MODULES_FOLDER, name);
+}
+
+/** The folder a parent edition named by `extends "<parentPath>"` is in: beside the edition folder `editionAbs`. */
+export function parentEditionFolder(editionAbs: string, parentPath: string): string {
+  return path.join(path.dirname(editionAbs), parentPath);
+}
+
+/** The folder holding the edition folders for a rule file (absolute) of an edition or of a module (`<root>/modules/<m>/x.rules`). */
+export function editionsRootOf(ruleFileAbs: string): string {
+  const up = path.dirname(path.dirname(ruleFileAbs));
+  return path.basename(up) === MODULES_FOLDER ? path.dirname(up) : up;
+}
+
+/** How the layout functions see rule files: the `.rules` files of a folder (absolute), and a file's text (undefined when unreadable). */
+export interface RuleFileSource {
+  ruleFilesIn(dirAbs: string): string[];
+  read(fileAbs: string): string | undefined;
+}
+
+/** The disk as a `RuleFileSource`. */
+export const DISK: RuleFileSource = {
+  ruleFilesIn: (dir) => (ruleFiles(dir) ?? []).map((n) => path.join(dir, n)),
+  read: (f) => {
+    try {
+      return fs.readFileSync(f, "utf8");
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/**
+ * The edition folders (names, sorted) under `editionsRoot`: its folders but `modules/` with a rule
+ * file that declares an `edition` (variants included); [] when the folder cannot be read.
+ */
+export function editionFolders(editionsRoot: string, src: RuleFileSource = DISK): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(editionsRoot, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== MODULES_FOLDER).map((d) => d.name).sort();
+  } catch {
+    return [];
+  }
+  return names.filter((n) => src.ruleFilesIn(path.join(editionsRoot, n)).some((f) => declaresEdition(src.read(f) ?? "")));
+}
+
+/**
+ * The rule files (absolute) an edition is made of: its folder's, its parents' by `extends`, then
+ * the modules any of them imports (sorted by name). Read from the declarations `declsOf` gives
+ * (ASTs), so it works while the edition has errors; a cycle of `extends` stops at the repeat.
+ */
+export function editionRuleFiles(editionAbs: string, src: RuleFileSource, declsOf: (fileAbs: string) => Decl[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const mods = new Set<string>();
+  let dir: string | undefined = editionAbs;
+  while (dir && !seen.has(dir)) {
+    seen.add(dir);
+    const files = src.ruleFilesIn(dir);
+    out.push(...files);
+    let parent: string | undefined;
+    for (const f of files) {
+      for (const d of declsOf(f)) {
+        if (d.k === "edition" && d.parent) parent = parentEditionFolder(dir, d.parent.path);
+        if (d.k === "import") mods.add(d.name.name);
+      }
+    }
+    dir = parent;
+  }
+  for (const m of [...mods].sort()) out.push(...src.ruleFilesIn(moduleFolder(path.dirname(editionAbs), m)));
+  return [...new Set(out)];
+}
 
 /** One edition folder of the chain (the compiled edition or one of its ancestors). */
 export interface Level {
@@ -192,17 +286,36 @@ function parseFolder(abs: string, names: string[], c: Ctx): { decls: Located<Dec
   return { decls, bad };
 }
 
+/** Repo-relative paths and located reports for the assembly. */
+function helpers(c: Ctx) {
+  const rel = (a: string) => path.relative(c.repoRoot, a).split(path.sep).join("/") || ".";
+  const rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: string, related?: Diagnostic["related"]) =>
+    c.r.report(code, msg, at.file, at.span, help, related);
+  return { rel, rep };
+}
+
 /**
  * Loads the edition folder `absDir` with its ancestors and modules. Returns undefined when a
  * folder cannot be read or a file has syntax errors (checking a partial AST only cascades).
  */
 export function assemble(absDir: string, c: Ctx): Assembled | undefined {
-  const { r } = c;
-  const rel = (a: string) => path.relative(c.repoRoot, a).split(path.sep).join("/") || ".";
-  const rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: string, related?: Diagnostic["related"]) =>
-    r.report(code, msg, at.file, at.span, help, related);
+  const chain = readChain(absDir, c);
+  if (!chain) return undefined;
+  const mods = loadModules(chain.levels, c);
+  if (chain.bad || mods.bad) return undefined;
+  const placed = placeDeclarations(chain.levels, mods.moduleDecls, mods.importsOf, c);
+  return { levels: chain.levels, modules: mods.modules, decls: placed.decls, rules: placed.rules, removed: placed.removed, moduleOfFile: mods.moduleOfFile };
+}
 
-  // 1. the chain of editions, leaf first while reading
+/**
+ * The chain of editions from `absDir` up its `extends` (RW4011 unsafe folder name, RW2102 unknown
+ * parent or not an edition, RW2107 a module folder, RW2015 edition declarations, RW4012 a parent
+ * linked out, RW2103 a cycle): ancestors first. `bad`: a file had syntax errors. Undefined when the
+ * chain cannot be followed.
+ */
+function readChain(absDir: string, c: Ctx): { levels: Level[]; bad: boolean } | undefined {
+  const { r } = c;
+  const { rel, rep } = helpers(c);
   const chain: Level[] = [];
   let bad = false;
   let abs = absDir;
@@ -261,7 +374,7 @@ export function assemble(absDir: string, c: Ctx): Assembled | undefined {
       rep("RW2102", `\`extends\` names a folder beside the edition, not \`${parent.path}\``, at, 'write the parent\'s folder name, e.g. `extends "his"`');
       return undefined;
     }
-    const next = path.join(path.dirname(abs), parent.path);
+    const next = parentEditionFolder(abs, parent.path);
     if (!realInside(next, [path.dirname(abs), c.repoRoot])) {
       rep("RW4012", `parent edition \`${parent.path}\` leads out of \`${rel(path.dirname(abs))}\` and the project (through a symbolic link)`, at,
         "a parent edition is a folder beside this one: copy it there instead of linking to it");
@@ -277,9 +390,17 @@ export function assemble(absDir: string, c: Ctx): Assembled | undefined {
     via = at;
     abs = next;
   }
-  const levels = chain.reverse();
+  return { levels: chain.reverse(), bad };
+}
 
-  // 2. modules, per level (a module is loaded once; the first importer owns it)
+/**
+ * The modules each level imports (a module is loaded once; the first importer owns it): RW2110
+ * imported twice, RW4012 linked out, RW2101 unknown, RW2108 its `module` declaration, RW2107 what a
+ * module may not hold. `bad`: a module file had syntax errors or leads out of the project.
+ */
+function loadModules(levels: Level[], c: Ctx) {
+  const { rel, rep } = helpers(c);
+  let bad = false;
   const modules = new Map<string, LoadedModule>();
   const moduleDecls = new Map<string, Located<Decl>[]>();
   const moduleOfFile = new Map<string, string>();
@@ -298,7 +419,7 @@ export function assemble(absDir: string, c: Ctx): Assembled | undefined {
         continue;
       }
       firstImport.set(name, { file: d.file, span: d.decl.name.span });
-      const modAbs = path.join(path.dirname(level.abs), MODULES_FOLDER, name);
+      const modAbs = moduleFolder(path.dirname(level.abs), name);
       if (!realInside(modAbs, [path.dirname(level.abs), c.repoRoot])) {
         rep("RW4012", `module \`${name}\` leads out of \`${rel(path.dirname(level.abs))}\` and the project (through a symbolic link)`, { file: d.file, span: d.decl.name.span },
           `a module is a folder \`${MODULES_FOLDER}/${name}/\` beside the editions: copy it there instead of linking to it`);
@@ -343,9 +464,17 @@ export function assemble(absDir: string, c: Ctx): Assembled | undefined {
       mine.push(name);
     }
   }
-  if (bad) return undefined;
+  return { modules, moduleDecls, moduleOfFile, importsOf, bad };
+}
 
-  // 3. declarations with their origin; rules with overrides and removals applied
+/**
+ * Every declaration with its origin, level by level (a level's modules before its own files), and
+ * the rules in force: a variant's `override rule` replaces the parent's rule in place, `remove
+ * rule` drops it (RW2104 unknown target, RW2107 outside a variant, RW2111 twice); a new rule with an
+ * id already in force is RW2106. A second rule of an id in the same files is kept last (RW2010 later).
+ */
+function placeDeclarations(levels: Level[], moduleDecls: Map<string, Located<Decl>[]>, importsOf: Map<Level, string[]>, c: Ctx): { decls: Located<Decl>[]; rules: PlacedRule[]; removed: Removal[] } {
+  const { rep } = helpers(c);
   const decls: Located<Decl>[] = [];
   const inForce = new Map<string, PlacedRule>(); // insertion order = rule order
   const removed: Removal[] = [];
@@ -456,5 +585,5 @@ export function assemble(absDir: string, c: Ctx): Assembled | undefined {
       });
     }
   }
-  return { levels, modules, decls, rules: [...inForce.values(), ...dupes], removed, moduleOfFile };
+  return { decls, rules: [...inForce.values(), ...dupes], removed };
 }

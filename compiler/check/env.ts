@@ -1,6 +1,6 @@
 /** The resolved declarations of one edition, shared by the checks. */
 import type { Span } from "../diagnostics/types.js";
-import type { Board, EnumType, Type } from "../ir/types.js";
+import type { Board, EnumType, Expr, Type } from "../ir/types.js";
 import type { Decl, TableDecl } from "../syntax/ast.js";
 
 export interface EnumInfo {
@@ -42,6 +42,8 @@ export interface ParamInfo {
   name: string;
   type: Type;
   actor: boolean;
+  /** its resolution key (compiler/check/resolution.ts `localKey`), for a parameter declared in a rule file */
+  key?: string;
 }
 
 export interface Env {
@@ -83,4 +85,28 @@ export function typeName(t: Type): string {
     default:
       return t.k;
   }
+}
+
+/** `bool`, `int`, `string` or an enum: what `=`, `in` and table keys take. */
+export function isScalar(t: Type): boolean {
+  return t.k === "bool" || t.k === "int" || t.k === "string" || t.k === "enum";
+}
+
+/** `=`/`!=` compatibility: same scalar kind, enums with a common base. */
+export function comparable(a: Type, b: Type): boolean {
+  if (a.k === "enum" && b.k === "enum") return a.base === b.base;
+  return a.k === b.k && isScalar(a);
+}
+
+/** Can a value of `actual` (the expression `e`) be used where `expected` is wanted? */
+export function assignable(actual: Type, expected: Type, e?: Expr): boolean {
+  if (actual.k === "enum" && expected.k === "enum") {
+    if (actual.base !== expected.base) return false;
+    if (e?.k === "lit") return expected.members.includes(String(e.value));
+    return actual.members.every((m) => expected.members.includes(m));
+  }
+  if (actual.k === "list" && expected.k === "list") return assignable(actual.elem, expected.elem);
+  if (actual.k === "map" && expected.k === "map") return assignable(actual.key, expected.key) && assignable(actual.value, expected.value);
+  if (actual.k === "record" && expected.k === "record") return actual.name === expected.name && actual.fields.length === expected.fields.length;
+  return actual.k === expected.k;
 }

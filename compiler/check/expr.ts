@@ -1,35 +1,27 @@
 /**
- * Name resolution + type checking + lowering of expressions (AST → typed IR Expr).
- * A function returns `undefined` when it reported an error (callers then stay silent, so one
- * mistake gives one diagnostic). Defs are checked once into a template and inlined by
- * capture-avoiding substitution.
+ * Name resolution + type checking + lowering of expressions (AST → typed IR Expr), recording every
+ * resolved name in the resolution table. A function returns `undefined` when it reported an error
+ * (callers then stay silent, so one mistake gives one diagnostic). Defs are checked once into a
+ * template and inlined by capture-avoiding substitution (substitute.ts); table lookups,
+ * `distance` and `reachable` are checked in calls.ts.
  */
 import type { Diagnostic, Span } from "../diagnostics/types.js";
 import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type { BoardDomainFn, BoardFn, Domain, EnumType, Expr, SourcePos, Type } from "../ir/types.js";
 import type { Expr as Ast } from "../syntax/ast.js";
-import { freeVars } from "../ir/walk.js";
-import { boardDistances, unreachableDistance } from "../ir/board.js";
-import { enumType, typeName, type Env, type ParamInfo } from "./env.js";
+import { BOARD_DOMAIN_FNS, BOARD_FNS, DISTANCE } from "./builtins.js";
+import { distanceCall, reachCall, tableCall } from "./calls.js";
+import { assignable, comparable, enumType, isScalar, typeName, type Env, type ParamInfo } from "./env.js";
 import { didYouMean, posOf, type Reporter } from "./util.js";
 import { SAFE_INT_MAX, isLanguageInt } from "../ir/ints.js";
+import { localKey, type Resolution, type Use } from "./resolution.js";
+import { recordPointer } from "./schema.js";
+import { substitute } from "./substitute.js";
 
-export const BOARD_FNS: Record<BoardFn, ("Space" | "Power")[]> = {
-  is_land: ["Space"],
-  is_sea: ["Space"],
-  is_port: ["Space"],
-  is_fortified: ["Space"],
-  is_key: ["Space"],
-  is_electorate: ["Space"],
-  is_capital: ["Space", "Power"],
-  is_home: ["Space", "Power"],
-  adjacent: ["Space", "Space"],
-  pass_between: ["Space", "Space"],
-  port_on: ["Space", "Space"],
-};
-export const BOARD_DOMAIN_FNS: BoardDomainFn[] = ["ports_of", "sea_zones_of", "neighbors"];
-/** The board builtin `distance(a, b)` (an int, unlike the bool `BOARD_FNS`; IR `{ k: "distance" }`). */
-export const DISTANCE = "distance";
+export { BOARD_DOMAIN_FNS, BOARD_FNS, DISTANCE } from "./builtins.js";
+export { assignable, comparable, isScalar } from "./env.js";
+export { substitute } from "./substitute.js";
+
 const BOOL: Type = { k: "bool" };
 const INT: Type = { k: "int" };
 const STRING: Type = { k: "string" };
@@ -37,6 +29,8 @@ const STRING: Type = { k: "string" };
 export interface Binding {
   type: Type;
   irName: string;
+  /** the resolution key of its declaration (compiler/check/resolution.ts), when it has one */
+  key?: string;
 }
 
 export interface Ctx {
@@ -48,38 +42,28 @@ export interface Ctx {
   missingParam?: Map<string, string>;
 }
 
-export function isScalar(t: Type): boolean {
-  return t.k === "bool" || t.k === "int" || t.k === "string" || t.k === "enum";
-}
-
-/** `=`/`!=` compatibility: same scalar kind, enums with a common base. */
-export function comparable(a: Type, b: Type): boolean {
-  if (a.k === "enum" && b.k === "enum") return a.base === b.base;
-  return a.k === b.k && isScalar(a);
-}
-
-/** Can a value of `actual` (the expression `e`) be used where `expected` is wanted? */
-export function assignable(actual: Type, expected: Type, e?: Expr): boolean {
-  if (actual.k === "enum" && expected.k === "enum") {
-    if (actual.base !== expected.base) return false;
-    if (e?.k === "lit") return expected.members.includes(String(e.value));
-    return actual.members.every((m) => expected.members.includes(m));
-  }
-  if (actual.k === "list" && expected.k === "list") return assignable(actual.elem, expected.elem);
-  if (actual.k === "map" && expected.k === "map") return assignable(actual.key, expected.key) && assignable(actual.value, expected.value);
-  if (actual.k === "record" && expected.k === "record") return actual.name === expected.name && actual.fields.length === expected.fields.length;
-  return actual.k === expected.k;
-}
-
 export class ExprChecker {
   private defTemplates = new Map<string, { ir?: Expr } | "busy">();
 
+  /**
+   * @param res the resolution table to record every resolved name in (compiler/check/resolution.ts);
+   *   without one nothing is recorded
+   */
   constructor(
-    private env: Env,
-    private r: Reporter,
+    readonly env: Env,
+    readonly r: Reporter,
+    readonly res?: Resolution,
   ) {}
 
-  private err(ctx: Ctx, code: DiagnosticCode, msg: string, span: Span, help?: string, related?: Diagnostic["related"]): undefined {
+  /** Record a use of `key` at `span` of the current file (when a resolution table is kept). */
+  used(ctx: Ctx, span: Span, key: string, type?: Type): void {
+    if (!this.res) return;
+    const u: Use = { file: ctx.file, span, key };
+    if (type) u.type = type;
+    this.res.use(u);
+  }
+
+  err(ctx: Ctx, code: DiagnosticCode, msg: string, span: Span, help?: string, related?: Diagnostic["related"]): undefined {
     this.r.report(code, msg, ctx.file, span, help, related);
     return undefined;
   }
@@ -87,7 +71,7 @@ export class ExprChecker {
   /** The source span of each IR node's position (the range analysis reports at it; substitution keeps `pos` objects). */
   readonly spans = new WeakMap<SourcePos, Span>();
 
-  private mk(e: Expr, ctx: Ctx, span: Span): Expr {
+  mk(e: Expr, ctx: Ctx, span: Span): Expr {
     const pos = posOf(ctx.file, span);
     this.spans.set(pos, span);
     return { ...e, pos };
@@ -172,7 +156,7 @@ export class ExprChecker {
       case "quant": {
         const d = this.domain(e.domain, ctx);
         if (!d) return undefined;
-        const inner = this.bind(ctx, e.var.name, d.varType);
+        const inner = this.bind(ctx, e.var, d.varType, e.span);
         const body = this.bool(e.body, inner.ctx, e.q);
         return body && this.mk({ k: "quant", q: e.q, var: inner.irName, varType: d.varType, domain: d.domain, body, type: BOOL }, ctx, e.span);
       }
@@ -183,7 +167,7 @@ export class ExprChecker {
           return this.err(ctx, "RW3105", `the count ${literalText(e.n)} is outside the safe integer range ±${SAFE_INT_MAX}`, e.span, "give a count of at most the list's size");
         }
         if (e.op === "sum_highest" && !(e.n! >= 1)) return this.err(ctx, "RW3009", "`sum_highest` needs a count of at least 1", e.span, "write `sum_highest(2, x in D: …)`");
-        const inner = this.bind(ctx, e.var.name, d.varType);
+        const inner = this.bind(ctx, e.var, d.varType, e.span);
         const where = e.where ? this.bool(e.where, inner.ctx, "where") : undefined;
         const body = e.body ? this.int(e.body, inner.ctx, e.op) : undefined;
         if ((e.where && !where) || (e.body && !body)) return undefined;
@@ -215,22 +199,32 @@ export class ExprChecker {
       case "call":
         return this.call(e, ctx);
       case "reach":
-        return this.reach(e, ctx);
+        return reachCall(this, e, ctx);
     }
   }
 
-  private bind(ctx: Ctx, name: string, type: Type): { ctx: Ctx; irName: string } {
+  /** Bind a quantifier's or aggregate's variable (declared at `v.span`, visible in `within`) under a fresh IR name. */
+  private bind(ctx: Ctx, v: { name: string; span: Span }, type: Type, within: Span): { ctx: Ctx; irName: string } {
+    const name = v.name;
     let irName = name;
     for (let i = 1; ctx.inUse.has(irName); i++) irName = `${name}_${i}`;
     const scope = new Map(ctx.scope);
-    scope.set(name, { type, irName });
+    const key = localKey(ctx.file, v.span);
+    if (this.res) {
+      this.res.declare({ key, kind: "local", name, file: ctx.file, span: v.span, type });
+      this.res.scope({ file: ctx.file, span: within, name, key });
+    }
+    scope.set(name, { type, irName, key });
     return { ctx: { ...ctx, scope, inUse: new Set([...ctx.inUse, irName]) }, irName };
   }
 
   private name(n: string, span: Span, ctx: Ctx, expected?: Type): Expr | undefined {
     const env = this.env;
     const b = ctx.scope.get(n);
-    if (b) return this.mk({ k: "var", name: b.irName, type: b.type }, ctx, span);
+    if (b) {
+      if (b.key) this.used(ctx, span, b.key, b.type);
+      return this.mk({ k: "var", name: b.irName, type: b.type }, ctx, span);
+    }
     const bases = env.memberIndex.get(n);
     if (bases && bases.length) {
       let base: string | undefined = bases.length === 1 ? bases[0] : undefined;
@@ -239,7 +233,9 @@ export class ExprChecker {
         return this.err(ctx, "RW2011", `ambiguous enum member \`${n}\`: it is a member of ${[...bases].sort().map((x) => "`" + x + "`").join(" and ")}`, span,
           `write ${[...bases].sort().map((x) => "`" + x + "." + n + "`").join(" or ")}`);
       }
-      return this.mk({ k: "lit", value: n, type: enumType(env, base)! }, ctx, span);
+      const t = enumType(env, base)!;
+      this.used(ctx, span, `member:${base}.${n}`, t);
+      return this.mk({ k: "lit", value: n, type: t }, ctx, span);
     }
     if (ctx.missingParam?.has(n)) {
       return this.err(ctx, "RW2012", `\`${n}\` is not a parameter of every lifted rule's action (\`${ctx.missingParam.get(n)}\` lacks it)`, span,
@@ -254,15 +250,18 @@ export class ExprChecker {
   private field(e: Extract<Ast, { k: "field" }>, ctx: Ctx): Expr | undefined {
     const env = this.env;
     // t(args).field on a record-valued table
-    if (e.obj.k === "call" && !env.defs.has(e.obj.callee.name) && env.tables?.has(e.obj.callee.name)) return this.tableCall(e.obj, ctx, e.field, e.span);
+    if (e.obj.k === "call" && !env.defs.has(e.obj.callee.name) && env.tables?.has(e.obj.callee.name)) return tableCall(this, e.obj, ctx, e.field, e.span);
     // E.member
     if (e.obj.k === "name" && !ctx.scope.has(e.obj.name) && env.enums.has(e.obj.name)) {
       const en = env.enums.get(e.obj.name)!;
+      this.used(ctx, e.obj.span, `enum:${en.name}`);
       if (!en.members.includes(e.field.name)) {
         return this.err(ctx, "RW2004", `\`${e.field.name}\` is not a member of \`${en.name}\``, e.field.span,
           didYouMean(e.field.name, en.members, `members: ${en.members.slice(0, 8).join(", ")}${en.members.length > 8 ? ", …" : ""}`));
       }
-      return this.mk({ k: "lit", value: e.field.name, type: enumType(env, en.base)! }, ctx, e.span);
+      const t = enumType(env, en.base)!;
+      this.used(ctx, e.field.span, `member:${en.base}.${e.field.name}`, t);
+      return this.mk({ k: "lit", value: e.field.name, type: t }, ctx, e.span);
     }
     const o = this.expr(e.obj, ctx);
     if (!o) return undefined;
@@ -277,6 +276,8 @@ export class ExprChecker {
       return this.err(ctx, "RW2001", `unknown ${what} \`${e.field.name}\``, e.field.span,
         didYouMean(e.field.name, names, `fields: ${names.slice(0, 10).join(", ")}${names.length > 10 ? ", …" : ""}`));
     }
+    const ptr = recordPointer(o.type);
+    if (ptr !== undefined) this.used(ctx, e.field.span, `field:${ptr}/properties/${f.name}`, f.type);
     return this.mk({ k: "field", obj: o, field: f.name, type: f.type }, ctx, e.span);
   }
 
@@ -395,11 +396,13 @@ export class ExprChecker {
     const env = this.env;
     if (e.k === "name" && !ctx.scope.has(e.name) && env.enums.has(e.name)) {
       const t = enumType(env, e.name)!;
+      this.used(ctx, e.span, `enum:${e.name}`);
       return { domain: { k: "enum", type: t }, varType: t };
     }
     if (e.k === "call" && (BOARD_DOMAIN_FNS as string[]).includes(e.callee.name) && !env.defs.has(e.callee.name)) {
       const space = enumType(env, "Space");
       if (!space) return undefined; // the board failed
+      this.used(ctx, e.callee.span, `builtin:${e.callee.name}`);
       if (e.args.length !== 1) return this.err(ctx, "RW3003", `\`${e.callee.name}\` takes 1 argument, found ${e.args.length}`, e.span, `write \`${e.callee.name}(s)\` with a Space`);
       const a = this.expect(e.args[0]!, ctx, space, `the argument of \`${e.callee.name}\``);
       return a && { domain: { k: "board", fn: e.callee.name as BoardDomainFn, args: [a] }, varType: space };
@@ -417,7 +420,7 @@ export class ExprChecker {
   }
 
   /** Check call arguments against parameter types. */
-  private args(args: Ast[], params: ParamInfo[], ctx: Ctx, callee: string, span: Span): Expr[] | undefined {
+  args(args: Ast[], params: ParamInfo[], ctx: Ctx, callee: string, span: Span): Expr[] | undefined {
     if (args.length !== params.length) {
       return this.err(ctx, "RW3003", `\`${callee}\` takes ${params.length} argument${params.length === 1 ? "" : "s"}, found ${args.length}`, span,
         `write \`${callee}(${params.map((p) => p.name).join(", ")})\``);
@@ -437,6 +440,7 @@ export class ExprChecker {
     const n = e.callee.name;
     const def = env.defs.get(n);
     if (def) {
+      this.used(ctx, e.callee.span, `def:${n}`, def.ret);
       if (!def.params || !def.ret) return undefined; // its signature already failed
       const args = this.args(e.args, def.params, ctx, n, e.span);
       if (!args) return undefined;
@@ -448,9 +452,10 @@ export class ExprChecker {
       return { ...substitute(tpl, m), pos };
     }
     // a table named like a builtin takes precedence, as a def does (and as `t(args).field` reads it)
-    if (env.tables?.has(n)) return this.tableCall(e, ctx);
-    if (n === DISTANCE) return this.distance(e, ctx);
+    if (env.tables?.has(n)) return tableCall(this, e, ctx);
+    if (n === DISTANCE) return distanceCall(this, e, ctx);
     if (n in BOARD_FNS) {
+      this.used(ctx, e.callee.span, `builtin:${n}`, BOOL);
       const sig = BOARD_FNS[n as BoardFn];
       const params: ParamInfo[] = [];
       for (const [i, tn] of sig.entries()) {
@@ -473,97 +478,6 @@ export class ExprChecker {
       didYouMean(n, [...env.defs.keys(), ...(env.tables?.keys() ?? []), ...Object.keys(BOARD_FNS), DISTANCE, ...BOARD_DOMAIN_FNS], "declare it with `def` or use a board builtin (dsl/README.md)"));
   }
 
-  /**
-   * `t(args)` / `t(args).field`: a table lookup. Every argument must lie in its parameter's
-   * declared domain (so the lookup never falls outside the table the prover checked): enums and
-   * bools by type, a ranged `int` by the argument's known bounds (a literal, a schema
-   * `minimum`/`maximum`, or both branches of an `if`).
-   */
-  private tableCall(e: Extract<Ast, { k: "call" }>, ctx: Ctx, field?: { name: string; span: Span }, span?: Span): Expr | undefined {
-    const n = e.callee.name;
-    const t = this.env.tables!.get(n)!;
-    if (!t.params || !t.result) return undefined; // its signature already failed
-    const args = this.args(e.args, t.params.map((p) => ({ name: p.name, type: p.type, actor: false })), ctx, n, e.span);
-    if (!args) return undefined;
-    let ok = true;
-    args.forEach((a, i) => {
-      const p = t.params![i]!;
-      if (p.type.k !== "int" || (p.type.min === undefined && p.type.max === undefined)) return;
-      const b = intBounds(a);
-      const lo = p.type.min ?? -Infinity;
-      const hi = p.type.max ?? Infinity;
-      if (!b || b[0] < lo || b[1] > hi) {
-        ok = false;
-        this.err(ctx, "RW3103", `argument \`${p.name}\` of table \`${n}\` may lie outside ${lo}..${hi}${b ? ` (it ranges over ${b[0]}..${b[1]})` : ""}`, e.args[i]!.span,
-          "pass a literal or a state field whose schema `minimum`/`maximum` lie in the table's range");
-      }
-    });
-    if (!ok) return undefined;
-    const res = t.result;
-    if (res.k === "record") {
-      if (!field) {
-        const names = res.fields.map((f) => f.name);
-        return this.err(ctx, "RW3104", `table \`${n}\` gives a record: pick one of its fields`, e.span, `write \`${n}(…).${names[0]}\` (fields: ${names.join(", ")})`);
-      }
-      const f = res.fields.find((x) => x.name === field.name);
-      if (!f) {
-        const names = res.fields.map((x) => x.name);
-        return this.err(ctx, "RW2001", `table \`${n}\` has no field \`${field.name}\``, field.span, didYouMean(field.name, names, `fields: ${names.join(", ")}`));
-      }
-      return this.mk({ k: "table", table: n, args, field: f.name, type: f.type }, ctx, span ?? e.span);
-    }
-    if (field) {
-      return this.err(ctx, "RW3008", `\`.${field.name}\` reads a record field, but table \`${n}\` gives \`${typeName(res)}\``, field.span, "only record-valued tables have fields");
-    }
-    return this.mk({ k: "table", table: n, args, type: res }, ctx, e.span);
-  }
-
-  /**
-   * `distance(a, b)`: Space × Space → int in 0..n (n = the board's space count, the value of a
-   * pair no path joins). Two literal spaces the board does not connect are a warning (RW3010):
-   * the call is then the constant n, which is almost surely not what the rule means.
-   */
-  private distance(e: Extract<Ast, { k: "call" }>, ctx: Ctx): Expr | undefined {
-    const env = this.env;
-    const space = enumType(env, "Space");
-    if (!space || !env.board) return undefined; // the board failed
-    const params: ParamInfo[] = [{ name: "from", type: space, actor: false }, { name: "to", type: space, actor: false }];
-    const args = this.args(e.args, params, ctx, DISTANCE, e.span);
-    if (!args) return undefined;
-    const [from, to] = args as [Expr, Expr];
-    const n = space.members.length;
-    if (from.k === "lit" && to.k === "lit") {
-      const order = space.members;
-      const i = order.indexOf(String(from.value));
-      const j = order.indexOf(String(to.value));
-      const far = unreachableDistance(n);
-      if (i >= 0 && j >= 0 && this.distances(order)[i]![j] === far) {
-        this.r.report("RW3010", `no path on the board joins \`${String(from.value)}\` and \`${String(to.value)}\`: \`distance\` gives ${far} (the space count)`, ctx.file, e.span,
-          "check board.json's connections, or compare with a space the board connects");
-      }
-    }
-    return this.mk({ k: "distance", from, to, type: { k: "int", min: 0, max: n } }, ctx, e.span);
-  }
-
-  private distanceCache?: number[][];
-  private distances(order: string[]): number[][] {
-    this.distanceCache ??= boardDistances(this.env.board!, order);
-    return this.distanceCache;
-  }
-
-  private reach(e: Extract<Ast, { k: "reach" }>, ctx: Ctx): Expr | undefined {
-    const env = this.env;
-    const route = env.routes.get(e.route.name);
-    if (!route) return this.err(ctx, "RW2006", `unknown route \`${e.route.name}\``, e.route.span, didYouMean(e.route.name, env.routes.keys(), "declare it with `route`"));
-    const space = enumType(env, "Space");
-    if (!route.params || !space) return undefined;
-    const args = this.args(e.args, route.params, ctx, e.route.name, e.route.span);
-    const from = this.expect(e.from, ctx, space, "the start of `reachable`");
-    const to = this.expect(e.to, ctx, space, "the end of `reachable`");
-    if (!args || !from || !to) return undefined;
-    return this.mk({ k: "reach", route: e.route.name, args, from, to, type: BOOL }, ctx, e.span);
-  }
-
   /** The body of a def over its parameters (as vars), checked once. */
   defTemplate(name: string, callerCtx: Ctx | undefined, callSpan: Span | undefined): Expr | undefined {
     const def = this.env.defs.get(name)!;
@@ -581,7 +495,8 @@ export class ExprChecker {
       return undefined;
     }
     this.defTemplates.set(name, "busy");
-    const scope = new Map(def.params.map((p) => [p.name, { type: p.type, irName: p.name }]));
+    const scope = new Map(def.params.map((p) => [p.name, { type: p.type, irName: p.name, ...(p.key ? { key: p.key } : {}) }]));
+    if (this.res) for (const p of def.params) if (p.key) this.res.scope({ file: def.file, span: def.decl.span, name: p.name, key: p.key });
     const ctx: Ctx = { file: def.file, scope, inUse: new Set(def.params.map((p) => p.name)) };
     const ir = this.expect(def.decl.body, ctx, def.ret, `the body of def \`${name}\``);
     this.defTemplates.set(name, ir ? { ir } : {});
@@ -592,59 +507,6 @@ export class ExprChecker {
 /** A literal's value for a message: `Infinity` (a literal too long for a number) as "of more than 308 digits". */
 function literalText(v: number): string {
   return Number.isFinite(v) ? String(v) : "of more than 308 digits";
-}
-
-/** Known [min, max] of an int expression (a literal, a bounded int, an `if` of those), or undefined. */
-function intBounds(e: Expr): [number, number] | undefined {
-  if (e.k === "lit" && typeof e.value === "number") return [e.value, e.value];
-  if (e.k === "ite") {
-    const a = intBounds(e.then);
-    const b = intBounds(e.else);
-    return a && b ? [Math.min(a[0], b[0]), Math.max(a[1], b[1])] : undefined;
-  }
-  if (e.type.k === "int" && e.type.min !== undefined && e.type.max !== undefined) return [e.type.min, e.type.max];
-  return undefined;
-}
-
-// ---------------------------------------------------------------- substitution
-
-/** Replace free variables by expressions, renaming binders that would capture them. */
-export function substitute(e: Expr, m: Map<string, Expr>): Expr {
-  if (m.size === 0) return e;
-  const s = (x: Expr) => substitute(x, m);
-  const sd = (d: Domain): Domain => (d.k === "list" ? { k: "list", expr: s(d.expr) } : d.k === "board" ? { ...d, args: d.args.map(s) } : d);
-  switch (e.k) {
-    case "var": return m.get(e.name) ?? e;
-    case "lit": case "state": return e;
-    case "field": return { ...e, obj: s(e.obj) };
-    case "index": return { ...e, obj: s(e.obj), key: s(e.key) };
-    case "not": case "neg": case "len": return { ...e, arg: s(e.arg) } as Expr;
-    case "and": case "or": return { ...e, args: e.args.map(s) };
-    case "implies": case "cmp": case "arith": return { ...e, left: s(e.left), right: s(e.right) } as Expr;
-    case "ite": return { ...e, cond: s(e.cond), then: s(e.then), else: s(e.else) };
-    case "in": return { ...e, elem: s(e.elem), set: s(e.set) };
-    case "setlit": return { ...e, items: e.items.map(s) };
-    case "board": return { ...e, args: e.args.map(s) };
-    case "reach": return { ...e, args: e.args.map(s), from: s(e.from), to: s(e.to) };
-    case "distance": return { ...e, from: s(e.from), to: s(e.to) };
-    case "table": return { ...e, args: e.args.map(s) };
-    case "quant":
-    case "agg": {
-      const inner = new Map(m);
-      inner.delete(e.var);
-      const captured = new Set<string>();
-      for (const v of inner.values()) for (const n of freeVars(v).keys()) captured.add(n);
-      let v = e.var;
-      if (captured.has(v)) {
-        const taken = new Set([...captured, ...freeVars(e).keys(), ...inner.keys()]);
-        for (let i = 1; taken.has(v); i++) v = `${e.var}_${i}`;
-        inner.set(e.var, { k: "var", name: v, type: e.varType });
-      }
-      const si = (x: Expr) => substitute(x, inner);
-      if (e.k === "quant") return { ...e, var: v, domain: sd(e.domain), body: si(e.body) };
-      return { ...e, var: v, domain: sd(e.domain), ...(e.where ? { where: si(e.where) } : {}), ...(e.body ? { body: si(e.body) } : {}) };
-    }
-  }
 }
 
 export type { EnumType };

@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import pc from "picocolors";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { loadEdition } from "../check/index.js";
-import { declaresEdition } from "../syntax/index.js";
+import { DSL_DIR, editionFolders } from "../check/editions.js";
 import { renderDiagnostic } from "../diagnostics/render.js";
 import type { Diagnostic } from "../diagnostics/types.js";
 import { editionFolder, type IREdition, type Type } from "../ir/types.js";
@@ -61,7 +61,8 @@ export function parseCount(value: string, flag: string, max: number): number {
   return n;
 }
 
-export const DSL_DIR = "dsl";
+/** The folder of bundled editions (the layout is compiler/check/editions.ts'). */
+export { DSL_DIR };
 export const GENERATED_DIR = "generated";
 export const PROOFS_DIR = "proofs";
 
@@ -70,22 +71,7 @@ export const PROOFS_DIR = "proofs";
  * `edition` (variants included; `dsl/modules/` holds modules, not editions).
  */
 export function bundledEditions(root = process.cwd()): string[] {
-  const dsl = path.join(root, DSL_DIR);
-  if (!fs.existsSync(dsl)) return [];
-  const isEdition = (dir: string) =>
-    fs.readdirSync(dir).some((f) => {
-      if (!f.endsWith(".rules")) return false;
-      try {
-        return declaresEdition(fs.readFileSync(path.join(dir, f), "utf8"));
-      } catch {
-        return false;
-      }
-    });
-  return fs
-    .readdirSync(dsl, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && isEdition(path.join(dsl, d.name)))
-    .map((d) => d.name)
-    .sort();
+  return editionFolders(path.join(root, DSL_DIR));
 }
 
 export interface EditionRef {

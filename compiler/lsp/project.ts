@@ -15,11 +15,9 @@ import path from "node:path";
 import type { Diagnostic } from "../diagnostics/types.js";
 import type { IREdition } from "../ir/types.js";
 import { loadEdition } from "../check/index.js";
-import { declaresEdition, parseRules } from "../syntax/index.js";
+import { DISK, DSL_DIR, editionFolders, editionRuleFiles, editionsRootOf } from "../check/editions.js";
+import { parseRules } from "../syntax/index.js";
 import type { AstFile } from "../syntax/ast.js";
-
-/** The folder holding shared modules, beside the edition folders (as compiler/check/editions.ts). */
-const MODULES = "modules";
 
 export interface Checked {
   /** absolute edition folder */
@@ -93,21 +91,12 @@ export class Project {
 
   /** The folder holding the edition folders (`dsl/`) of a rule file, or undefined. */
   dslRootOf(abs: string): string | undefined {
-    const dir = path.dirname(abs);
-    const up = path.dirname(dir);
-    if (path.basename(up) === MODULES) return path.dirname(up);
-    return up;
+    return editionsRootOf(abs);
   }
 
   /** Edition folders (absolute) under a dsl root: folders whose rule files declare an `edition`. */
   editionsUnder(dslRoot: string): string[] {
-    let names: string[];
-    try {
-      names = fs.readdirSync(dslRoot, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== MODULES).map((d) => d.name).sort();
-    } catch {
-      return [];
-    }
-    return names.map((n) => path.join(dslRoot, n)).filter((d) => this.ruleFilesIn(d).some((f) => declaresEdition(this.read(f) ?? "")));
+    return editionFolders(dslRoot, this).map((n) => path.join(dslRoot, n));
   }
 
   /**
@@ -115,25 +104,7 @@ export class Project {
    * modules any of them imports (read from the ASTs, so it works while the edition has errors).
    */
   filesOf(editionDir: string): string[] {
-    const out: string[] = [];
-    const seen = new Set<string>();
-    const mods = new Set<string>();
-    let dir: string | undefined = editionDir;
-    while (dir && !seen.has(dir)) {
-      seen.add(dir);
-      const files = this.ruleFilesIn(dir);
-      out.push(...files);
-      let parent: string | undefined;
-      for (const f of files) {
-        for (const d of this.ast(f).decls) {
-          if (d.k === "edition" && d.parent) parent = path.join(path.dirname(dir), d.parent.path);
-          if (d.k === "import") mods.add(d.name.name);
-        }
-      }
-      dir = parent;
-    }
-    for (const m of [...mods].sort()) out.push(...this.ruleFilesIn(path.join(path.dirname(editionDir), MODULES, m)));
-    return [...new Set(out)];
+    return editionRuleFiles(editionDir, this, (f) => this.ast(f).decls);
   }
 
   private editionsMemo = new Map<string, string[]>();
@@ -191,7 +162,7 @@ export function projectRootOf(abs: string): string | undefined {
 
 function isProjectRoot(dir: string): boolean {
   try {
-    if (fs.statSync(path.join(dir, "dsl")).isDirectory()) return true;
+    if (fs.statSync(path.join(dir, DSL_DIR)).isDirectory()) return true;
   } catch {
     // no dsl/ here
   }
@@ -205,9 +176,5 @@ function isProjectRoot(dir: string): boolean {
 
 /** Absolute paths of the `.rules` files of a folder on disk, sorted; [] when unreadable. */
 export function ruleFiles(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir).filter((n) => n.endsWith(".rules")).sort().map((n) => path.join(dir, n));
-  } catch {
-    return [];
-  }
+  return DISK.ruleFilesIn(dir);
 }

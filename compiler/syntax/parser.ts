@@ -5,80 +5,15 @@
  * The top rule is `declaration`: index.ts splits a file's tokens at declaration keywords and
  * parses each slice, so an error never hides the declarations after it.
  */
-import { CstParser, EOF, type IParserErrorMessageProvider, type TokenType, type IToken } from "chevrotain";
+import { CstParser } from "chevrotain";
 import {
   allTokens, AnyName, Ident, KW, Section, NamedSection, IntLit, StringLit, Le, Ge, Neq, Lt, Gt, Eq, Colon,
   Comma, Dot, LParen, RParen, LBrace, RBrace, LBracket, RBracket, Plus, Minus, Star, At,
 } from "./tokens.js";
-import { DotDot } from "./tokens.js";
+import { errorMessageProvider } from "./parse-errors.js";
+import { tableGrammar, type GrammarDsl } from "./grammar-tables.js";
 
-/** `'when'` → `` `when` `` for messages; other labels (`identifier`) stay as they are. */
-export function showLabel(t: TokenType): string {
-  const l = t.LABEL ?? t.name;
-  if (t === EOF) return "end of declaration";
-  return l.startsWith("'") ? "`" + l.slice(1, -1) + "`" : l;
-}
-export function showToken(t: IToken): string {
-  if (t.tokenType === EOF) return "end of declaration";
-  return "`" + t.image + "`";
-}
-
-const RULE_CONTEXT: Record<string, string> = {
-  editionDecl: "the edition declaration",
-  schemaDecl: "the schema declaration",
-  boardDecl: "the board declaration",
-  enumDecl: "the enum declaration",
-  actionDecl: "the action declaration",
-  defDecl: "the def",
-  routeDecl: "the route",
-  routeClause: "the route clause",
-  ruleDecl: "the rule",
-  exemptDecl: "the exemption",
-  invariantDecl: "the invariant",
-  declineDecl: "the decline declaration",
-  moduleDecl: "the module declaration",
-  importDecl: "the import",
-  overrideDecl: "the override",
-  removeDecl: "the removal",
-  citation: "the citation",
-  param: "the parameter",
-  typeRef: "a type",
-  tableDecl: "the table",
-  tableParam: "the table parameter",
-  tableResult: "the table's result type",
-  tableRow: "the table row",
-  tablePattern: "a row pattern",
-  tableValue: "a row value",
-  annotation: "the annotation",
-};
-
-function uniq(xs: string[]): string[] {
-  return [...new Set(xs)];
-}
-
-/** Messages in the project style: lowercase, user text in backticks, what was expected first. */
-export const errorMessageProvider: IParserErrorMessageProvider = {
-  buildMismatchTokenMessage({ expected, actual, previous, ruleName }) {
-    const after = previous && previous.tokenType !== EOF && previous.image ? ` after \`${previous.image}\`` : "";
-    const where = RULE_CONTEXT[ruleName] ? ` in ${RULE_CONTEXT[ruleName]}` : "";
-    return `expected ${showLabel(expected)}${after}${where}, found ${showToken(actual)}`;
-  },
-  buildNotAllInputParsedMessage({ firstRedundant }) {
-    return `unexpected ${showToken(firstRedundant)} after the end of the declaration`;
-  },
-  buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, ruleName }) {
-    const firsts = uniq(expectedPathsPerAlt.flat().map((path) => (path[0] ? showLabel(path[0]) : "")).filter(Boolean));
-    const after = previous && previous.tokenType !== EOF && previous.image ? ` after \`${previous.image}\`` : "";
-    const what = ruleName === "declaration" ? "a declaration" : firsts.length > 6 ? (RULE_CONTEXT[ruleName] ?? "an expression") : firsts.join(" or ");
-    return `expected ${what}${after}, found ${showToken(actual[0])}`;
-  },
-  buildEarlyExitMessage({ expectedIterationPaths, actual, previous, ruleName }) {
-    const firsts = uniq(expectedIterationPaths.map((p) => (p[0] ? showLabel(p[0]) : "")).filter(Boolean));
-    const after = previous && previous.tokenType !== EOF && previous.image ? ` after \`${previous.image}\`` : "";
-    void ruleName;
-    return `expected ${firsts.join(" or ") || "more input"}${after}, found ${showToken(actual[0])}`;
-  },
-};
+export { errorMessageProvider, showLabel } from "./parse-errors.js";
 
 /**
  * The grammar as a chevrotain parser, without chevrotain's error recovery (issue 29): its
@@ -109,7 +44,7 @@ export class RulesParser extends CstParser {
       { ALT: () => this.SUBRULE(this.exemptDecl) },
       { ALT: () => this.SUBRULE(this.invariantDecl) },
       { ALT: () => this.SUBRULE(this.declineDecl) },
-      { ALT: () => this.SUBRULE(this.tableDecl) },
+      { ALT: () => this.SUBRULE(this.tables.tableDecl) },
       { ALT: () => this.SUBRULE(this.moduleDecl) },
       { ALT: () => this.SUBRULE(this.importDecl) },
       { ALT: () => this.SUBRULE(this.overrideDecl) },
@@ -359,171 +294,8 @@ export class RulesParser extends CstParser {
   });
 
   /** `§9.6` or `§"Voyages of Exploration"` (a named section, for sources without numbers). */
-  // ---------------------------------------------------------------- tables (dsl/README.md, "Tables")
-
-  /**
-   * `table <name> <citations> "<title>" (<params>): <result> [key <expr>, …] { <rows> }`.
-   * `key` is a contextual word (an identifier elsewhere).
-   */
-  private tableDecl = this.RULE("tableDecl", () => {
-    this.CONSUME(KW.table);
-    this.CONSUME(Ident, { LABEL: "name" });
-    this.SUBRULE(this.citations);
-    this.CONSUME(StringLit, { LABEL: "title" });
-    this.CONSUME(LParen);
-    this.SUBRULE(this.tableParam);
-    this.MANY(() => {
-      this.CONSUME(Comma);
-      this.SUBRULE2(this.tableParam);
-    });
-    this.CONSUME(RParen);
-    this.CONSUME(Colon);
-    this.SUBRULE(this.tableResult);
-    this.OPTION({
-      GATE: () => this.LA(1).tokenType === Ident && this.LA(1).image === "key",
-      DEF: () => {
-        this.CONSUME2(Ident, { LABEL: "keyWord" });
-        this.SUBRULE(this.expr, { LABEL: "key" });
-        this.MANY2(() => {
-          this.CONSUME2(Comma);
-          this.SUBRULE2(this.expr, { LABEL: "key" });
-        });
-      },
-    });
-    this.CONSUME(LBrace);
-    this.MANY3(() => this.SUBRULE(this.tableRow));
-    this.CONSUME(RBrace);
-  });
-
-  /** `roll: int in 2..12`, `explorer: int`, `mercators_map: bool`, `holding: Holding`. */
-  private tableParam = this.RULE("tableParam", () => {
-    this.CONSUME(Ident, { LABEL: "name" });
-    this.CONSUME(Colon);
-    this.SUBRULE(this.typeRef);
-    this.OPTION(() => {
-      this.CONSUME(KW.in);
-      this.SUBRULE(this.signedInt, { LABEL: "min" });
-      this.CONSUME(DotDot);
-      this.SUBRULE2(this.signedInt, { LABEL: "max" });
-    });
-  });
-
-  private signedInt = this.RULE("signedInt", () => {
-    this.OPTION(() => this.CONSUME(Minus));
-    this.CONSUME(IntLit);
-  });
-
-  /** A scalar type, or a small record `{ success: bool, bonus_card: bool }`. */
-  private tableResult = this.RULE("tableResult", () => {
-    this.OR([
-      {
-        ALT: () => {
-          this.CONSUME(LBrace);
-          this.CONSUME(Ident, { LABEL: "field" });
-          this.CONSUME(Colon);
-          this.SUBRULE(this.typeRef, { LABEL: "fieldType" });
-          this.MANY(() => {
-            this.CONSUME(Comma);
-            this.CONSUME2(Ident, { LABEL: "field" });
-            this.CONSUME2(Colon);
-            this.SUBRULE2(this.typeRef, { LABEL: "fieldType" });
-          });
-          this.CONSUME(RBrace);
-        },
-      },
-      { ALT: () => this.SUBRULE3(this.typeRef, { LABEL: "type" }) },
-    ]);
-  });
-
-  /** `5..6: no_discovery`, `2 when hapsburg_galleons: { … }`, `explore, {england, france}: …`. */
-  private tableRow = this.RULE("tableRow", () => {
-    this.SUBRULE(this.tablePattern);
-    this.MANY(() => {
-      this.CONSUME(Comma);
-      this.SUBRULE2(this.tablePattern);
-    });
-    this.OPTION(() => {
-      this.CONSUME(KW.when);
-      this.SUBRULE(this.expr, { LABEL: "guard" });
-    });
-    this.CONSUME(Colon);
-    this.SUBRULE(this.tableValue);
-  });
-
-  /** `_`, `7`, `5..6`, `<= 4`, `>= 10`, `true`, `member`, `Enum.member`, `{a, b}`. */
-  private tablePattern = this.RULE("tablePattern", () => {
-    this.OR([
-      {
-        ALT: () => {
-          this.SUBRULE(this.signedInt, { LABEL: "lo" });
-          this.OPTION(() => {
-            this.CONSUME(DotDot);
-            this.SUBRULE2(this.signedInt, { LABEL: "hi" });
-          });
-        },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(Le);
-          this.SUBRULE3(this.signedInt, { LABEL: "atMost" });
-        },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(Ge);
-          this.SUBRULE4(this.signedInt, { LABEL: "atLeast" });
-        },
-      },
-      { ALT: () => this.CONSUME(KW.true) },
-      { ALT: () => this.CONSUME(KW.false) },
-      { ALT: () => this.SUBRULE(this.memberRef, { LABEL: "member" }) },
-      {
-        ALT: () => {
-          this.CONSUME(LBrace);
-          this.SUBRULE2(this.memberRef, { LABEL: "member" });
-          this.MANY(() => {
-            this.CONSUME(Comma);
-            this.SUBRULE3(this.memberRef, { LABEL: "member" });
-          });
-          this.CONSUME(RBrace);
-        },
-      },
-    ]);
-  });
-
-  /** `member` or `Enum.member` (`_` is a member-shaped wildcard, read in cst-to-ast). */
-  private memberRef = this.RULE("memberRef", () => {
-    this.CONSUME(Ident, { LABEL: "first" });
-    this.OPTION(() => {
-      this.CONSUME(Dot);
-      this.CONSUME2(Ident, { LABEL: "second" });
-    });
-  });
-
-  /** A constant: an integer, `true`/`false`, an enum member, or a record `{ field: value, … }`. */
-  private tableValue = this.RULE("tableValue", () => {
-    this.OR([
-      { ALT: () => this.SUBRULE(this.signedInt, { LABEL: "int" }) },
-      { ALT: () => this.CONSUME(KW.true) },
-      { ALT: () => this.CONSUME(KW.false) },
-      { ALT: () => this.SUBRULE(this.memberRef, { LABEL: "member" }) },
-      {
-        ALT: () => {
-          this.CONSUME(LBrace);
-          this.CONSUME(Ident, { LABEL: "field" });
-          this.CONSUME(Colon);
-          this.SUBRULE(this.tableValue, { LABEL: "fieldValue" });
-          this.MANY(() => {
-            this.CONSUME(Comma);
-            this.CONSUME2(Ident, { LABEL: "field" });
-            this.CONSUME2(Colon);
-            this.SUBRULE2(this.tableValue, { LABEL: "fieldValue" });
-          });
-          this.CONSUME(RBrace);
-        },
-      },
-    ]);
-  });
+  // tables (dsl/README.md, "Tables"): grammar-tables.ts
+  private tables = tableGrammar(this as unknown as GrammarDsl, () => ({ citations: this.citations, expr: this.expr, typeRef: this.typeRef }));
 
   /**
    * `decline <action> during <phase> "<why>"`: the move by which the active power declines to act
