@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
 import type { Resolution } from "../../compiler/check/resolution.js";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 let res: Resolution;
 /** rule file (repo-relative) → its lines with comments and string literals blanked (columns kept) */
 const code = new Map<string, string[]>();
