@@ -6,12 +6,19 @@
  * and lists the restriction paragraphs that are not encoded. Exit 0 at or over both thresholds,
  * 1 under one, 2 on a malformed manifest (file:line, hint; a bad audit mark or an unknown
  * scenario too), an edition that does not compile, or bad usage.
+ *
+ * `--verify-audit` also checks that every audit mark pins the ids its paragraph claims
+ * (compiler/coverage/audit.ts): each id is removed from an in-memory copy of the edition's IR and
+ * the mark's scenarios are run on the reference interpreter (compiler/interpret); at least one
+ * must fail. Survivors are RW5014 errors at the id in the manifest, and the exit code is 1.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { analyzeCoverage, meetsAuditThreshold, meetsThreshold, readManifest, selectEditions, type CoverageReport, type EditionIds, type Manifest, type SourceFile } from "../coverage/index.js";
-import { readScenarioFile } from "../scenarios/index.js";
+import { analyzeCoverage, meetsAuditThreshold, meetsThreshold, readManifest, selectEditions, verifyAuditMarks, type AuditVerification, type CoverageReport, type EditionIds, type Manifest, type ProbeOutcome, type ScenarioProbe, type SourceFile } from "../coverage/index.js";
+import { judge, judgeTable, readScenarioFile } from "../scenarios/index.js";
+import { createInterpreter, type Interpreter } from "../interpret/index.js";
+import type { IREdition } from "../ir/types.js";
 import type { Diagnostic } from "../diagnostics/types.js";
 import { bundledEditions, compile, errorCount, printDiagnostics, resolveEdition, UsageError, color, type Format } from "./common.js";
 
@@ -25,6 +32,8 @@ export interface CoverageOptions {
   minAudited?: string;
   manifests?: string;
   sources?: string;
+  /** run the mutation check of the audit marks (compiler/coverage/audit.ts) */
+  verifyAudit?: boolean;
   format: Format;
 }
 
@@ -35,6 +44,8 @@ export interface CoverageResult {
   auditThreshold: number | null;
   pass: boolean;
   exitCode: number;
+  /** with `verifyAudit`: the marks, mutants, kills and survivors */
+  audit?: AuditVerification;
 }
 
 /** Reads manifests, sources and editions and computes the coverage (no printing but diagnostics). */
@@ -114,8 +125,88 @@ export function runCoverage(opts: CoverageOptions): CoverageResult {
     if (!known.includes(opts.edition)) throw new UsageError(`no manifest covers edition \`${opts.edition}\``, 2, known.length ? `editions in the manifests: ${known.map((k) => `\`${k}\``).join(", ")}` : undefined);
     report = selectEditions(report, [opts.edition]);
   }
-  const pass = (threshold === null || meetsThreshold(report.total, threshold)) && (auditThreshold === null || meetsAuditThreshold(report.total, auditThreshold));
-  return { report, diagnostics, threshold, auditThreshold, pass, exitCode: pass ? 0 : 1 };
+  let pass = (threshold === null || meetsThreshold(report.total, threshold)) && (auditThreshold === null || meetsAuditThreshold(report.total, auditThreshold));
+  let audit: AuditVerification | undefined;
+  if (opts.verifyAudit) {
+    audit = verifyAuditMarks(manifests, scenarioProbe(opts.format), opts.edition === undefined ? undefined : [opts.edition]);
+    diagnostics.push(...audit.diagnostics);
+    if (audit.survivors.length) pass = false;
+  }
+  return { report, diagnostics, threshold, auditThreshold, pass, exitCode: pass ? 0 : 1, ...(audit ? { audit } : {}) };
+}
+
+/**
+ * The probe `verifyAuditMarks` runs each audit mark's scenarios with: the scenario's edition is
+ * built once, and for each removed id an interpreter (compiler/interpret) is made over a copy of
+ * its IR without that rule, exemption or table — in memory, no file is written. A scenario is
+ * first run on the unmutated edition (one that fails there pins nothing). Scenario files, IR,
+ * interpreters and outcomes are cached, so each (scenario, id) pair runs once.
+ */
+export function scenarioProbe(format: Format): ScenarioProbe {
+  const files = new Map<string, ReturnType<typeof readScenarioFile> | null>();
+  const irs = new Map<string, IREdition | null>();
+  const interpreters = new Map<string, Interpreter>();
+  const outcomes = new Map<string, ProbeOutcome>();
+  const contents = (file: string) => {
+    if (!files.has(file)) {
+      const ok = /\.(ya?ml|json)$/.test(file) && !path.isAbsolute(file) && fs.existsSync(file) && fs.statSync(file).isFile();
+      files.set(file, ok ? readScenarioFile(file, (e) => path.join("test", "fixtures", path.basename(e))) : null);
+    }
+    return files.get(file)!;
+  };
+  const edition = (name: string) => {
+    if (!irs.has(name)) {
+      let ir: IREdition | null = null;
+      try {
+        ir = compile(resolveEdition(name), format).edition ?? null;
+      } catch {
+        ir = null;
+      }
+      irs.set(name, ir);
+    }
+    return irs.get(name)!;
+  };
+  const interpreter = (name: string, removed: string) => {
+    const key = `${name}\0${removed}`;
+    let it = interpreters.get(key);
+    if (!it) {
+      const ir = edition(name)!;
+      it = createInterpreter(
+        removed === ""
+          ? ir
+          : { ...ir, rules: ir.rules.filter((r) => r.id !== removed), exemptions: ir.exemptions.filter((e) => e.id !== removed), tables: (ir.tables ?? []).filter((t) => t.name !== removed) },
+      );
+      interpreters.set(key, it);
+    }
+    return it;
+  };
+  // passes / fails of one scenario against the edition minus `removed` ("" = none); a throw fails
+  const run = (file: string, name: string, removed: string): boolean | null => {
+    const c = contents(file);
+    if (!c) return null;
+    const s = c.scenarios.find((x) => x.name === name);
+    const t = s ? undefined : c.tableScenarios.find((x) => x.name === name);
+    const ed = s?.edition ?? t?.edition;
+    if (ed === undefined || !edition(ed)) return null;
+    try {
+      if (s) return judge(s.expect, interpreter(ed, removed).check(s.state, s.action)).pass;
+      const table = (edition(ed)!.tables ?? []).find((x) => x.name === t!.table);
+      if (!table || (removed !== "" && removed === t!.table)) return false;
+      return judgeTable(t!.expect, table.rows[interpreter(ed, removed).lookupRow(t!.table, t!.inputs)]!.value).pass;
+    } catch {
+      return false;
+    }
+  };
+  return (ref, removed) => {
+    const key = `${ref.file}#${ref.name}\0${removed}`;
+    let o = outcomes.get(key);
+    if (o === undefined) {
+      const base = run(ref.file, ref.name, "");
+      o = base === null ? "missing" : !base ? "baseline_fails" : run(ref.file, ref.name, removed) ? "passes" : "fails";
+      outcomes.set(key, o);
+    }
+    return o;
+  };
 }
 
 const pct = (p: number | null) => (p === null ? "   n/a" : `${p.toFixed(1).padStart(5)}%`);
@@ -147,15 +238,26 @@ export function formatReport(r: CoverageReport, threshold: number | null, pass: 
   return out.join("\n") + "\n";
 }
 
+/** The closing lines of `--verify-audit` (the survivors themselves are RW5014 diagnostics). */
+export function formatAuditVerification(a: AuditVerification): string {
+  const head = `audit marks verified by mutation: ${a.marks} marks, ${a.mutants} rule removals, ${a.killed} caught by a named scenario`;
+  if (!a.survivors.length) return `${head}; every mark pins its rules\n`;
+  const lines = [`${head}; ${a.survivors.length} NOT caught (the mark's scenarios survive):`];
+  for (const s of a.survivors) lines.push(`  ${s.manifest}:${s.line}:${s.column} ¶${s.paragraph} \`${s.id}\``);
+  return lines.join("\n") + "\n";
+}
+
 export async function coverageCommand(opts: CoverageOptions): Promise<number> {
   const r = runCoverage(opts);
   if (opts.format === "json") {
-    const { report, diagnostics, threshold, auditThreshold, pass, exitCode } = r;
-    process.stdout.write(JSON.stringify({ ...(report ?? {}), threshold, auditThreshold, pass, exitCode, diagnostics }, null, 2) + "\n");
+    const { report, diagnostics, threshold, auditThreshold, pass, exitCode, audit } = r;
+    const auditJson = audit ? { auditVerification: { marks: audit.marks, mutants: audit.mutants, killed: audit.killed, survivors: audit.survivors } } : {};
+    process.stdout.write(JSON.stringify({ ...(report ?? {}), threshold, auditThreshold, ...auditJson, pass, exitCode, diagnostics }, null, 2) + "\n");
     return r.exitCode;
   }
   printDiagnostics(r.diagnostics, opts.format);
   if (r.report) process.stdout.write(formatReport(r.report, r.threshold, r.pass, r.auditThreshold));
+  if (r.audit) process.stdout.write(formatAuditVerification(r.audit));
   if (r.exitCode === 2) process.stderr.write(`${color.red("error")}: the coverage manifests have ${errorCount(r.diagnostics)} error(s)\n`);
   return r.exitCode;
 }

@@ -146,8 +146,9 @@ export async function main(argv: string[]): Promise<number> {
     .option("--min-audited <n>", "fail (exit 1) when the audited share (of all paragraphs but headings) is under n percent")
     .option("--manifests <dir>", "coverage manifests folder (default dsl/coverage)")
     .option("--sources <dir>", "rulebook sources folder (default ../shared/rulebooks)")
+    .option("--verify-audit", "check that each audit mark's scenarios pin its rules: remove each rule in memory, one must fail (exit 1, RW5014, if none does)")
     .addOption(formatOption())
-    .action(async (o: { edition?: string; minPercent?: string; minAudited?: string; manifests?: string; sources?: string; format: Format }) => {
+    .action(async (o: { edition?: string; minPercent?: string; minAudited?: string; manifests?: string; sources?: string; verifyAudit?: boolean; format: Format }) => {
       code = await coverageCommand(o);
     });
   program

@@ -15,6 +15,7 @@ import { RESTRICTION_KINDS, type Manifest, type ParagraphKind } from "./manifest
 
 export { splitParagraphs, type Paragraph } from "./paragraphs.js";
 export { readManifest, type AuditMark, type Manifest, type ParagraphEntry, type ParagraphKind, type ScenarioRef } from "./manifest.js";
+export { auditMutants, verifyAuditMarks, type AuditMutant, type AuditSurvivor, type AuditVerification, type ProbeOutcome, type ScenarioProbe } from "./audit.js";
 
 export interface SourceFile {
   /** file name inside the sources folder, e.g. `001_42c9e1d76fa4cc82.txt` */

@@ -115,6 +115,7 @@ export const CATALOG = {
   RW5011: { severity: "warning", summary: "no rule of an edition is referenced by its manifests yet (orphans not checked)" },
   RW5012: { severity: "error", summary: "coverage manifest has a bad audit mark (`audited`: shape, `compared`, scenario references)" },
   RW5013: { severity: "error", summary: "audit mark names a scenario file or scenario that does not exist" },
+  RW5014: { severity: "error", summary: "audit mark's scenarios survive the removal of a rule it claims (coverage --verify-audit)" },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type DiagnosticCode = keyof typeof CATALOG;

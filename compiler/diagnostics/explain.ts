@@ -390,6 +390,10 @@ export const EXPLANATIONS: Record<DiagnosticCode, Explanation> = {
     `    scenarios: ["test/scenarios/his/pass.yaml#home crad in hand"]`,
     `    scenarios: ["test/scenarios/his/pass.yaml#home card in hand"]`,
     "Copy the scenario's `name` exactly (the did-you-mean gives the closest one) and the file path from the repository root."),
+  RW5014: x("`coverage --verify-audit` removed one id an audited paragraph claims (a rule, an exemption or a table) from a scratch copy of the edition, and every scenario the audit mark names still gave its expected verdict: the mark does not pin that id.",
+    `  12: { rules: [dow.own_ally], audited: { compared: "…", scenarios: ["test/scenarios/his/war.yaml#france declares war on a power it is not allied with"] } }`,
+    `  12: { rules: [dow.own_ally], audited: { compared: "…", scenarios: ["test/scenarios/his/war.yaml#france may not declare war on its ally"] } }`,
+    "Name a scenario whose verdict needs the id (one where the rule fires, or where the exemption lifts a rule), or drop the id from the paragraph if the paragraph does not state it."),
 };
 
 /** The page of a code as text lines (`rulewright explain RW2001`), or undefined for an unknown code. */
