@@ -10,12 +10,33 @@ import type { Expr as Ast } from "../syntax/ast.js";
 import { boardDistances, unreachableDistance } from "../ir/board.js";
 import { DISTANCE } from "./builtins.js";
 import { enumType, typeName, type ParamInfo } from "./env.js";
-import type { Ctx, ExprChecker } from "./expr.js";
+import type { Diagnostic } from "../diagnostics/types.js";
+import type { DiagnosticCode } from "../diagnostics/catalog.js";
+import type { Ctx, Env } from "./env.js";
+import type { Resolution } from "./resolution.js";
+import type { Reporter } from "./util.js";
 import { didYouMean } from "./util.js";
+
+/** What these checks use of the expression checker (expr.ts `ExprChecker`, which implements it). */
+export interface CallChecker {
+  readonly env: Env;
+  readonly r: Reporter;
+  readonly res?: Resolution;
+  /** Check `e` against type `want` (RW3001 naming `what`). */
+  expect(e: Ast, ctx: Ctx, want: Type, what: string): Expr | undefined;
+  /** Check call arguments against parameters (RW3003). */
+  args(args: Ast[], params: ParamInfo[], ctx: Ctx, callee: string, span: Span): Expr[] | undefined;
+  /** An IR node at a span of the context's file. */
+  mk(e: Expr, ctx: Ctx, span: Span): Expr;
+  /** Report an error; gives undefined. */
+  err(ctx: Ctx, code: DiagnosticCode, msg: string, span: Span, help?: string, related?: Diagnostic["related"]): undefined;
+  /** Record a use of a resolution key at a span. */
+  used(ctx: Ctx, span: Span, key: string, type?: Type): void;
+}
 
 const BOOL: Type = { k: "bool" };
 const INT: Type = { k: "int" };
-const distanceCache = new WeakMap<ExprChecker, number[][]>();
+const distanceCache = new WeakMap<CallChecker, number[][]>();
 
 /**
  * `t(args)` / `t(args).field`: a table lookup. Every argument must lie in its parameter's
@@ -23,7 +44,7 @@ const distanceCache = new WeakMap<ExprChecker, number[][]>();
  * bools by type, a ranged `int` by the argument's known bounds (a literal, a schema
  * `minimum`/`maximum`, or both branches of an `if`).
  */
-export function tableCall(x: ExprChecker, e: Extract<Ast, { k: "call" }>, ctx: Ctx, field?: { name: string; span: Span }, span?: Span): Expr | undefined {
+export function tableCall(x: CallChecker, e: Extract<Ast, { k: "call" }>, ctx: Ctx, field?: { name: string; span: Span }, span?: Span): Expr | undefined {
   const n = e.callee.name;
   const t = x.env.tables!.get(n)!;
   x.used(ctx, e.callee.span, `table:${n}`, t.result);
@@ -68,7 +89,7 @@ export function tableCall(x: ExprChecker, e: Extract<Ast, { k: "call" }>, ctx: C
  * pair no path joins). Two literal spaces the board does not connect are a warning (RW3010):
  * the call is then the constant n, which is almost surely not what the rule means.
  */
-export function distanceCall(x: ExprChecker, e: Extract<Ast, { k: "call" }>, ctx: Ctx): Expr | undefined {
+export function distanceCall(x: CallChecker, e: Extract<Ast, { k: "call" }>, ctx: Ctx): Expr | undefined {
   const env = x.env;
   const space = enumType(env, "Space");
   if (!space || !env.board) return undefined; // the board failed
@@ -92,14 +113,14 @@ export function distanceCall(x: ExprChecker, e: Extract<Ast, { k: "call" }>, ctx
 }
 
 /** The board's distance matrix in `order`, computed once per checker (one edition). */
-function distancesOf(x: ExprChecker, order: string[]): number[][] {
+function distancesOf(x: CallChecker, order: string[]): number[][] {
   let d = distanceCache.get(x);
   if (!d) distanceCache.set(x, (d = boardDistances(x.env.board!, order)));
   return d;
 }
 
 /** `reachable(route(args), from, to)`: a known route (RW2006), its arguments and two spaces. */
-export function reachCall(x: ExprChecker, e: Extract<Ast, { k: "reach" }>, ctx: Ctx): Expr | undefined {
+export function reachCall(x: CallChecker, e: Extract<Ast, { k: "reach" }>, ctx: Ctx): Expr | undefined {
   const env = x.env;
   const route = env.routes.get(e.route.name);
   if (route) x.used(ctx, e.route.span, `route:${e.route.name}`);

@@ -9,8 +9,8 @@ import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type { IRParam, Provenance, Type } from "../ir/types.js";
 import type { Decl } from "../syntax/ast.js";
 import type { Assembled, Level } from "./editions.js";
-import type { DeclOf, Env, Located, Origin, ParamInfo } from "./env.js";
-import type { Ctx } from "./expr.js";
+import type { Ctx, DeclOf, Env, Located, Origin, ParamInfo } from "./env.js";
+
 import type { Resolution } from "./resolution.js";
 import type { Reporter } from "./util.js";
 

@@ -87,6 +87,24 @@ export function typeName(t: Type): string {
   }
 }
 
+/** A name bound in an expression: its type, its IR variable name, and (when it has one) its declaration. */
+export interface Binding {
+  type: Type;
+  irName: string;
+  /** the resolution key of its declaration (compiler/check/resolution.ts), when it has one */
+  key?: string;
+}
+
+/** Where an expression is checked: its file, the names in scope, the IR names taken. */
+export interface Ctx {
+  file: string;
+  scope: Map<string, Binding>;
+  /** every IR variable name visible here (to pick fresh names for binders) */
+  inUse: Set<string>;
+  /** exemption checks: parameter name → a lifted rule whose action lacks it */
+  missingParam?: Map<string, string>;
+}
+
 /** `bool`, `int`, `string` or an enum: what `=`, `in` and table keys take. */
 export function isScalar(t: Type): boolean {
   return t.k === "bool" || t.k === "int" || t.k === "string" || t.k === "enum";

@@ -7,8 +7,8 @@ import type { IRExemption } from "../ir/types.js";
 import type { Ids } from "./cite.js";
 import { severitiesOf } from "./cite.js";
 import { BOOL, paramCtx, provenanceOf, type Checking } from "./context.js";
-import { enumType, type ParamInfo } from "./env.js";
-import type { Ctx, ExprChecker } from "./expr.js";
+import { enumType, type Ctx, type ParamInfo } from "./env.js";
+import type { ExprChecker } from "./expr.js";
 import type { RuleInfo } from "./rules.js";
 import { didYouMean, posOf } from "./util.js";
 

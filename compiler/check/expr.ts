@@ -10,7 +10,8 @@ import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type { BoardDomainFn, BoardFn, Domain, EnumType, Expr, SourcePos, Type } from "../ir/types.js";
 import type { Expr as Ast } from "../syntax/ast.js";
 import { BOARD_DOMAIN_FNS, BOARD_FNS, DISTANCE } from "./builtins.js";
-import { distanceCall, reachCall, tableCall } from "./calls.js";
+import { distanceCall, reachCall, tableCall, type CallChecker } from "./calls.js";
+import type { Ctx } from "./env.js";
 import { assignable, comparable, enumType, isScalar, typeName, type Env, type ParamInfo } from "./env.js";
 import { didYouMean, posOf, type Reporter } from "./util.js";
 import { SAFE_INT_MAX, isLanguageInt } from "../ir/ints.js";
@@ -20,29 +21,16 @@ import { substitute } from "./substitute.js";
 
 export { BOARD_DOMAIN_FNS, BOARD_FNS, DISTANCE } from "./builtins.js";
 export { assignable, comparable, isScalar } from "./env.js";
+export type { Binding, Ctx } from "./env.js";
 export { substitute } from "./substitute.js";
 
 const BOOL: Type = { k: "bool" };
 const INT: Type = { k: "int" };
 const STRING: Type = { k: "string" };
 
-export interface Binding {
-  type: Type;
-  irName: string;
-  /** the resolution key of its declaration (compiler/check/resolution.ts), when it has one */
-  key?: string;
-}
 
-export interface Ctx {
-  file: string;
-  scope: Map<string, Binding>;
-  /** every IR variable name visible here (to pick fresh names for binders) */
-  inUse: Set<string>;
-  /** exemption checks: parameter name → a lifted rule whose action lacks it */
-  missingParam?: Map<string, string>;
-}
-
-export class ExprChecker {
+/** Checks expressions of one edition (see the file comment); `CallChecker` is the part calls.ts uses. */
+export class ExprChecker implements CallChecker {
   private defTemplates = new Map<string, { ir?: Expr } | "busy">();
 
   /**
