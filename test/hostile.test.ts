@@ -12,7 +12,7 @@ import { readJson, UsageError } from "../compiler/cli/common.js";
 import { main } from "../compiler/cli/main.js";
 import { runScenarios } from "../compiler/cli/test.js";
 import { MAX_SCENARIO_FILE_BYTES, readScenarioFile } from "../compiler/scenarios/index.js";
-import { closest, levenshtein } from "../compiler/check/util.js";
+import { closest, levenshtein } from "../compiler/diagnostics/suggest.js";
 import { docText, jsString, lineComment, readComment, templateText } from "../compiler/codegen/escape.js";
 import { loadEdition, renderDiagnostic } from "../compiler/check/index.js";
 import { generateEdition } from "../compiler/codegen/index.js";

@@ -16,7 +16,7 @@ import type { Provenance, SourcePos } from "../ir/types.js";
 import { parseRules } from "../syntax/index.js";
 import type { Decl, RuleDecl } from "../syntax/ast.js";
 import type { DeclOf, Located, Origin } from "./env.js";
-import { LINE1, didYouMean, posOf, type Reporter } from "./util.js";
+import { LINE1, didYouMean, posOf, type Help, type Reporter } from "./util.js";
 import { MAX_INPUT_FILE_BYTES, describeInputProblem, isInsideDir, readConfinedFile } from "../diagnostics/files.js";
 
 /**
@@ -193,7 +193,7 @@ function parseFolder(abs: string, names: string[], c: Ctx): { decls: Located<Dec
 export function assemble(absDir: string, c: Ctx): Assembled | undefined {
   const { r } = c;
   const rel = (a: string) => path.relative(c.repoRoot, a).split(path.sep).join("/") || ".";
-  const rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: string, related?: Diagnostic["related"]) =>
+  const rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: Help, related?: Diagnostic["related"]) =>
     r.report(code, msg, at.file, at.span, help, related);
 
   // 1. the chain of editions, leaf first while reading

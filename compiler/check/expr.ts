@@ -11,7 +11,7 @@ import type { Expr as Ast } from "../syntax/ast.js";
 import { children, domainExprs } from "../ir/walk.js";
 import { boardDistances, unreachableDistance } from "../ir/board.js";
 import { enumType, typeName, type Env, type ParamInfo } from "./env.js";
-import { didYouMean, posOf, type Reporter } from "./util.js";
+import { didYouMean, listedNames, posOf, type Help, type Reporter } from "./util.js";
 import { SAFE_INT_MAX, isLanguageInt } from "../ir/ints.js";
 
 export const BOARD_FNS: Record<BoardFn, ("Space" | "Power")[]> = {
@@ -79,7 +79,7 @@ export class ExprChecker {
     private r: Reporter,
   ) {}
 
-  private err(ctx: Ctx, code: DiagnosticCode, msg: string, span: Span, help?: string, related?: Diagnostic["related"]): undefined {
+  private err(ctx: Ctx, code: DiagnosticCode, msg: string, span: Span, help?: Help, related?: Diagnostic["related"]): undefined {
     this.r.report(code, msg, ctx.file, span, help, related);
     return undefined;
   }
@@ -275,7 +275,7 @@ export class ExprChecker {
       const names = o.type.fields.map((x) => x.name);
       const what = o.k === "state" ? "state field" : `field of \`${typeName(o.type)}\``;
       return this.err(ctx, "RW2001", `unknown ${what} \`${e.field.name}\``, e.field.span,
-        didYouMean(e.field.name, names, `fields: ${names.slice(0, 10).join(", ")}${names.length > 10 ? ", …" : ""}`));
+        didYouMean(e.field.name, names, listedNames("fields", names, { verb: "Use", noun: "field" }, 10)));
     }
     return this.mk({ k: "field", obj: o, field: f.name, type: f.type }, ctx, e.span);
   }
@@ -508,7 +508,7 @@ export class ExprChecker {
       const f = res.fields.find((x) => x.name === field.name);
       if (!f) {
         const names = res.fields.map((x) => x.name);
-        return this.err(ctx, "RW2001", `table \`${n}\` has no field \`${field.name}\``, field.span, didYouMean(field.name, names, `fields: ${names.join(", ")}`));
+        return this.err(ctx, "RW2001", `table \`${n}\` has no field \`${field.name}\``, field.span, didYouMean(field.name, names, listedNames("fields", names, { verb: "Use", noun: "field" })));
       }
       return this.mk({ k: "table", table: n, args, field: f.name, type: f.type }, ctx, span ?? e.span);
     }

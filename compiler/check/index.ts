@@ -19,7 +19,7 @@ import { BOARD_DOMAIN_FNS, BOARD_FNS, ExprChecker, type Ctx } from "./expr.js";
 import { schemaToState } from "./schema.js";
 import { checkTables, declareTables } from "./tables.js";
 import { checkIntRanges } from "./ranges.js";
-import { LINE1, Reporter, didYouMean, jsonPositions, posOf, spanAt } from "./util.js";
+import { LINE1, Reporter, citationStub, didYouMean, jsonPositions, posOf, spanAt, type Help } from "./util.js";
 import { parseJson, stripBom } from "../diagnostics/json.js";
 import { MAX_INPUT_FILE_BYTES, describeInputProblem, readConfinedFile, resolveConfined, utf8Text } from "../diagnostics/files.js";
 
@@ -60,7 +60,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
   const decls = asm.decls;
 
   const of = <K extends Decl["k"]>(k: K) => decls.filter((d) => d.decl.k === k) as Located<DeclOf<K>>[];
-  const rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: string, related?: Diagnostic["related"]) =>
+  const rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: Help, related?: Diagnostic["related"]) =>
     r.report(code, msg, at.file, at.span, help, related);
 
   // 2. edition / schema / board declarations: one edition per folder (assemble checks it); one
@@ -358,7 +358,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
       ? `${what} \`${id.name}\` of module \`${origin.module}\` has no citation for \`${key}\`, the \`cites\` key of ${importer} that imports it`
       : `${what} \`${id.name}\` has no citation for \`${key}\`, the edition's \`cites\` key`,
       { file, span: cs[0]?.span ?? id.span },
-      `add \`${key} §<section>\` to its citations (it cites ${keys.map((k) => `\`${k}\``).join(", ") || "nothing"})`);
+      citationStub(key, cs, id.span, `add \`${key} §<section>\` to its citations (it cites ${keys.map((k) => `\`${k}\``).join(", ") || "nothing"})`));
     return undefined;
   };
 

@@ -21,7 +21,7 @@ import {
   type CodeAction, type CompletionItem, type Diagnostic as LspDiagnostic, type DocumentSymbol, type FoldingRange,
   type Hover, type Location, type Position, type Range, type SymbolInformation, type TextEdit, type WorkspaceEdit,
 } from "vscode-languageserver";
-import type { Diagnostic, Span } from "../diagnostics/types.js";
+import type { Diagnostic, Span, Suggestion } from "../diagnostics/types.js";
 import type { IREdition } from "../ir/types.js";
 import type { Decl, RuleDecl } from "../syntax/ast.js";
 import { KEYWORDS, RulesLexer } from "../syntax/tokens.js";
@@ -48,7 +48,7 @@ export function toLspDiagnostic(d: Diagnostic, root: string): LspDiagnostic {
     code: d.code,
     source: "rulewright",
     message: d.help ? `${d.message}\nhelp: ${d.help}` : d.message,
-    data: { help: d.help },
+    data: { help: d.help, ...(d.suggestions?.length ? { suggestions: d.suggestions } : {}) },
     ...(d.related?.length
       ? { relatedInformation: d.related.map((r) => ({ message: r.message, location: { uri: uriOf(path.resolve(root, r.pos.file)), range: { start: { line: r.pos.line - 1, character: r.pos.column - 1 }, end: { line: r.pos.line - 1, character: r.pos.column - 1 } } } })) }
       : {}),
@@ -752,29 +752,8 @@ export class Features {
     const out: CodeAction[] = [];
     for (const d of diagnostics) {
       if (d.source !== "rulewright") continue;
-      const help = (d.data as { help?: string } | undefined)?.help ?? /\nhelp: (.*)$/s.exec(typeof d.message === "string" ? d.message : d.message.value)?.[1] ?? "";
-      const mean = /did you mean `([^`]+)`\?/.exec(help);
-      if (mean) {
-        out.push({ title: `Change to \`${mean[1]}\``, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [uri]: [{ range: d.range, newText: mean[1]! }] } } });
-        continue;
-      }
-      if (d.code === "RW2001") {
-        const fields = /fields: (.*)$/.exec(help)?.[1]?.split(", ").filter((f) => /^[A-Za-z_]\w*$/.test(f)) ?? [];
-        for (const f of fields) out.push({ title: `Use field \`${f}\``, kind: CodeActionKind.QuickFix, diagnostics: [d], edit: { changes: { [uri]: [{ range: d.range, newText: f }] } } });
-        continue;
-      }
-      if (d.code === "RW2105") {
-        const key = /add `(\S+) §<section>`/.exec(help)?.[1];
-        const line = d.range.start.line + 1;
-        const decl = this.project.ast(file).decls.find((x) => x.span.line <= line && line <= x.span.endLine);
-        const r = decl?.k === "override" ? decl.rule : decl?.k === "rule" || decl?.k === "exempt" || decl?.k === "table" ? decl : undefined;
-        if (key && r) {
-          const cs = r.citations;
-          const after = cs.length ? cs[cs.length - 1]!.span : ("id" in r ? r.id.span : r.name.span);
-          const pos = { line: after.endLine - 1, character: after.endColumn - 1 };
-          out.push({ title: `Add a citation stub for \`${key}\``, kind: CodeActionKind.QuickFix, diagnostics: [d],
-            edit: { changes: { [uri]: [{ range: { start: pos, end: pos }, newText: `${cs.length ? "," : ""} ${key} §"TODO: section"` }] } } });
-        }
+      for (const s of (d.data as { suggestions?: Suggestion[] } | undefined)?.suggestions ?? []) {
+        out.push({ title: s.message, kind: CodeActionKind.QuickFix, diagnostics: [d], ...(s.preferred ? { isPreferred: true } : {}), edit: { changes: { [uri]: [{ range: toRange(s.range), newText: s.replacement }] } } });
       }
     }
     return out;

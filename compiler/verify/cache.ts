@@ -38,6 +38,7 @@ import type { Example, SolvedObligation } from "./results.js";
 import { routesIn, tablesIn } from "../ir/walk.js";
 import { cacheSecret, sealed, seal, UntrustedCacheError } from "./user-cache.js";
 import { DEFAULT_RLIMIT } from "./limits.js";
+import { stableJson } from "../diagnostics/json.js";
 
 const FORMAT = 4;
 
@@ -74,19 +75,6 @@ function stripPos(x: unknown): unknown {
 }
 
 
-/** Stable JSON: object keys sorted. */
-function stable(x: unknown): string {
-  if (Array.isArray(x)) return `[${x.map(stable).join(",")}]`;
-  if (x && typeof x === "object") {
-    return `{${Object.keys(x)
-      .sort()
-      .filter((k) => (x as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${stable((x as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(x);
-}
-
 const sha = (s: string) => crypto.createHash("sha256").update(s).digest("hex");
 
 /**
@@ -107,7 +95,7 @@ function sharedHash(ir: IREdition, listBound: number): string {
   let h = m.get(listBound);
   if (h === undefined) {
     h = sha(
-      stable({ tool: toolVersion(), listBound, state: ir.state, enums: ir.enums.map((e) => ({ name: e.name, base: e.base, members: e.members })), board: ir.board, invariants: ir.invariants.map((i) => ({ id: i.id, expr: stripPos(i.expr) })) }),
+      stableJson({ tool: toolVersion(), listBound, state: ir.state, enums: ir.enums.map((e) => ({ name: e.name, base: e.base, members: e.members })), board: ir.board, invariants: ir.invariants.map((i) => ({ id: i.id, expr: stripPos(i.expr) })) }),
     );
     m.set(listBound, h);
   }
@@ -115,9 +103,9 @@ function sharedHash(ir: IREdition, listBound: number): string {
 }
 
 /** The hash of a result table as its lookups read it (no positions). */
-const tableHashOf = (t: NonNullable<IREdition["tables"]>[number]) => sha(stable({ name: t.name, params: t.params, keys: stripPos(t.keys), result: t.result, rows: stripPos(t.rows) }));
+const tableHashOf = (t: NonNullable<IREdition["tables"]>[number]) => sha(stableJson({ name: t.name, params: t.params, keys: stripPos(t.keys), result: t.result, rows: stripPos(t.rows) }));
 /** The hash of a route (no positions). */
-const routeHashOf = (r: IREdition["routes"][number]) => sha(stable(stripPos({ ...r })));
+const routeHashOf = (r: IREdition["routes"][number]) => sha(stableJson(stripPos({ ...r })));
 /** The tables a route's conditions look up. */
 function routeTablesOf(r: IREdition["routes"][number]): string[] {
   const t = new Set<string>();
@@ -146,7 +134,7 @@ function invariantLookups(ir: IREdition): { routes: Set<string>; tables: Set<str
 export function defaultsFactKey(ir: IREdition, opts: { listBound: number }): string {
   const { routes, tables } = invariantLookups(ir);
   return sha(
-    stable({
+    stableJson({
       fact: "defaults satisfy the invariants",
       shared: sharedHash(ir, opts.listBound),
       routes: ir.routes.filter((r) => routes.has(r.name)).map(routeHashOf),
@@ -172,9 +160,9 @@ export function obligationKeyer(ir: IREdition, opts: { listBound: number }): (ob
     };
   };
   const tableHash = memo(tableHashOf);
-  const ruleHash = memo((r: IRRule) => sha(stable({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: stripPos(r.when) })));
-  const exemptionHash = memo((e: IREdition["exemptions"][number]) => sha(stable({ id: e.id, groups: e.groups, rules: e.rules, when: stripPos(e.when) })));
-  const actionHash = memo((a: IREdition["actions"][number]) => sha(stable({ name: a.name, params: a.params })));
+  const ruleHash = memo((r: IRRule) => sha(stableJson({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: stripPos(r.when) })));
+  const exemptionHash = memo((e: IREdition["exemptions"][number]) => sha(stableJson({ id: e.id, groups: e.groups, rules: e.rules, when: stripPos(e.when) })));
+  const actionHash = memo((a: IREdition["actions"][number]) => sha(stableJson({ name: a.name, params: a.params })));
   const routeHash = memo(routeHashOf);
   /** the routes and tables an expression mentions, per expression */
   const refs = memo((e: IRRule["when"]): [Set<string>, Set<string>] => {
@@ -204,12 +192,12 @@ export function obligationKeyer(ir: IREdition, opts: { listBound: number }): (ob
     const actionNames = new Set([ob.action, ...rules.map((r) => r.action)]);
     const actions = ob.action === "*" ? ir.actions : ir.actions.filter((a) => actionNames.has(a.name));
     return sha(
-      stable({
+      stableJson({
         shared,
         // the id without its edition: a variant's unchanged obligation has its parent's key
         ob: { id: ob.id.startsWith(`${ob.edition}.`) ? ob.id.slice(ob.edition.length + 1) : ob.id, kind: ob.kind, action: ob.action, rules: ob.rules, exemptions: ob.exemptions, phase: ob.phase, table: ob.table },
         // a table obligation's example names its rows by file and line: key on the table as written
-        table: ob.table === undefined ? undefined : sha(stable((ir.tables ?? []).find((t) => t.name === ob.table))),
+        table: ob.table === undefined ? undefined : sha(stableJson((ir.tables ?? []).find((t) => t.name === ob.table))),
         // a phase's declared decline move decides what "stuck" means (stuck_power)
         decline: ob.phase === undefined ? undefined : (ir.declines ?? []).filter((d) => d.phase === ob.phase).map((d) => ({ action: d.action, phase: d.phase })),
         rules: rules.map(ruleHash),
@@ -311,7 +299,7 @@ interface StoreFile {
 
 /** The text a stored verdict's or fact's seal is computed over: what it is, its key and its content. */
 function sealText(what: "entry" | "fact", key: string, value: unknown): string {
-  return `${what}\0${key}\0${stable(value)}`;
+  return `${what}\0${key}\0${stableJson(value)}`;
 }
 
 /** An unsat core of an obligation's verdict and the key its verdict is stored under. */
