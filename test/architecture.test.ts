@@ -53,7 +53,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   report: ["ir", "verify", "coverage", "scenarios", "diagnostics"],
   // the front end's ASTs and checker, the formatter, proof verdicts read (never proved)
   lsp: ["syntax", "check", "ir", "fmt", "verify", "diagnostics"],
-  cli: ["syntax", "check", "ir", "codegen", "verify", "interpret", "scenarios", "coverage", "fmt", "lsp", "report", "diagnostics"],
+  // the library layer under cli (compiler/engine/README.md): finding editions, loading the generated
+  // validators (generating them when needed), validating inputs, the witness judge; no printing
+  engine: ["syntax", "ir", "codegen", "verify", "interpret", "scenarios", "diagnostics"],
+  cli: ["syntax", "check", "ir", "codegen", "verify", "interpret", "scenarios", "coverage", "fmt", "lsp", "report", "engine", "diagnostics"],
   // the library API: the front end and the code generator (compiler/index.ts)
   ".": ["syntax", "check", "ir", "codegen", "diagnostics"],
 };
@@ -61,7 +64,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** npm packages that only some folders may load (statically or lazily): the solver and ts-morph are heavy. */
 const PACKAGE_ONLY_IN: Record<string, readonly string[]> = {
   "z3-solver": ["verify"],
-  "ts-morph": ["codegen", "cli"],
+  "ts-morph": ["codegen", "engine"],
 };
 
 /** Entry files whose static value imports never load a package (the READMEs' lazy-loading promises). */
@@ -212,7 +215,7 @@ describe("the import graph of compiler/", () => {
     const has = (from: string, to: string) => edges.find((e) => e.from === from && e.to === to);
     expect(has("compiler/check/editions.ts", "compiler/syntax/index.ts")?.typeOnly).toBe(false);
     expect(has("compiler/verify/index.ts", "compiler/ir/types.ts")?.typeOnly).toBe(true);
-    expect(has("compiler/cli/common.ts", "compiler/codegen/index.ts")?.lazy).toBe(true);
+    expect(has("compiler/engine/loader.ts", "compiler/codegen/index.ts")?.lazy).toBe(true);
     expect(packages.find((p) => p.from === "compiler/verify/z3.ts" && p.name === "z3-solver")).toEqual({ from: "compiler/verify/z3.ts", name: "z3-solver", typeOnly: false, lazy: false });
     expect(edges.some((e) => e.from === "compiler/verify/runner.ts" && e.to === "compiler/verify/worker.ts" && e.kind === "started by URL")).toBe(true);
     // nothing in compiler/ imports generated/, test/ or bench/ (DESIGN.md)
@@ -244,7 +247,7 @@ describe("the import graph of compiler/", () => {
     expect(MAY_IMPORT.verify).not.toContain("codegen");
   });
 
-  it("loads z3-solver only from verify and ts-morph only from codegen and cli", () => {
+  it("loads z3-solver only from verify and ts-morph only from codegen and engine", () => {
     const misplaced = packages
       .filter((p) => p.name in PACKAGE_ONLY_IN && !PACKAGE_ONLY_IN[p.name]!.includes(folderOf(p.from)))
       .map((p) => `${p.from} → ${p.name}`);

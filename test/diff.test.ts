@@ -13,7 +13,7 @@ import path from "node:path";
 import fc from "fast-check";
 import type { Bool } from "z3-solver";
 import type { Expr, IREdition } from "../compiler/ir/types.js";
-import { loadValidators, type ValidatorModule } from "../compiler/cli/common.js";
+import { loadValidators, type ValidatorModule } from "../compiler/engine/loader.js";
 import { loadEdition } from "../compiler/check/index.js";
 import { ExactRouteEncoder } from "../compiler/verify/route-exact.js";
 import { DiffInputError, diffEditions, sharedActions, vocabularyProblems } from "../compiler/verify/diff.js";

@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bundledEditions } from "../compiler/cli/common.js";
+import { bundledEditions } from "../compiler/engine/editions.js";
 import { compareSample, fireReport, loadDiffEdition, mutate, newStats, planArb } from "./fuzz/differential.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 18);

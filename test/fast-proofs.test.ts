@@ -10,8 +10,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadEdition } from "../compiler/check/index.js";
-import { loadValidators, resolveEdition } from "../compiler/cli/common.js";
-import { judgeWith, scenarioCandidates, stagedJudge } from "../compiler/cli/witnesses.js";
+import { loadValidators } from "../compiler/engine/loader.js";
+import { resolveEdition } from "../compiler/engine/editions.js";
+import { judgeWith, scenarioCandidates, stagedJudge } from "../compiler/engine/witnesses.js";
 import { coreObligation, obligationKeyer } from "../compiler/verify/cache.js";
 import { mergeReports, proveEdition, SolverPool, type ProofReport } from "../compiler/verify/index.js";
 import { obligationsFor } from "../compiler/verify/obligations.js";

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadEdition } from "../compiler/check/index.js";
-import { loadValidators } from "../compiler/cli/common.js";
+import { loadValidators } from "../compiler/engine/loader.js";
 import { semanticFingerprint } from "./helpers/fingerprint.js";
 
 const his = loadEdition("dsl/his");

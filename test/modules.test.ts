@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadEdition } from "../compiler/check/index.js";
-import { bundledEditions } from "../compiler/cli/common.js";
+import { bundledEditions } from "../compiler/engine/editions.js";
 import { generateEdition } from "../compiler/codegen/index.js";
 import { CATALOG } from "../compiler/diagnostics/catalog.js";
 import type { Diagnostic } from "../compiler/diagnostics/types.js";

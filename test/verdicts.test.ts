@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { bundledEditions } from "../compiler/cli/common.js";
+import { bundledEditions } from "../compiler/engine/editions.js";
 import { proofReport } from "./helpers/proof-reports.js";
 import { verdictTable } from "./helpers/verdicts.js";
 

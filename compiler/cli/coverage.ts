@@ -13,7 +13,8 @@ import path from "node:path";
 import { analyzeCoverage, meetsAuditThreshold, meetsThreshold, readManifest, selectEditions, type CoverageReport, type EditionIds, type Manifest, type SourceFile } from "../coverage/index.js";
 import { readScenarioFile } from "../scenarios/index.js";
 import type { Diagnostic } from "../diagnostics/types.js";
-import { bundledEditions, compile, errorCount, printDiagnostics, resolveEdition, UsageError, color, type Format } from "./common.js";
+import { compile, errorCount, printDiagnostics, UsageError, color, type Format } from "./common.js";
+import { bundledEditions, resolveEdition } from "../engine/editions.js";
 
 export const DEFAULT_MANIFESTS = path.join("dsl", "coverage");
 export const DEFAULT_SOURCES = path.join("..", "shared", "rulebooks");

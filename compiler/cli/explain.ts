@@ -15,7 +15,8 @@ import { proveEdition, safeName, type ObligationResult, type ProofReport } from 
 import { liftsOf, type Obligation } from "../verify/obligations.js";
 import { routesIn } from "../ir/walk.js";
 import { idInfo, posText } from "../verify/describe.js";
-import { bundledEditions, compile, parseMillis, resolveEdition, UsageError, color, type EditionRef } from "./common.js";
+import { compile, parseMillis, UsageError, color } from "./common.js";
+import { bundledEditions, resolveEdition, type EditionRef } from "../engine/editions.js";
 import { DEFAULT_CACHE_DIR, explainLines, parseRlimit, proofsDirFor, type ProveResult } from "./prove.js";
 import { Progress } from "./progress.js";
 
