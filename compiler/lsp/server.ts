@@ -29,7 +29,7 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import type { Checked } from "./project.js";
 import { Project, projectRootOf } from "./project.js";
 import { parseRules } from "../syntax/index.js";
-import { Features, TOKEN_MODIFIERS, TOKEN_TYPES, toLspDiagnostic, uriOf } from "./features.js";
+import { Features, TOKEN_MODIFIERS, TOKEN_TYPES, toLspDiagnostic, uriOf } from "./protocol.js";
 import { formatRules } from "../fmt/format.js";
 import { Proving, type Progress, type ProvingOptions } from "./proving.js";
 
