@@ -14,6 +14,8 @@ import { LineIndex, offsetAt, positionAt } from "../compiler/diagnostics/lines.j
 import { renderDiagnostic } from "../compiler/diagnostics/render.js";
 import { closest, didYouMean, helpParts, listedNames } from "../compiler/diagnostics/suggest.js";
 import type { Diagnostic } from "../compiler/diagnostics/types.js";
+import { quickFixes } from "../compiler/lsp/code-actions.js";
+import { toLspDiagnostic } from "../compiler/lsp/protocol.js";
 
 const FIXTURE = decodeURIComponent(new URL("./fixtures/frontend/mini", import.meta.url).pathname);
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), "rw-diagdata-"));
@@ -62,6 +64,17 @@ describe("suggestions on diagnostics", () => {
     expect(s!.range.line).toBe(s!.range.endLine);
     expect(s!.range.column).toBe(s!.range.endColumn);
     expect(s!.range.column).toBe(d.span.endColumn);
+  });
+
+  it("the language server's quick fixes are the suggestions sent in `data`, never the words", () => {
+    const [d] = variant([["state.spaces[s].controller = p", "state.spaces[s].controler = p"]]);
+    const lsp = toLspDiagnostic(d!, tmpRoot);
+    expect(lsp.message).toBe(`${d!.message}\nhelp: did you mean \`controller\`?`);
+    const fixes = quickFixes(JSON.parse(JSON.stringify(lsp.data)));
+    expect(fixes).toEqual([{ title: "Change to `controller`", preferred: true, span: d!.span, newText: "controller" }]);
+    // the words alone give nothing; malformed data is ignored
+    expect(quickFixes({ help: "did you mean `controller`?" })).toEqual([]);
+    expect(quickFixes({ suggestions: [{ message: "x", replacement: 1, range: d!.span }, null, "y"] })).toEqual([]);
   });
 
   it("a help without an edit has no suggestions field", () => {
