@@ -44,6 +44,15 @@ function realInside(folder: string, roots: string[]): boolean {
 /** The name of the folder that holds modules, beside the edition folders. */
 export const MODULES_FOLDER = "modules";
 
+/**
+ * Where an edition's data lives in a project, by its folder name (repo-relative, `/`):
+ * its scenario files, the named states (fixtures) they start from, and its conformance corpus.
+ * The folders need not exist.
+ */
+export function editionLayout(folder: string): { scenarios: string; fixtures: string; conformance: string } {
+  return { scenarios: `test/scenarios/${folder}`, fixtures: `test/fixtures/${folder}`, conformance: `conformance/${folder}` };
+}
+
 /** One edition folder of the chain (the compiled edition or one of its ancestors). */
 export interface Level {
   /** folder name ("his-500") */

@@ -42,6 +42,8 @@ export interface ParamInfo {
   name: string;
   type: Type;
   actor: boolean;
+  /** its resolution key (compiler/check/resolution.ts `localKey`), for a parameter declared in a rule file */
+  key?: string;
 }
 
 export interface Env {

@@ -13,6 +13,8 @@ import { boardDistances, unreachableDistance } from "../ir/board.js";
 import { enumType, typeName, type Env, type ParamInfo } from "./env.js";
 import { didYouMean, listedNames, posOf, type Help, type Reporter } from "./util.js";
 import { SAFE_INT_MAX, isLanguageInt } from "../ir/ints.js";
+import { localKey, type Resolution, type Use } from "./resolution.js";
+import { recordPointer } from "./schema.js";
 
 export const BOARD_FNS: Record<BoardFn, ("Space" | "Power")[]> = {
   is_land: ["Space"],
@@ -37,6 +39,8 @@ const STRING: Type = { k: "string" };
 export interface Binding {
   type: Type;
   irName: string;
+  /** the resolution key of its declaration (compiler/check/resolution.ts), when it has one */
+  key?: string;
 }
 
 export interface Ctx {
@@ -74,10 +78,23 @@ export function assignable(actual: Type, expected: Type, e?: Expr): boolean {
 export class ExprChecker {
   private defTemplates = new Map<string, { ir?: Expr } | "busy">();
 
+  /**
+   * @param res the resolution table to record every resolved name in (compiler/check/resolution.ts);
+   *   without one nothing is recorded
+   */
   constructor(
     private env: Env,
     private r: Reporter,
+    readonly res?: Resolution,
   ) {}
+
+  /** Record a use of `key` at `span` of the current file (when a resolution table is kept). */
+  private used(ctx: Ctx, span: Span, key: string, type?: Type): void {
+    if (!this.res) return;
+    const u: Use = { file: ctx.file, span, key };
+    if (type) u.type = type;
+    this.res.use(u);
+  }
 
   private err(ctx: Ctx, code: DiagnosticCode, msg: string, span: Span, help?: Help, related?: Diagnostic["related"]): undefined {
     this.r.report(code, msg, ctx.file, span, help, related);
@@ -172,7 +189,7 @@ export class ExprChecker {
       case "quant": {
         const d = this.domain(e.domain, ctx);
         if (!d) return undefined;
-        const inner = this.bind(ctx, e.var.name, d.varType);
+        const inner = this.bind(ctx, e.var, d.varType, e.span);
         const body = this.bool(e.body, inner.ctx, e.q);
         return body && this.mk({ k: "quant", q: e.q, var: inner.irName, varType: d.varType, domain: d.domain, body, type: BOOL }, ctx, e.span);
       }
@@ -183,7 +200,7 @@ export class ExprChecker {
           return this.err(ctx, "RW3105", `the count ${literalText(e.n)} is outside the safe integer range ±${SAFE_INT_MAX}`, e.span, "give a count of at most the list's size");
         }
         if (e.op === "sum_highest" && !(e.n! >= 1)) return this.err(ctx, "RW3009", "`sum_highest` needs a count of at least 1", e.span, "write `sum_highest(2, x in D: …)`");
-        const inner = this.bind(ctx, e.var.name, d.varType);
+        const inner = this.bind(ctx, e.var, d.varType, e.span);
         const where = e.where ? this.bool(e.where, inner.ctx, "where") : undefined;
         const body = e.body ? this.int(e.body, inner.ctx, e.op) : undefined;
         if ((e.where && !where) || (e.body && !body)) return undefined;
@@ -219,18 +236,28 @@ export class ExprChecker {
     }
   }
 
-  private bind(ctx: Ctx, name: string, type: Type): { ctx: Ctx; irName: string } {
+  /** Bind a quantifier's or aggregate's variable (declared at `v.span`, visible in `within`) under a fresh IR name. */
+  private bind(ctx: Ctx, v: { name: string; span: Span }, type: Type, within: Span): { ctx: Ctx; irName: string } {
+    const name = v.name;
     let irName = name;
     for (let i = 1; ctx.inUse.has(irName); i++) irName = `${name}_${i}`;
     const scope = new Map(ctx.scope);
-    scope.set(name, { type, irName });
+    const key = localKey(ctx.file, v.span);
+    if (this.res) {
+      this.res.declare({ key, kind: "local", name, file: ctx.file, span: v.span, type });
+      this.res.scope({ file: ctx.file, span: within, name, key });
+    }
+    scope.set(name, { type, irName, key });
     return { ctx: { ...ctx, scope, inUse: new Set([...ctx.inUse, irName]) }, irName };
   }
 
   private name(n: string, span: Span, ctx: Ctx, expected?: Type): Expr | undefined {
     const env = this.env;
     const b = ctx.scope.get(n);
-    if (b) return this.mk({ k: "var", name: b.irName, type: b.type }, ctx, span);
+    if (b) {
+      if (b.key) this.used(ctx, span, b.key, b.type);
+      return this.mk({ k: "var", name: b.irName, type: b.type }, ctx, span);
+    }
     const bases = env.memberIndex.get(n);
     if (bases && bases.length) {
       let base: string | undefined = bases.length === 1 ? bases[0] : undefined;
@@ -239,7 +266,9 @@ export class ExprChecker {
         return this.err(ctx, "RW2011", `ambiguous enum member \`${n}\`: it is a member of ${[...bases].sort().map((x) => "`" + x + "`").join(" and ")}`, span,
           `write ${[...bases].sort().map((x) => "`" + x + "." + n + "`").join(" or ")}`);
       }
-      return this.mk({ k: "lit", value: n, type: enumType(env, base)! }, ctx, span);
+      const t = enumType(env, base)!;
+      this.used(ctx, span, `member:${base}.${n}`, t);
+      return this.mk({ k: "lit", value: n, type: t }, ctx, span);
     }
     if (ctx.missingParam?.has(n)) {
       return this.err(ctx, "RW2012", `\`${n}\` is not a parameter of every lifted rule's action (\`${ctx.missingParam.get(n)}\` lacks it)`, span,
@@ -258,11 +287,14 @@ export class ExprChecker {
     // E.member
     if (e.obj.k === "name" && !ctx.scope.has(e.obj.name) && env.enums.has(e.obj.name)) {
       const en = env.enums.get(e.obj.name)!;
+      this.used(ctx, e.obj.span, `enum:${en.name}`);
       if (!en.members.includes(e.field.name)) {
         return this.err(ctx, "RW2004", `\`${e.field.name}\` is not a member of \`${en.name}\``, e.field.span,
           didYouMean(e.field.name, en.members, `members: ${en.members.slice(0, 8).join(", ")}${en.members.length > 8 ? ", …" : ""}`));
       }
-      return this.mk({ k: "lit", value: e.field.name, type: enumType(env, en.base)! }, ctx, e.span);
+      const t = enumType(env, en.base)!;
+      this.used(ctx, e.field.span, `member:${en.base}.${e.field.name}`, t);
+      return this.mk({ k: "lit", value: e.field.name, type: t }, ctx, e.span);
     }
     const o = this.expr(e.obj, ctx);
     if (!o) return undefined;
@@ -277,6 +309,8 @@ export class ExprChecker {
       return this.err(ctx, "RW2001", `unknown ${what} \`${e.field.name}\``, e.field.span,
         didYouMean(e.field.name, names, listedNames("fields", names, { verb: "Use", noun: "field" }, 10)));
     }
+    const ptr = recordPointer(o.type);
+    if (ptr !== undefined) this.used(ctx, e.field.span, `field:${ptr}/properties/${f.name}`, f.type);
     return this.mk({ k: "field", obj: o, field: f.name, type: f.type }, ctx, e.span);
   }
 
@@ -395,11 +429,13 @@ export class ExprChecker {
     const env = this.env;
     if (e.k === "name" && !ctx.scope.has(e.name) && env.enums.has(e.name)) {
       const t = enumType(env, e.name)!;
+      this.used(ctx, e.span, `enum:${e.name}`);
       return { domain: { k: "enum", type: t }, varType: t };
     }
     if (e.k === "call" && (BOARD_DOMAIN_FNS as string[]).includes(e.callee.name) && !env.defs.has(e.callee.name)) {
       const space = enumType(env, "Space");
       if (!space) return undefined; // the board failed
+      this.used(ctx, e.callee.span, `builtin:${e.callee.name}`);
       if (e.args.length !== 1) return this.err(ctx, "RW3003", `\`${e.callee.name}\` takes 1 argument, found ${e.args.length}`, e.span, `write \`${e.callee.name}(s)\` with a Space`);
       const a = this.expect(e.args[0]!, ctx, space, `the argument of \`${e.callee.name}\``);
       return a && { domain: { k: "board", fn: e.callee.name as BoardDomainFn, args: [a] }, varType: space };
@@ -437,6 +473,7 @@ export class ExprChecker {
     const n = e.callee.name;
     const def = env.defs.get(n);
     if (def) {
+      this.used(ctx, e.callee.span, `def:${n}`, def.ret);
       if (!def.params || !def.ret) return undefined; // its signature already failed
       const args = this.args(e.args, def.params, ctx, n, e.span);
       if (!args) return undefined;
@@ -451,6 +488,7 @@ export class ExprChecker {
     if (env.tables?.has(n)) return this.tableCall(e, ctx);
     if (n === DISTANCE) return this.distance(e, ctx);
     if (n in BOARD_FNS) {
+      this.used(ctx, e.callee.span, `builtin:${n}`, BOOL);
       const sig = BOARD_FNS[n as BoardFn];
       const params: ParamInfo[] = [];
       for (const [i, tn] of sig.entries()) {
@@ -482,6 +520,7 @@ export class ExprChecker {
   private tableCall(e: Extract<Ast, { k: "call" }>, ctx: Ctx, field?: { name: string; span: Span }, span?: Span): Expr | undefined {
     const n = e.callee.name;
     const t = this.env.tables!.get(n)!;
+    this.used(ctx, e.callee.span, `table:${n}`, t.result);
     if (!t.params || !t.result) return undefined; // its signature already failed
     const args = this.args(e.args, t.params.map((p) => ({ name: p.name, type: p.type, actor: false })), ctx, n, e.span);
     if (!args) return undefined;
@@ -527,6 +566,7 @@ export class ExprChecker {
     const env = this.env;
     const space = enumType(env, "Space");
     if (!space || !env.board) return undefined; // the board failed
+    this.used(ctx, e.callee.span, `builtin:${DISTANCE}`, INT);
     const params: ParamInfo[] = [{ name: "from", type: space, actor: false }, { name: "to", type: space, actor: false }];
     const args = this.args(e.args, params, ctx, DISTANCE, e.span);
     if (!args) return undefined;
@@ -554,6 +594,7 @@ export class ExprChecker {
   private reach(e: Extract<Ast, { k: "reach" }>, ctx: Ctx): Expr | undefined {
     const env = this.env;
     const route = env.routes.get(e.route.name);
+    if (route) this.used(ctx, e.route.span, `route:${e.route.name}`);
     if (!route) return this.err(ctx, "RW2006", `unknown route \`${e.route.name}\``, e.route.span, didYouMean(e.route.name, env.routes.keys(), "declare it with `route`"));
     const space = enumType(env, "Space");
     if (!route.params || !space) return undefined;
@@ -581,7 +622,8 @@ export class ExprChecker {
       return undefined;
     }
     this.defTemplates.set(name, "busy");
-    const scope = new Map(def.params.map((p) => [p.name, { type: p.type, irName: p.name }]));
+    const scope = new Map(def.params.map((p) => [p.name, { type: p.type, irName: p.name, ...(p.key ? { key: p.key } : {}) }]));
+    if (this.res) for (const p of def.params) if (p.key) this.res.scope({ file: def.file, span: def.decl.span, name: p.name, key: p.key });
     const ctx: Ctx = { file: def.file, scope, inUse: new Set(def.params.map((p) => p.name)) };
     const ir = this.expect(def.decl.body, ctx, def.ret, `the body of def \`${name}\``);
     this.defTemplates.set(name, ir ? { ir } : {});

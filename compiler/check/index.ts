@@ -11,16 +11,18 @@ import type {
   Citation, EnumType, Expr, IRAction, IREdition, IREnum, IRExemption, IRInvariant, IRDecline, IRParam, IRRoute, IRRule, IRScope, Provenance, Type,
 } from "../ir/types.js";
 import type { Annotation, Citation as CitationRef, Decl, Param, TypeRef } from "../syntax/ast.js";
-import { assemble, shownName } from "./editions.js";
+import { assemble, editionLayout, shownName } from "./editions.js";
 import { ANALYSES, EXEMPTION_ANALYSES, RULE_ANALYSES, SEVERITY_LEVELS, type AnalysisKind, type SeverityLevel, type SeverityOverride } from "../ir/analyses.js";
 import { checkBoard } from "./board.js";
 import { enumType, typeName, type DeclOf, type EnumInfo, type Env, type Located, type Origin, type ParamInfo } from "./env.js";
-import { BOARD_DOMAIN_FNS, BOARD_FNS, ExprChecker, type Ctx } from "./expr.js";
+import { BOARD_DOMAIN_FNS, BOARD_FNS, DISTANCE, ExprChecker, type Ctx } from "./expr.js";
 import { schemaToState } from "./schema.js";
 import { checkTables, declareTables } from "./tables.js";
 import { checkIntRanges } from "./ranges.js";
 import { LINE1, Reporter, citationStub, didYouMean, jsonPositions, posOf, spanAt, type Help } from "./util.js";
 import { parseJson, stripBom } from "../diagnostics/json.js";
+import { Resolution, localKey } from "./resolution.js";
+import { recordPointer } from "./schema.js";
 import { MAX_INPUT_FILE_BYTES, describeInputProblem, readConfinedFile, resolveConfined, utf8Text } from "../diagnostics/files.js";
 
 export { renderDiagnostic } from "../diagnostics/render.js";
@@ -35,25 +37,37 @@ const textHash = (b: Buffer) => sha256(b.toString("utf8").replace(/\r\n?/g, "\n"
  * `.rules` files in that folder that exist only in the editor (a new file not saved yet), read
  * with `readFile` as part of the folder. Schema and board are always read from disk.
  */
-export function loadEdition(editionDir: string, opts?: { repoRoot?: string; readFile?: (abs: string) => string | undefined; unsavedIn?: (absDir: string) => string[] }): { edition?: IREdition; diagnostics: Diagnostic[] } {
+export function loadEdition(editionDir: string, opts?: { repoRoot?: string; readFile?: (abs: string) => string | undefined; unsavedIn?: (absDir: string) => string[] }): LoadResult {
   const r = new Reporter();
+  const repoRoot = opts?.repoRoot ?? process.cwd();
+  const folder = path.relative(repoRoot, path.resolve(repoRoot, editionDir)).split(path.sep).join("/") || ".";
+  const resolution = new Resolution({ folder, rules: [], ...editionLayout(path.posix.basename(folder)) });
   try {
-    const edition = load(editionDir, opts?.repoRoot ?? process.cwd(), r, opts?.readFile, opts?.unsavedIn);
-    return r.errorCount === 0 && edition ? { edition, diagnostics: r.diagnostics } : { diagnostics: r.diagnostics };
+    const edition = load(editionDir, repoRoot, r, resolution, opts?.readFile, opts?.unsavedIn);
+    return r.errorCount === 0 && edition ? { edition, diagnostics: r.diagnostics, resolution } : { diagnostics: r.diagnostics, resolution };
   } catch (e) {
     // INVARIANT: unreachable on any input; if it is reached, report instead of throwing.
     r.report("RW4001", `internal error while checking \`${editionDir}\`: ${(e as Error).message}`, editionDir, LINE1, "please report this with the input files");
-    return { diagnostics: r.diagnostics };
+    return { diagnostics: r.diagnostics, resolution };
   }
 }
 
-function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs: string) => string | undefined, unsavedIn?: (absDir: string) => string[]): IREdition | undefined {
+/** What `loadEdition` gives: the IR (only without error diagnostics), the diagnostics, and the resolution table (always; partial when the edition has errors). */
+export interface LoadResult {
+  edition?: IREdition;
+  diagnostics: Diagnostic[];
+  /** every name's declaration and uses, and the edition's files (compiler/check/resolution.ts) */
+  resolution: Resolution;
+}
+
+function load(editionDir: string, repoRoot: string, r: Reporter, res: Resolution, readFile?: (abs: string) => string | undefined, unsavedIn?: (absDir: string) => string[]): IREdition | undefined {
   const absDir = path.resolve(repoRoot, editionDir);
   const rel = (abs: string) => path.relative(repoRoot, abs).split(path.sep).join("/") || ".";
   const inputs: { file: string; sha256: string }[] = [];
 
   // 1. parse the edition, its ancestors (`extends`) and the modules they import
   const asm = assemble(absDir, { repoRoot, r, inputs, textHash, readFile, unsavedIn });
+  res.files.rules = inputs.map((i) => i.file);
   if (!asm) return undefined;
   const leaf = asm.levels[asm.levels.length - 1]!;
   const checkedFrom = r.diagnostics.length;
@@ -127,8 +141,13 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
   const env: Env = { enums: new Map(), memberIndex: new Map(), defs: new Map(), routes: new Map(), actions: new Map() };
   const boardJson = boardDecl && readJson(boardDecl);
   if (boardJson) {
+    res.files.board = boardJson.file;
     env.board = checkBoard(boardJson.json, (code, msg, ptr, help) => r.report(code, msg, boardJson.file, spanAt(boardJson.positions, ptr), help));
     if (env.board) {
+      res.declare({ key: "enum:Space", kind: "enum", name: "Space", file: boardJson.file, span: LINE1 });
+      const space = { k: "enum" as const, name: "Space", base: "Space", members: env.board.spaces.map((s) => s.id) };
+      env.board.spaces.forEach((s, i) =>
+        res.declare({ key: `member:Space.${s.id}`, kind: "member", name: s.id, file: boardJson.file, span: spanAt(boardJson.positions, `/spaces/${i}/id`), type: space, parent: "enum:Space" }));
       env.enums.set("Space", {
         name: "Space", base: "Space", members: env.board.spaces.map((s) => s.id), file: boardJson.file, span: LINE1, memberSpans: new Map(),
       });
@@ -190,6 +209,18 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
     return info;
   };
   for (const n of enumDecls.keys()) resolveEnum(n);
+  for (const [n, d] of enumDecls) {
+    const info = env.enums.get(n);
+    res.declare({ key: `enum:${n}`, kind: "enum", name: n, file: d.file, span: d.decl.name.span });
+    if (d.decl.base && env.enums.has(d.decl.base.name)) res.use({ file: d.file, span: d.decl.base.span, key: `enum:${d.decl.base.name}` });
+    if (!info) continue;
+    const t = enumType(env, info.base)!;
+    for (const m of d.decl.members) {
+      const key = `member:${info.base}.${m.name}`;
+      if (info.base === n) res.declare({ key, kind: "member", name: m.name, file: d.file, span: m.span, type: t, parent: `enum:${n}` });
+      else if (info.members.includes(m.name)) res.use({ file: d.file, span: m.span, key, type: t });
+    }
+  }
   for (const e of env.enums.values()) {
     if (e.base !== e.name) continue;
     for (const m of e.members) env.memberIndex.set(m, [...(env.memberIndex.get(m) ?? []), e.name]);
@@ -218,7 +249,10 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
       }
       case "named": {
         const e = enumType(env, t.name.name);
-        if (e) return e;
+        if (e) {
+          res.use({ file, span: t.name.span, key: `enum:${t.name.name}` });
+          return e;
+        }
         if (t.name.name === "Space" && boardDecl) return undefined; // the board failed
         rep("RW2003", `unknown type \`${t.name.name}\``, { file, span: t.name.span },
           didYouMean(t.name.name, [...env.enums.keys(), "bool", "int", "string"], "a type is `bool`, `int`, `string`, `list<T>`, an enum, or `Space`"));
@@ -226,7 +260,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
       }
     }
   };
-  const resolveParams = (ps: Param[], file: string, where: "action" | "def" | "route"): ParamInfo[] | undefined => {
+  const resolveParams = (ps: Param[], file: string, where: "action" | "def" | "route", parent: string): ParamInfo[] | undefined => {
     const out: ParamInfo[] = [];
     const seen = new Map<string, Param>();
     let ok = true;
@@ -247,8 +281,10 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
         ok = false;
       } else if (p.actor) actor = p;
       const t = resolveType(p.type, file);
+      const key = localKey(file, p.name.span);
+      if (!prev) res.declare({ key, kind: "param", name: p.name.name, file, span: p.name.span, ...(t ? { type: t } : {}), parent });
       if (!t) ok = false;
-      else out.push({ name: p.name.name, type: t, actor: p.actor });
+      else out.push({ name: p.name.name, type: t, actor: p.actor, key });
     }
     return ok ? out : undefined;
   };
@@ -261,7 +297,8 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
       rep("RW2009", `duplicate action \`${d.decl.name.name}\``, { file: d.file, span: d.decl.name.span }, "rename or remove one of them", [{ message: "first declared here", pos: posOf(prev.file, prev.decl.name.span) }]);
       continue;
     }
-    const params = resolveParams(d.decl.params, d.file, "action");
+    res.declare({ key: `action:${d.decl.name.name}`, kind: "action", name: d.decl.name.name, file: d.file, span: d.decl.name.span });
+    const params = resolveParams(d.decl.params, d.file, "action", `action:${d.decl.name.name}`);
     env.actions.set(d.decl.name.name, { ...d, ...(params ? { params } : {}) });
     // INVARIANT (relied on by codegen and verify): every actor of an edition has one type, so an
     // obligation of one action can be read with the actor of any other.
@@ -291,11 +328,13 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
     }
     callables.set(n, d);
     if (d.decl.k === "def") {
-      const params = resolveParams(d.decl.params, d.file, "def");
+      const params = resolveParams(d.decl.params, d.file, "def", `def:${n}`);
       const ret = resolveType(d.decl.ret, d.file);
+      res.declare({ key: `def:${n}`, kind: "def", name: n, file: d.file, span: d.decl.name.span, ...(ret ? { type: ret } : {}) });
       env.defs.set(n, { decl: d.decl, file: d.file, ...(params ? { params } : {}), ...(ret ? { ret } : {}) });
     } else {
-      const params = resolveParams(d.decl.params, d.file, "route");
+      res.declare({ key: `route:${n}`, kind: "route", name: n, file: d.file, span: d.decl.name.span });
+      const params = resolveParams(d.decl.params, d.file, "route", `route:${n}`);
       env.routes.set(n, { decl: d.decl, file: d.file, ...(params ? { params } : {}) });
     }
   }
@@ -304,19 +343,34 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
   declareTables(of("table"), env, (n) =>
     callables.has(n) ? `${callables.get(n)!.decl.k === "def" ? "a def" : "a route"}` : n in BOARD_FNS || (BOARD_DOMAIN_FNS as string[]).includes(n) ? "a board builtin" : undefined, rep);
 
+  for (const [n, t] of env.tables ?? []) {
+    res.declare({ key: `table:${n}`, kind: "table", name: n, file: t.file, span: t.decl.name.span, ...(t.result ? { type: t.result } : {}) });
+    for (const p of t.decl.params) {
+      const type = t.params?.find((x) => x.name === p.name.name)?.type;
+      res.declare({ key: localKey(t.file, p.name.span), kind: "param", name: p.name.name, file: t.file, span: p.name.span, ...(type ? { type } : {}), parent: `table:${n}` });
+    }
+  }
+  for (const n of [...Object.keys(BOARD_FNS), DISTANCE, ...BOARD_DOMAIN_FNS]) res.declare({ key: `builtin:${n}`, kind: "builtin", name: n, file: "", span: LINE1 });
+
   // 7. schema → state
   const schemaJson = schemaDecl && readJson(schemaDecl);
   if (schemaJson) {
+    res.files.schema = schemaJson.file;
     env.state = schemaToState(schemaJson.json, env, (code, msg, ptr, help) => r.report(code, msg, schemaJson.file, spanAt(schemaJson.positions, ptr), help));
+    if (env.state) declareFields(res, env.state, schemaJson.file, schemaJson.positions);
   }
 
   // 8. expressions
-  const ex = new ExprChecker(env, r);
-  const paramCtx = (file: string, params: ParamInfo[]): Ctx => ({
-    file,
-    scope: new Map(params.map((p) => [p.name, { type: p.type, irName: p.name }])),
-    inUse: new Set(params.map((p) => p.name)),
-  });
+  const ex = new ExprChecker(env, r, res);
+  /** The context of an expression over parameters, visible in `within` of `file` (recorded as their scope). */
+  const paramCtx = (file: string, params: ParamInfo[], within: Span): Ctx => {
+    for (const p of params) if (p.key) res.scope({ file, span: within, name: p.name, key: p.key });
+    return {
+      file,
+      scope: new Map(params.map((p) => [p.name, { type: p.type, irName: p.name, ...(p.key ? { key: p.key } : {}) }])),
+      inUse: new Set(params.map((p) => p.name)),
+    };
+  };
   const BOOL: Type = { k: "bool" };
   // defs: check every body once, even unused ones
   for (const n of env.defs.keys()) ex.defTemplate(n, undefined, undefined);
@@ -367,7 +421,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
   const space = enumType(env, "Space");
   for (const [n, rt] of env.routes) {
     if (!rt.params || !space) continue;
-    const base = paramCtx(rt.file, rt.params);
+    const base = paramCtx(rt.file, rt.params, rt.decl.span);
     const seen = new Map<string, Span>();
     const got: Partial<Record<"land" | "sea" | "port" | "max_seas" | "passes", { v?: string; e?: Expr }>> = {};
     let ok = true;
@@ -381,7 +435,10 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
       seen.set(c.k, c.span);
       if (c.k === "land" || c.k === "sea" || c.k === "port") {
         const scope = new Map(base.scope);
-        scope.set(c.var.name, { type: space, irName: c.var.name });
+        const key = localKey(rt.file, c.var.span);
+        res.declare({ key, kind: "local", name: c.var.name, file: rt.file, span: c.var.span, type: space });
+        res.scope({ file: rt.file, span: c.span, name: c.var.name, key });
+        scope.set(c.var.name, { type: space, irName: c.var.name, key });
         const e = ex.expect(c.expr, { ...base, scope, inUse: new Set([...base.inUse, c.var.name]) }, BOOL, `the \`${c.k}\` clause`);
         if (!e) ok = false;
         got[c.k] = { v: c.var.name, ...(e ? { e } : {}) };
@@ -411,6 +468,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
     let ok = true;
     const check = (which: "Phase" | "Segment", field: "phase" | "segment", m: { name: string; span: Span }) => {
       const en = env.enums.get(which);
+      if (en?.members.includes(m.name)) res.use({ file, span: m.span, key: `member:${en.base}.${m.name}`, type: enumType(env, en.name)! });
       if (!en) {
         rep("RW2018", `\`during\` needs \`enum ${which}\``, { file, span: m.span }, `declare \`enum ${which} { … }\` and a state field \`${field}\` of that type`);
         ok = false;
@@ -482,6 +540,13 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
     const cite = citation(d.citations, d.id, file, origin, "rule");
     const groups = [...new Set(d.groups.map((g) => g.name))];
     const act = env.actions.get(d.action.name);
+    if (fresh) res.declare({ key: `rule:${d.id.name}`, kind: "rule", name: d.id.name, file, span: d.id.span });
+    if (act) res.use({ file, span: d.action.span, key: `action:${d.action.name}` });
+    for (const g of d.groups) {
+      const key = `group:${g.name}`;
+      if (res.declaration(key)) res.use({ file, span: g.span, key });
+      else res.declare({ key, kind: "group", name: g.name, file, span: g.span });
+    }
     if (fresh) ruleInfo.set(d.id.name, { ...(act ? { action: d.action.name } : {}), groups, file, span: d.id.span });
     if (!act) {
       rep("RW2007", `unknown action \`${d.action.name}\``, { file, span: d.action.span }, didYouMean(d.action.name, env.actions.keys(), "declare it with `action`"));
@@ -499,7 +564,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
       }
     }
     const scope = scopeOf(d, file);
-    const when = ex.expect(d.when, paramCtx(file, act.params), BOOL, "a rule's `when` condition");
+    const when = ex.expect(d.when, paramCtx(file, act.params, d.span), BOOL, "a rule's `when` condition");
     const severities = severitiesOf(d.annotations ?? [], file, "rule");
     if (!when || scope === undefined || !fresh || !cite) continue;
     irRules.push({
@@ -512,6 +577,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
   const irExemptions: IRExemption[] = [];
   for (const { decl: d, file, origin } of of("exempt")) {
     const fresh = claimId(d.id, file, "an exemption");
+    if (fresh) res.declare({ key: `exempt:${d.id.name}`, kind: "exempt", name: d.id.name, file, span: d.id.span });
     const cite = citation(d.citations, d.id, file, origin, "exemption");
     const groups: string[] = [];
     const ruleIds: string[] = [];
@@ -520,6 +586,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
     const inherited = origin !== undefined && origin.edition !== leaf.folder;
     for (const t of d.targets) {
       if (t.k === "group") {
+        if (res.declaration(`group:${t.group.name}`)) res.use({ file, span: t.group.span, key: `group:${t.group.name}` });
         if (![...ruleInfo.values()].some((ri) => ri.groups.includes(t.group.name)) && !(inherited && asm.removed.length)) {
           rep("RW2008", `no rule is in group \`(${t.group.name})\``, { file, span: t.group.span },
             didYouMean(t.group.name, [...new Set([...ruleInfo.values()].flatMap((ri) => ri.groups))], "put rules in the group by writing it after their title"));
@@ -527,6 +594,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
         }
         if (!groups.includes(t.group.name)) groups.push(t.group.name);
       } else {
+        if (ruleInfo.has(t.id.name)) res.use({ file, span: t.id.span, key: `rule:${t.id.name}` });
         if (asm.removed.some((x) => x.id === t.id.name) && !ruleInfo.has(t.id.name)) continue;
         if (!ruleInfo.has(t.id.name)) {
           rep("RW2008", `unknown rule id \`${t.id.name}\``, { file, span: t.id.span }, didYouMean(t.id.name, ruleInfo.keys(), "name the id of a `rule`"));
@@ -555,7 +623,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
       const identical = all.every((t) => JSON.stringify(t) === JSON.stringify(p.type));
       common.push({ name: p.name, type: identical || p.type.k !== "enum" ? p.type : enumType(env, p.type.base)!, actor: false });
     }
-    const ctx: Ctx = { ...paramCtx(file, common), missingParam: missing };
+    const ctx: Ctx = { ...paramCtx(file, common, d.span), missingParam: missing };
     const when = ex.expect(d.when, ctx, BOOL, "an exemption's `when` condition");
     const severities = severitiesOf(d.annotations ?? [], file, "exemption");
     if (!when || !ok || !fresh || !cite) continue;
@@ -566,6 +634,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
   const irInvariants: IRInvariant[] = [];
   for (const { decl: d, file } of of("invariant")) {
     const fresh = claimId(d.id, file, "an invariant");
+    if (fresh) res.declare({ key: `invariant:${d.id.name}`, kind: "invariant", name: d.id.name, file, span: d.id.span });
     const e = ex.expect(d.expr, { file, scope: new Map(), inUse: new Set() }, BOOL, "an invariant");
     if (e && fresh) irInvariants.push({ id: d.id.name, title: d.title, expr: e, pos: posOf(file, d.id.span) });
   }
@@ -577,6 +646,8 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
   for (const { decl: d, file } of of("decline")) {
     let ok = true;
     const act = env.actions.get(d.action.name);
+    if (act) res.use({ file, span: d.action.span, key: `action:${d.action.name}` });
+    if (phaseEnum?.members.includes(d.phase.name)) res.use({ file, span: d.phase.span, key: `member:${phaseEnum.base}.${d.phase.name}`, type: enumType(env, "Phase")! });
     if (!act) {
       rep("RW2022", `unknown action \`${d.action.name}\``, { file, span: d.action.span }, didYouMean(d.action.name, env.actions.keys(), "declare it with `action`"));
       ok = false;
@@ -665,6 +736,26 @@ function load(editionDir: string, repoRoot: string, r: Reporter, readFile?: (abs
     inputs,
     inputHash: sha256(inputs.map((i) => `${i.file}\0${i.sha256}\n`).join("")),
   };
+}
+
+/** Declare every field of the state record and of the records it holds (`field:<JSON pointer>`, at the property's key in the schema). */
+function declareFields(res: Resolution, state: Extract<Type, { k: "record" }>, file: string, positions: Map<string, Span>): void {
+  const seen = new Set<object>();
+  const walk = (t: Type): void => {
+    if (t.k === "list") return walk(t.elem);
+    if (t.k === "map") return walk(t.value);
+    if (t.k !== "record" || seen.has(t.fields)) return;
+    seen.add(t.fields);
+    const ptr = recordPointer(t);
+    for (const f of t.fields) {
+      if (ptr !== undefined) {
+        const fp = `${ptr}/properties/${f.name}`;
+        res.declare({ key: `field:${fp}`, kind: "field", name: f.name, file, span: spanAt(positions, fp), type: f.type });
+      }
+      walk(f.type);
+    }
+  };
+  walk(state);
 }
 
 function provenanceOf(origin: Origin | undefined): Provenance {

@@ -177,6 +177,18 @@ function convert(ctx: Ctx, s: unknown, ptr: string, root: boolean): Type | undef
   }
 }
 
+/** The JSON pointer of each record's schema, by the record type's `fields` array (shared by the copies a named `$defs` record gets). */
+const recordPointers = new WeakMap<object, string>();
+
+/**
+ * The JSON pointer (in the state schema) of a record type's schema (`""` for the state root,
+ * `/$defs/Name` for a named record), or undefined for a record this module did not make.
+ * A field's pointer is this + `/properties/<field>`.
+ */
+export function recordPointer(t: Extract<Type, { k: "record" }>): string | undefined {
+  return recordPointers.get(t.fields);
+}
+
 function recordType(ctx: Ctx, s: Record<string, unknown>, ptr: string, rootKeys: string[]): Type | undefined {
   extraKeys(ctx, s, ["type", "properties", "required", "additionalProperties", ...rootKeys], ptr, "a record");
   const props = isObj(s.properties) ? s.properties : {};
@@ -192,7 +204,9 @@ function recordType(ctx: Ctx, s: Record<string, unknown>, ptr: string, rootKeys:
     if (t) fields.push({ name, type: t });
     else ok = false;
   }
-  return ok ? { k: "record", fields } : undefined;
+  if (!ok) return undefined;
+  recordPointers.set(fields, ptr);
+  return { k: "record", fields };
 }
 
 function mapType(ctx: Ctx, s: Record<string, unknown>, ptr: string, rootKeys: string[]): Type | undefined {

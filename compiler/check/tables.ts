@@ -14,6 +14,7 @@ import type { MemberRef, TableDecl, TablePattern as AstPattern, TableValue as As
 import { children } from "../ir/walk.js";
 import { enumType, typeName, type Env, type Located, type TableInfo } from "./env.js";
 import type { ExprChecker } from "./expr.js";
+import { localKey } from "./resolution.js";
 import { didYouMean, posOf, type Help } from "./util.js";
 
 type Rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: Help) => void;
@@ -162,11 +163,17 @@ function lowerTable(
   const file = info.file;
   const params = info.params!;
   const result = info.result!;
+  // a parameter's resolution key: where the table declares it (compiler/check/resolution.ts)
+  const keyOf = (n: string) => {
+    const p = d.params.find((x) => x.name.name === n);
+    return p ? { key: localKey(file, p.name.span) } : {};
+  };
   const ctx = {
     file,
-    scope: new Map(params.map((p) => [p.name, { type: p.type, irName: p.name }])),
+    scope: new Map(params.map((p) => [p.name, { type: p.type, irName: p.name, ...keyOf(p.name) }])),
     inUse: new Set(params.map((p) => p.name)),
   };
+  for (const p of d.params) ex.res?.scope({ file, span: d.span, name: p.name.name, key: localKey(file, p.name.span) });
   let ok = true;
   const pure = (e: Expr | undefined, span: Span, what: string): Expr | undefined => {
     if (!e) return undefined;
