@@ -1,5 +1,5 @@
 /**
- * The proof obligations of an IR and their proof-cache keys, shared by hover (features.ts) and
+ * The proof obligations of an IR and their proof-cache keys, shared by hover (proof-verdicts.ts) and
  * background proving (proving.ts): listed once per IR, each key hashed once, when first asked for
  * (hashing every obligation's inputs is the costly part of a cache lookup on a large edition).
  */
