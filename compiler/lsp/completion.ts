@@ -47,13 +47,13 @@ export function completion(ctx: FeatureContext, file: string, line: number, colu
   const index = indexes[0];
   if (!index) return KEYWORDS.map((k) => ({ label: k, kind: "keyword" }));
 
-  const ruleIds = () => {
+  const ruleIds = (): CompletionEntry[] => {
     const ids = new Set<string>();
     for (const idx of indexes) for (const o of idx.occurrences) if (o.def && o.kind === "rule") ids.add(o.name);
     for (const idx of indexes) for (const d of idx.decls) if (d.decl.k === "rule") ids.add(d.decl.id.name);
     return [...ids].sort().map((id) => ({ label: id, kind: "event", detail: "rule" }));
   };
-  const members = (e: string) => (index.enums.get(e)?.members ?? []).map((m) => ({ label: m, kind: "enumMember", detail: e }));
+  const members = (e: string): CompletionEntry[] => (index.enums.get(e)?.members ?? []).map((m) => ({ label: m, kind: "enumMember", detail: e }));
 
   // after `lifts`, `override rule`, `remove rule`, or a comma in an exemption's targets
   const declStart = findLastIndex(toks, (t, i) => isDeclKeyword(t.image) && img(toks[i - 1]) !== "." && !(t.image === "rule" && ["override", "remove"].includes(img(toks[i - 1]) ?? "")));
@@ -61,7 +61,7 @@ export function completion(ctx: FeatureContext, file: string, line: number, colu
   if (img(prev) === "lifts" || (img(prev) === "rule" && ["override", "remove"].includes(img(toks[toks.length - 2]) ?? ""))) return ruleIds();
   if (img(prev) === "," && decl[0]?.image === "exempt" && decl.some((t) => t.image === "lifts") && !decl.some((t) => t.image === "when")) return ruleIds();
   if (img(prev) === "forbid" || img(prev) === "oblige") {
-    return index.decls.filter((d) => d.decl.k === "action").map((d) => ({ label: (d.decl as Extract<Decl, { k: "action" }>).name.name, kind: "function", detail: "action" }));
+    return index.decls.filter((d) => d.decl.k === "action").map((d): CompletionEntry => ({ label: (d.decl as Extract<Decl, { k: "action" }>).name.name, kind: "function", detail: "action" }));
   }
   if (img(prev) === "during") return members("Phase");
   if (img(prev) === ".") {

@@ -15,11 +15,12 @@ import path from "node:path";
 import type { Diagnostic } from "../diagnostics/types.js";
 import type { IREdition } from "../ir/types.js";
 import { loadEdition } from "../check/index.js";
+import { MODULES_FOLDER } from "../check/editions.js";
 import { declaresEdition, parseRules } from "../syntax/index.js";
 import type { AstFile } from "../syntax/ast.js";
 
-/** The folder holding shared modules, beside the edition folders (as compiler/check/editions.ts). */
-const MODULES = "modules";
+/** The folder holding shared modules, beside the edition folders (the checker's). */
+const MODULES = MODULES_FOLDER;
 
 export interface Checked {
   /** absolute edition folder */

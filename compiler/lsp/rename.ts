@@ -9,6 +9,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { editionLayout } from "../check/editions.js";
 import type { Span } from "../diagnostics/types.js";
 import { KEYWORDS } from "../syntax/tokens.js";
 import type { FeatureContext } from "./context.js";
@@ -76,7 +77,7 @@ export function rename(ctx: FeatureContext, file: string, line: number, column: 
     const re = new RegExp(`(?<![A-Za-z0-9_.])${escapeRe(occ.name)}(?![A-Za-z0-9_.])`, "g");
     const dirs = new Set<string>();
     for (const idx of editions) {
-      dirs.add(path.join(ctx.project.root, "test", "scenarios", path.basename(idx.dir)));
+      dirs.add(path.join(ctx.project.root, editionLayout(path.basename(idx.dir)).scenarios));
       const dslRoot = ctx.project.dslRootOf(idx.files[0] ?? idx.dir);
       if (dslRoot) dirs.add(path.join(dslRoot, "coverage"));
     }
@@ -103,8 +104,8 @@ export function dataUses(ctx: FeatureContext, occ: Occurrence, editions: Edition
   const re = new RegExp(`(?<![A-Za-z0-9_])${escapeRe(occ.name)}(?![A-Za-z0-9_])`);
   const dirs = new Set<string>();
   for (const idx of editions) {
-    const folder = path.basename(idx.dir);
-    for (const base of [["test", "scenarios"], ["test", "fixtures"], ["conformance"]]) dirs.add(path.join(ctx.project.root, ...base, folder));
+    const layout = editionLayout(path.basename(idx.dir));
+    for (const rel of [layout.scenarios, layout.fixtures, layout.conformance]) dirs.add(path.join(ctx.project.root, rel));
   }
   const out: string[] = [];
   for (const dir of dirs) {
