@@ -18,7 +18,7 @@ import fc from "fast-check";
 import { checkFrontEnd, frontEndInput, fuzzHost, seedFiles } from "../test/fuzz/frontend.js";
 import { hostileTexts, runInjectionBatch, type Texts } from "../test/fuzz/injection.js";
 import { compareSample, loadDiffEdition, mutate, newStats, planArb, type DiffEdition, type DiffStats } from "../test/fuzz/differential.js";
-import { bundledEditions } from "../compiler/cli/common.js";
+import { bundledEditions } from "../compiler/engine/editions.js";
 
 function usage(msg: string): never {
   process.stderr.write(`error: ${msg}\nusage: npm run fuzz -- [--time 10m] [--seed n] [--out dir]\n`);

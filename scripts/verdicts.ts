@@ -11,7 +11,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { bundledEditions } from "../compiler/cli/common.js";
+import { bundledEditions } from "../compiler/engine/editions.js";
 import { verdictTable } from "../test/helpers/verdicts.js";
 
 const rows: string[] = [];

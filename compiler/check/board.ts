@@ -1,6 +1,7 @@
 /** board.json: shape (ajv) and consistency checks. Home powers are checked later, against Power. */
 import { Ajv } from "ajv";
 import type { DiagnosticCode } from "../diagnostics/catalog.js";
+import type { Help } from "../diagnostics/suggest.js";
 import type { Board } from "../ir/types.js";
 import { KEYWORDS } from "../syntax/tokens.js";
 
@@ -40,7 +41,7 @@ const ajv = new Ajv({ allErrors: true });
 const validateShape = ajv.compile(BOARD_SCHEMA);
 const KEYWORD_SET = new Set<string>(KEYWORDS);
 
-type Report = (code: DiagnosticCode, message: string, ptr: string, help?: string) => void;
+type Report = (code: DiagnosticCode, message: string, ptr: string, help?: Help) => void;
 
 export function checkBoard(json: unknown, report: Report): Board | undefined {
   if (!validateShape(json)) {

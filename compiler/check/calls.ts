@@ -15,7 +15,7 @@ import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type { Ctx, Env } from "./env.js";
 import type { Resolution } from "./resolution.js";
 import type { Reporter } from "./util.js";
-import { didYouMean } from "./util.js";
+import { didYouMean, listedNames, type Help } from "./util.js";
 
 /** What these checks use of the expression checker (expr.ts `ExprChecker`, which implements it). */
 export interface CallChecker {
@@ -29,7 +29,7 @@ export interface CallChecker {
   /** An IR node at a span of the context's file. */
   mk(e: Expr, ctx: Ctx, span: Span): Expr;
   /** Report an error; gives undefined. */
-  err(ctx: Ctx, code: DiagnosticCode, msg: string, span: Span, help?: string, related?: Diagnostic["related"]): undefined;
+  err(ctx: Ctx, code: DiagnosticCode, msg: string, span: Span, help?: Help, related?: Diagnostic["related"]): undefined;
   /** Record a use of a resolution key at a span. */
   used(ctx: Ctx, span: Span, key: string, type?: Type): void;
 }
@@ -74,7 +74,7 @@ export function tableCall(x: CallChecker, e: Extract<Ast, { k: "call" }>, ctx: C
     const f = res.fields.find((x) => x.name === field.name);
     if (!f) {
       const names = res.fields.map((x) => x.name);
-      return x.err(ctx, "RW2001", `table \`${n}\` has no field \`${field.name}\``, field.span, didYouMean(field.name, names, `fields: ${names.join(", ")}`));
+      return x.err(ctx, "RW2001", `table \`${n}\` has no field \`${field.name}\``, field.span, didYouMean(field.name, names, listedNames("fields", names, { verb: "Use", noun: "field" })));
     }
     return x.mk({ k: "table", table: n, args, field: f.name, type: f.type }, ctx, span ?? e.span);
   }

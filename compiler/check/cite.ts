@@ -9,7 +9,7 @@ import type { Annotation, Citation as CitationRef } from "../syntax/ast.js";
 import { ANALYSES, EXEMPTION_ANALYSES, RULE_ANALYSES, SEVERITY_LEVELS, type AnalysisKind, type SeverityLevel, type SeverityOverride } from "../ir/analyses.js";
 import type { Checking } from "./context.js";
 import type { Origin } from "./env.js";
-import { didYouMean, posOf } from "./util.js";
+import { citationStub, didYouMean, posOf } from "./util.js";
 
 /** The edition's ids and citations, checked as items claim them. */
 export interface Ids {
@@ -65,7 +65,7 @@ export function editionIds(c: Checking): Ids {
       ? `${what} \`${id.name}\` of module \`${origin.module}\` has no citation for \`${key}\`, the \`cites\` key of ${importer} that imports it`
       : `${what} \`${id.name}\` has no citation for \`${key}\`, the edition's \`cites\` key`,
       { file, span: cs[0]?.span ?? id.span },
-      `add \`${key} §<section>\` to its citations (it cites ${keys.map((k) => `\`${k}\``).join(", ") || "nothing"})`);
+      citationStub(key, cs, id.span, `add \`${key} §<section>\` to its citations (it cites ${keys.map((k) => `\`${k}\``).join(", ") || "nothing"})`));
     return undefined;
   };
   return { claimId, citation };

@@ -12,10 +12,10 @@ import type { Assembled, Level } from "./editions.js";
 import type { Ctx, DeclOf, Env, Located, Origin, ParamInfo } from "./env.js";
 
 import type { Resolution } from "./resolution.js";
-import type { Reporter } from "./util.js";
+import type { Help, Reporter } from "./util.js";
 
 /** Report a diagnostic at a span of a file (the sink's `report` with the place as one argument). */
-export type Rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: string, related?: Diagnostic["related"]) => void;
+export type Rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: Help, related?: Diagnostic["related"]) => void;
 
 /** The state of checking one edition, shared by its passes. */
 export interface Checking {

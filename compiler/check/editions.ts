@@ -20,7 +20,7 @@ import { declaresEdition, parseRules } from "../syntax/index.js";
 export type ParseRules = typeof parseRules;
 import type { Decl, RuleDecl } from "../syntax/ast.js";
 import type { DeclOf, Located, Origin } from "./env.js";
-import { LINE1, didYouMean, posOf, type Reporter } from "./util.js";
+import { LINE1, didYouMean, posOf, type Help, type Reporter } from "./util.js";
 import { MAX_INPUT_FILE_BYTES, describeInputProblem, isInsideDir, readConfinedFile } from "../diagnostics/files.js";
 
 /**
@@ -289,7 +289,7 @@ function parseFolder(abs: string, names: string[], c: Ctx): { decls: Located<Dec
 /** Repo-relative paths and located reports for the assembly. */
 function helpers(c: Ctx) {
   const rel = (a: string) => path.relative(c.repoRoot, a).split(path.sep).join("/") || ".";
-  const rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: string, related?: Diagnostic["related"]) =>
+  const rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: Help, related?: Diagnostic["related"]) =>
     c.r.report(code, msg, at.file, at.span, help, related);
   return { rel, rep };
 }

@@ -13,7 +13,7 @@ import { BOARD_DOMAIN_FNS, BOARD_FNS, DISTANCE } from "./builtins.js";
 import { distanceCall, reachCall, tableCall, type CallChecker } from "./calls.js";
 import type { Ctx } from "./env.js";
 import { assignable, comparable, enumType, isScalar, typeName, type Env, type ParamInfo } from "./env.js";
-import { didYouMean, posOf, type Reporter } from "./util.js";
+import { didYouMean, listedNames, posOf, type Help, type Reporter } from "./util.js";
 import { SAFE_INT_MAX, isLanguageInt } from "../ir/ints.js";
 import { localKey, type Resolution, type Use } from "./resolution.js";
 import { recordPointer } from "./schema.js";
@@ -51,7 +51,7 @@ export class ExprChecker implements CallChecker {
     this.res.use(u);
   }
 
-  err(ctx: Ctx, code: DiagnosticCode, msg: string, span: Span, help?: string, related?: Diagnostic["related"]): undefined {
+  err(ctx: Ctx, code: DiagnosticCode, msg: string, span: Span, help?: Help, related?: Diagnostic["related"]): undefined {
     this.r.report(code, msg, ctx.file, span, help, related);
     return undefined;
   }
@@ -262,7 +262,7 @@ export class ExprChecker implements CallChecker {
       const names = o.type.fields.map((x) => x.name);
       const what = o.k === "state" ? "state field" : `field of \`${typeName(o.type)}\``;
       return this.err(ctx, "RW2001", `unknown ${what} \`${e.field.name}\``, e.field.span,
-        didYouMean(e.field.name, names, `fields: ${names.slice(0, 10).join(", ")}${names.length > 10 ? ", …" : ""}`));
+        didYouMean(e.field.name, names, listedNames("fields", names, { verb: "Use", noun: "field" }, 10)));
     }
     const ptr = recordPointer(o.type);
     if (ptr !== undefined) this.used(ctx, e.field.span, `field:${ptr}/properties/${f.name}`, f.type);

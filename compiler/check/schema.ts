@@ -7,13 +7,13 @@ import type { Span } from "../diagnostics/types.js";
 import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type { Type } from "../ir/types.js";
 import { enumType, type Env } from "./env.js";
-import { didYouMean } from "./util.js";
+import { didYouMean, type Help } from "./util.js";
 import { SAFE_INT_MAX, isLanguageInt } from "../ir/ints.js";
 
 const ANNOTATIONS = new Set(["$schema", "$id", "title", "description", "$comment", "default", "examples"]);
 export const DEFAULT_LIST_BOUND = 8;
 
-type Report = (code: DiagnosticCode, message: string, ptr: string, help?: string) => void;
+type Report = (code: DiagnosticCode, message: string, ptr: string, help?: Help) => void;
 
 interface Ctx {
   env: Env;

@@ -15,9 +15,9 @@ import { children } from "../ir/walk.js";
 import { enumType, typeName, type Env, type Located, type TableInfo } from "./env.js";
 import type { ExprChecker } from "./expr.js";
 import { localKey } from "./resolution.js";
-import { didYouMean, posOf } from "./util.js";
+import { didYouMean, posOf, type Help } from "./util.js";
 
-type Rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: string) => void;
+type Rep = (code: DiagnosticCode, msg: string, at: { file: string; span: Span }, help?: Help) => void;
 
 /** Reports RW3105 for each of `values` that is not a safe integer (issue 29); true when all are. */
 function safeInts(values: (number | undefined)[], what: string, at: { file: string; span: Span }, rep: Rep): boolean {

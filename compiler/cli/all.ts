@@ -11,7 +11,8 @@ import { runScenarios } from "./test.js";
 import { runCoverage } from "./coverage.js";
 import { buildReport } from "./report.js";
 import path from "node:path";
-import { bundledEditions, UsageError, color, type Format } from "./common.js";
+import { UsageError, color, type Format } from "./common.js";
+import { bundledEditions } from "../engine/editions.js";
 import { SolverPool, type ProveOptions } from "../verify/index.js";
 import { terminalSafe } from "../diagnostics/terminal.js";
 

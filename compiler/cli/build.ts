@@ -12,7 +12,8 @@ import path from "node:path";
 import { generateEdition } from "../codegen/index.js";
 import { withoutInputsHash } from "../codegen/header.js";
 import { editionFolder, type IREdition } from "../ir/types.js";
-import { bundledEditions, compile, DSL_DIR, errorCount, resolveEdition, staleFiles, UsageError, color, type Format } from "./common.js";
+import { compile, errorCount, staleFiles, UsageError, color, type Format } from "./common.js";
+import { bundledEditions, DSL_DIR, resolveEdition } from "../engine/editions.js";
 import type { WatchRun } from "./watch.js";
 
 export interface BuildResult {

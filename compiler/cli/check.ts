@@ -7,7 +7,10 @@
  * file or of a rule, schema or board file under the edition folder or dsl/; a stale generated/
  * is then replaced by validators generated for the run. Resolves when the watch ends (Ctrl-C).
  */
-import { actionProblems, compile, DSL_DIR, loadValidators, readJson, resolveEdition, stateProblems, UsageError, color, type Format } from "./common.js";
+import { compile, readJson, UsageError, color, type Format } from "./common.js";
+import { actionProblems, stateProblems } from "../engine/validate.js";
+import { DSL_DIR, resolveEdition } from "../engine/editions.js";
+import { loadValidators } from "../engine/loader.js";
 import { terminalSafe } from "../diagnostics/terminal.js";
 
 export interface CheckOptions {

@@ -19,7 +19,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { editionFolder, type IREdition } from "../ir/types.js";
 import { findScenarioFiles, readScenarioFile } from "../scenarios/index.js";
-import { actionProblems, bundledEditions, compile, loadValidators, resolveEdition, stateProblems, UsageError, color, type Format, type ValidatorModule } from "./common.js";
+import { compile, UsageError, color, type Format } from "./common.js";
+import { actionProblems, stateProblems } from "../engine/validate.js";
+import { bundledEditions, resolveEdition } from "../engine/editions.js";
+import { loadValidators, type ValidatorModule } from "../engine/loader.js";
 
 /** The corpus format (bumped when a case's fields change). */
 export const CORPUS_FORMAT = 1;

@@ -20,7 +20,8 @@ import { judge, judgeTable, readScenarioFile } from "../scenarios/index.js";
 import { createInterpreter, type Interpreter } from "../interpret/index.js";
 import type { IREdition } from "../ir/types.js";
 import type { Diagnostic } from "../diagnostics/types.js";
-import { bundledEditions, compile, errorCount, printDiagnostics, resolveEdition, UsageError, color, type Format } from "./common.js";
+import { compile, errorCount, printDiagnostics, UsageError, color, type Format } from "./common.js";
+import { bundledEditions, resolveEdition } from "../engine/editions.js";
 
 export const DEFAULT_MANIFESTS = path.join("dsl", "coverage");
 export const DEFAULT_SOURCES = path.join("..", "shared", "rulebooks");

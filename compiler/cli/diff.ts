@@ -16,7 +16,10 @@ import type { IRAction, IREdition } from "../ir/types.js";
 import { DEFAULT_DIFF_RLIMIT, DEFAULT_DIFF_STATES, DEFAULT_DIFF_TIMEOUT_MS, DiffInputError, diffEditions, type DiffCandidate, type EditionDiff } from "../verify/diff/diff.js";
 import { actionType, nonDefaultFacts, shrink } from "../verify/encode/state-facts.js";
 import { parseRlimit } from "./prove.js";
-import { actionProblems, compile, loadValidators, parseCount, parseMillis, resolveEdition, stateProblems, UsageError, color, type EditionRef, type Format, type ValidatorModule } from "./common.js";
+import { compile, parseCount, parseMillis, UsageError, color, type Format } from "./common.js";
+import { actionProblems, stateProblems } from "../engine/validate.js";
+import { loadValidators, type ValidatorModule } from "../engine/loader.js";
+import { resolveEdition, type EditionRef } from "../engine/editions.js";
 
 /** A rule that fires in one edition and not in the other, as reported. */
 export interface ReportedRule {

@@ -6,7 +6,7 @@
  * from the last `prove` report when it matches the rule files, else they are proved on demand
  * (through the proof cache, so usually without solving). Exit 0 shown, 2 unknown id / bad usage.
  */
-import { levenshtein } from "../check/util.js";
+import { closest, didYouMeanText } from "../diagnostics/suggest.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { IREdition } from "../ir/types.js";
@@ -16,7 +16,8 @@ import type { Obligation } from "../ir/obligations.js";
 import { liftedBy, liftedRules } from "../ir/derived.js";
 import { routesIn } from "../ir/walk.js";
 import { idInfo, posText } from "../ir/verdict-words.js";
-import { bundledEditions, compile, parseMillis, resolveEdition, UsageError, color, type EditionRef } from "./common.js";
+import { compile, parseMillis, UsageError, color } from "./common.js";
+import { bundledEditions, resolveEdition, type EditionRef } from "../engine/editions.js";
 import { DEFAULT_CACHE_DIR, explainLines, parseRlimit, proofsDirFor, type ProveResult } from "./prove.js";
 import { Progress } from "./progress.js";
 
@@ -98,24 +99,12 @@ function find(id: string, edition?: string): Found {
     if (idInfo(ir, id)) hits.push({ ref, ir });
   }
   if (!hits.length) {
-    const near = closest(id, all);
-    throw new UsageError(`no rule, exemption or invariant \`${id}\`${edition ? ` in \`${edition}\`` : " in the bundled editions"}`, 2, near ? `did you mean \`${near}\`?` : "rule ids look like `pass.home_card`");
+    // ids are long (`pass.home_card`): within max(2, length/3) edits, not capped at 3
+    const near = closest(id, all, Math.max(2, Math.floor(id.length / 3)));
+    throw new UsageError(`no rule, exemption or invariant \`${id}\`${edition ? ` in \`${edition}\`` : " in the bundled editions"}`, 2, near ? didYouMeanText(near) : "rule ids look like `pass.home_card`");
   }
   if (hits.length > 1) throw new UsageError(`\`${id}\` is in several editions: ${hits.map((h) => h.ref.dir).join(", ")}`, 2, "choose one with --edition");
   return hits[0];
-}
-
-/** The nearest id within max(2, length/3) edits (bounded: far lengths are skipped, distances stop at the limit). */
-function closest(word: string, cands: string[]): string | undefined {
-  const limit = Math.max(2, Math.floor(word.length / 3));
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const c of cands) {
-    if (Math.abs(c.length - word.length) > limit) continue;
-    const d = levenshtein(word, c, limit);
-    if (d < bestD) [best, bestD] = [c, d];
-  }
-  return best !== undefined && bestD <= limit ? best : undefined;
 }
 
 /** The obligations an id takes part in (as a rule, a subject, an exemption, or in a core). */

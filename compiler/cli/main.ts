@@ -35,16 +35,11 @@ function jsonWanted(argv: string[]): boolean {
   return (i >= 0 && argv[i + 1] === "json") || argv.includes("--format=json");
 }
 
-/** Runs the CLI with the given arguments (without `node script`); resolves to the exit code. */
-export async function main(argv: string[]): Promise<number> {
-  let code = 0;
-  const program = new Command("rulewright")
-    .description("compile board-game rule files into typed TypeScript validators and prove them consistent with Z3")
-    .version(VERSION, "-V, --version", "print the rulewright version")
-    .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
-    .showHelpAfterError("(run `rulewright --help` for usage)");
+/** Sets the exit code of the command that ran. */
+type SetCode = (code: number) => void;
 
+/** The commands that compile, prove and run an edition: build, init, prove, explain, test, check, diff. */
+function editionCommands(program: Command, set: SetCode): void {
   program
     .command("build")
     .description("compile editions and write generated/<edition>/ (all bundled editions by default)")
@@ -54,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("-w, --watch", "build again on every save of an edition's rule, schema or board file; print the generated files that changed (Ctrl-C to stop)")
     .addOption(formatOption())
     .action(async (editions: string[], o: { check?: boolean; out?: string; watch?: boolean; format: Format }) => {
-      code = await buildCommand(editions, o);
+      set(await buildCommand(editions, o));
     });
   program
     .command("init")
@@ -62,7 +57,7 @@ export async function main(argv: string[]): Promise<number> {
     .argument("[dir]", "the folder to create (default dsl/my-edition)")
     .addOption(formatOption())
     .action(async (dir: string | undefined, o: { format: Format }) => {
-      code = await initCommand(dir, o);
+      set(await initCommand(dir, o));
     });
   program
     .command("prove")
@@ -89,7 +84,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("-w, --watch", "prove again on every save of an edition's rule, schema or board file, through the proof cache; print how many obligations were solved again and only the verdicts that changed (Ctrl-C to stop)")
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "sarif", "junit"]).default("text"))
     .action(async (editions: string[], o: Parameters<typeof import("./prove.js").proveCommand>[1]) => {
-      code = await proveCommand(editions, o);
+      set(await proveCommand(editions, o));
     });
   program
     .command("explain")
@@ -101,7 +96,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--timeout <ms>", "wall-clock safety net of one obligation when proving on demand (ms)")
     .addOption(formatOption())
     .action(async (id: string, o: { edition?: string; prove?: boolean; timeout?: string; rlimit?: string; format: Format }) => {
-      code = /^rw\d+$/i.test(id) ? await explainCodeCommand(id, o) : await explainCommand(id, o);
+      set(/^rw\d+$/i.test(id) ? await explainCodeCommand(id, o) : await explainCommand(id, o));
     });
   program
     .command("test")
@@ -111,7 +106,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("-w, --watch", "run again on every save of a scenario or rule file; show only what changed (Ctrl-C to stop)")
     .addOption(formatOption())
     .action(async (paths: string[], o: { verbose?: boolean; watch?: boolean; format: Format }) => {
-      code = await testCommand(paths, o);
+      set(await testCommand(paths, o));
     });
   program
     .command("check")
@@ -122,7 +117,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("-w, --watch", "check again on every save of the state, action or rule files; show only what changed (Ctrl-C to stop)")
     .addOption(formatOption())
     .action(async (o: { edition?: string; state?: string; action?: string; watch?: boolean; format: Format }) => {
-      code = await checkCommand(o);
+      set(await checkCommand(o));
     });
   program
     .command("diff")
@@ -136,8 +131,12 @@ export async function main(argv: string[]): Promise<number> {
     .option("--fail-on-diff", "exit 1 when an action differs or is unknown (for CI)")
     .addOption(formatOption())
     .action(async (a: string, b: string, o: { rlimit?: string; timeout?: string; maxStates?: string; out?: string; failOnDiff?: boolean; format: Format }) => {
-      code = await diffCommand([a, b], o);
+      set(await diffCommand([a, b], o));
     });
+}
+
+/** The other commands: coverage, fmt, lsp, conformance, report, serve, all. */
+function toolCommands(program: Command, set: SetCode): void {
   program
     .command("coverage")
     .description("share of the rulebook sources' restriction paragraphs encoded by rules, and of the paragraphs audited (exit 1 under --min-percent or --min-audited, 2 on a malformed manifest)")
@@ -149,7 +148,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--verify-audit", "check that each audit mark's scenarios pin its rules: remove each rule in memory, one must fail (exit 1, RW5014, if none does)")
     .addOption(formatOption())
     .action(async (o: { edition?: string; minPercent?: string; minAudited?: string; manifests?: string; sources?: string; verifyAudit?: boolean; format: Format }) => {
-      code = await coverageCommand(o);
+      set(await coverageCommand(o));
     });
   program
     .command("fmt")
@@ -158,14 +157,14 @@ export async function main(argv: string[]): Promise<number> {
     .option("--check", "write nothing; exit 1 when a file is not formatted")
     .addOption(formatOption())
     .action(async (paths: string[], o: { check?: boolean; format: Format }) => {
-      code = await fmtCommand(paths, o);
+      set(await fmtCommand(paths, o));
     });
   program
     .command("lsp")
     .description("run the language server over stdio (for editors: diagnostics, hover with proof verdicts, definitions, completion, rename, formatting)")
     .option("--stdio", "use stdio (the default and only transport)")
     .action(async (o: { stdio?: boolean }) => {
-      code = await lspCommand(o);
+      set(await lspCommand(o));
     });
   const conformance = program.command("conformance").description("the conformance corpus of an edition (conformance/<edition>/) and an external engine run against it");
   conformance
@@ -176,7 +175,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--proofs <dir>", "where the prove reports are (default proofs)")
     .addOption(formatOption())
     .action(async (editions: string[], o: { check?: boolean; proofs?: string; format: Format }) => {
-      code = await conformanceWriteCommand(editions, o);
+      set(await conformanceWriteCommand(editions, o));
     });
   conformance
     .command("run")
@@ -187,7 +186,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--corpus <dir>", "the corpus folder (default conformance/<edition>)")
     .addOption(formatOption())
     .action(async (edition: string, o: { module?: string; command?: string; corpus?: string; format: Format }) => {
-      code = await conformanceRunCommand(edition, o);
+      set(await conformanceRunCommand(edition, o));
     });
   program
     .command("report")
@@ -197,7 +196,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--tests <file>", "scenario results saved from `rulewright test --format json` (default: run the scenarios)")
     .option("--coverage <file>", "coverage saved from `rulewright coverage --format json` (default: compute it)")
     .action(async (editions: string[], o: { out?: string; tests?: string; coverage?: string }) => {
-      code = await reportCommand(editions, o);
+      set(await reportCommand(editions, o));
     });
   program
     .command("serve")
@@ -207,15 +206,33 @@ export async function main(argv: string[]): Promise<number> {
     .option("--port <n>", "port (default 8377; 0 picks a free one)")
     .option("--watch", "rebuild on save")
     .action(async (editions: string[], o: { out?: string; port?: string; watch?: boolean }) => {
-      code = await serveCommand(editions, o);
+      set(await serveCommand(editions, o));
     });
   program
     .command("all")
     .description("build, prove and test every bundled edition and print a summary (npm start)")
     .addOption(formatOption())
     .action(async (o: { format: Format }) => {
-      code = await allCommand(o);
+      set(await allCommand(o));
     });
+
+}
+
+/** Runs the CLI with the given arguments (without `node script`); resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  const program = new Command("rulewright")
+    .description("compile board-game rule files into typed TypeScript validators and prove them consistent with Z3")
+    .version(VERSION, "-V, --version", "print the rulewright version")
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .showHelpAfterError("(run `rulewright --help` for usage)");
+
+  const set: SetCode = (c) => {
+    code = c;
+  };
+  editionCommands(program, set);
+  toolCommands(program, set);
 
   // every byte printed passes terminalSafeOutput (no control sequence from a rule title, a scenario
   // name or a source line reaches the terminal); the language server's stdout is the protocol

@@ -24,12 +24,14 @@ import { createRequire } from "node:module";
 import type { Severity } from "../ir/analyses.js";
 import { editionFolder, type IREdition } from "../ir/types.js";
 import { proveEdition, SolverPool, safeName, type ObligationResult, type ProofReport, type ProveOptions, type Witnesses } from "../verify/index.js";
-import { judgeWith, scenarioWitnesses, stagedJudge } from "./witnesses.js";
+import { judgeWith, scenarioWitnesses, stagedJudge } from "../engine/witnesses.js";
 import { claim, describeTableExample, factText, idInfo, involved, posText, verdictMessage } from "../ir/verdict-words.js";
 import { toSarif, type FormatInput } from "../verify/report/sarif.js";
 import { counts, toJunit } from "../verify/report/junit.js";
 import { KIND_ORDER } from "../ir/obligations.js";
-import { bundledEditions, compile, DSL_DIR, errorCount, loadCheckers, MAX_TIMER_MS, needsGenerating, parseMillis, resolveEdition, UsageError, color, PROOFS_DIR, type EditionRef } from "./common.js";
+import { compile, errorCount, MAX_TIMER_MS, parseMillis, UsageError, color } from "./common.js";
+import { bundledEditions, DSL_DIR, resolveEdition, PROOFS_DIR, type EditionRef } from "../engine/editions.js";
+import { loadCheckers, needsGenerating } from "../engine/loader.js";
 import { Progress } from "./progress.js";
 import type { WatchRun } from "./watch.js";
 import { ciPreflight, compareVerdicts, isInsideDir, mismatchLines, readVerdictTable } from "./ci.js";
@@ -204,7 +206,7 @@ export function compactReport(report: Report, files: Map<string, { state: string
 }
 
 /**
- * The concrete witness candidates of an edition (compiler/cli/witnesses.ts): scenario states its
+ * The concrete witness candidates of an edition (compiler/engine/witnesses.ts): scenario states its
  * validators and interpreter agree on, and the judge of earlier witnesses. When a bundled
  * edition's generated/ is stale (a designer edited a rule and proves before `build`), the judge
  * uses validators generated from the rule files for this run (in the user's code cache; generated/

@@ -19,8 +19,9 @@ import { buildSiteData, reportInputProblems, type DiffReport, type EditionInput,
 import { readLayout, writeSite } from "../report/site.js";
 import { findScenarioFiles, readScenarioFile } from "../scenarios/index.js";
 import type { CoverageReport } from "../coverage/index.js";
-import type { ProofReport } from "../verify/run/results.js";
-import { bundledEditions, compile, PROOFS_DIR, readJson, resolveEdition, UsageError, color } from "./common.js";
+import type { ProofReport } from "../ir/proof-report.js";
+import { compile, readJson, UsageError, color } from "./common.js";
+import { bundledEditions, PROOFS_DIR, resolveEdition } from "../engine/editions.js";
 
 export const DEFAULT_REPORT_DIR = path.join(PROOFS_DIR, "report");
 

@@ -7,7 +7,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { findScenarioFiles, judge, judgeTable, readScenarioFile, type Scenario, type TableScenario } from "../scenarios/index.js";
-import { actionProblems, compile, DSL_DIR, loadValidators, resolveEdition, stateProblems, tableInputProblems, UsageError, color, type Format, type ValidatorModule } from "./common.js";
+import { compile, UsageError, color, type Format } from "./common.js";
+import { actionProblems, stateProblems, tableInputProblems } from "../engine/validate.js";
+import { DSL_DIR, resolveEdition } from "../engine/editions.js";
+import { loadValidators, type ValidatorModule } from "../engine/loader.js";
 import type { IREdition } from "../ir/types.js";
 import { terminalSafe } from "../diagnostics/terminal.js";
 

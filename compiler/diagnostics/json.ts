@@ -5,10 +5,14 @@
  *
  * The value comes from `JSON.parse` (exact JSON semantics); on a syntax error, `jsonc-parser`
  * (a scanner with offsets, comments and trailing commas disallowed) locates the first error and
- * `@babel/code-frame` renders the lines around it.
+ * `@babel/code-frame` renders the lines around it. `jsonPositions` gives the place of every value
+ * of a JSON text by JSON pointer (from `jsonc-parser`'s tree), for diagnostics about a schema or a
+ * board; `stableJson` writes a value with its object keys sorted (cache keys, comparisons).
  */
 import { codeFrameColumns } from "@babel/code-frame";
-import { parse as parseTolerant, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { parse as parseTolerant, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { LineIndex } from "./lines.js";
+import type { Span } from "./types.js";
 
 /** A JSON syntax error: 1-based line and column, a one-line message, the source lines around it. */
 export interface JsonSyntaxError {
@@ -43,18 +47,6 @@ const WORDS: Record<string, string> = {
   InvalidCharacter: "invalid character in a string (control characters must be escaped)",
 };
 
-function lineCol(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      start = i + 1;
-    }
-  }
-  return { line, column: Math.min(offset, text.length) - start + 1 };
-}
-
 /**
  * Parses a JSON text (a leading BOM is skipped). Never throws.
  * @returns `{ value }`, or `{ error }` with the line and column of the first syntax error
@@ -68,7 +60,7 @@ export function parseJson(raw: string): { value: unknown; error?: undefined } | 
     parseTolerant(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     const first = errors[0];
     const offset = first ? first.offset : 0;
-    const { line, column } = lineCol(text, offset);
+    const { line, column } = new LineIndex(text).positionAt(offset);
     const message = first ? (WORDS[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error)) : ((e as Error).message.split("\n")[0] ?? "invalid JSON");
     // long lines (minified JSON) are cut around the column so the frame stays readable
     const lines = text.split("\n");
@@ -78,4 +70,68 @@ export function parseJson(raw: string): { value: unknown; error?: undefined } | 
     const frame = codeFrameColumns(shown.join("\n"), { start: { line, column: column - from + (from > 0 ? 1 : 0) } }, { highlightCode: false, linesAbove: 2, linesBelow: 1 });
     return { error: { message, line, column, frame } };
   }
+}
+
+/** The span of a value written from `start` to `end` (offsets): its first line only (`Span`'s one-line form). */
+function firstLineSpan(lines: LineIndex, start: number, end: number): Span {
+  const s = lines.positionAt(start);
+  const e = lines.positionAt(Math.max(start, end - 1));
+  return { line: s.line, column: s.column, endLine: s.line, endColumn: e.line === s.line ? e.column + 1 : s.column + 1 };
+}
+
+/**
+ * Positions of the values of a (valid) JSON text by JSON pointer ("" = root, "/a/0/b"; `~` and
+ * `/` in keys escaped as `~0`, `~1`). Each span covers the value's first line. A key written twice
+ * gets the place of its last value. A text that is not JSON gives the values it could place (a
+ * partial map: positions are a convenience).
+ */
+export function jsonPositions(text: string): Map<string, Span> {
+  const out = new Map<string, Span>();
+  const lines = new LineIndex(text);
+  const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
+  const visit = (n: Node, ptr: string): void => {
+    if (n.type === "object") {
+      for (const p of n.children ?? []) {
+        const [key, value] = p.children ?? [];
+        if (key && value && typeof key.value === "string") visit(value, `${ptr}/${esc(key.value)}`);
+      }
+    } else if (n.type === "array") (n.children ?? []).forEach((c, i) => visit(c, `${ptr}/${i}`));
+    out.set(ptr, firstLineSpan(lines, n.offset, n.offset + n.length));
+  };
+  const root = parseTree(text, [], { disallowComments: true, allowTrailingComma: false });
+  if (root) visit(root, "");
+  return out;
+}
+
+/** The first line and column, as a span of one character: where a JSON text's root is not known. */
+export const LINE1: Span = { line: 1, column: 1, endLine: 1, endColumn: 2 };
+
+/** The span of the deepest prefix of JSON pointer `ptr` that `positions` (`jsonPositions`) knows; `LINE1` when none. */
+export function spanAt(positions: Map<string, Span>, ptr: string): Span {
+  let p = ptr;
+  for (;;) {
+    const s = positions.get(p);
+    if (s) return s;
+    if (p === "") return LINE1;
+    p = p.slice(0, p.lastIndexOf("/"));
+  }
+}
+
+/**
+ * A value as JSON with every object's keys sorted (code-unit order) and no spaces; keys whose
+ * value is `undefined` are left out. Equal values give equal texts whatever the order their keys
+ * were written in: cache keys are hashed from it (compiler/verify/cache/keys.ts), and a table
+ * scenario's expected result is compared with it (compiler/scenarios/). Changing its output
+ * changes every proof-cache key.
+ */
+export function stableJson(x: unknown): string {
+  if (Array.isArray(x)) return `[${x.map(stableJson).join(",")}]`;
+  if (x && typeof x === "object") {
+    return `{${Object.keys(x)
+      .sort()
+      .filter((k) => (x as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stableJson((x as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(x);
 }

@@ -17,6 +17,16 @@ export interface Span {
   endColumn: number;
 }
 
+/** One edit a diagnostic offers: write `replacement` over `range` (empty range: insert) in the diagnostic's file. */
+export interface Suggestion {
+  /** what the edit does, as an editor titles it ("Change to `controller`") */
+  message: string;
+  replacement: string;
+  range: Span;
+  /** the edit to take when there is one obvious fix (a did-you-mean) */
+  preferred?: boolean;
+}
+
 export interface Diagnostic {
   /** catalog code, e.g. "RW1001" */
   code: string;
@@ -27,6 +37,11 @@ export interface Diagnostic {
   span: Span;
   /** one line of advice: what to write instead */
   help?: string;
+  /**
+   * edits that carry the help out, as data (the language server's quick fixes read these, never
+   * the help's words): did-you-mean, the names a list offers, a citation stub
+   */
+  suggestions?: Suggestion[];
   /**
    * other places that explain this one (e.g. the first definition of a duplicate id); `pos` is
    * the IR's `SourcePos`, spelled out: diagnostics sit under every stage, syntax included, and

@@ -8,7 +8,7 @@
  * z3-solver's module; background proving, proving.ts, calls it on first use). Without one (a
  * server started by other code) the proof caches read as empty and background proving is off.
  *
- * The obligations and keys are shared by hover (features.ts) and background proving: listed once
+ * The obligations and keys are shared by hover (proof-verdicts.ts) and background proving: listed once
  * per IR, each key hashed once, when first asked for (hashing every obligation's inputs is the
  * costly part of a cache lookup on a large edition).
  */

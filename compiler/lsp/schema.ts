@@ -7,7 +7,7 @@
  */
 import fs from "node:fs";
 import type { Span } from "../diagnostics/types.js";
-import { jsonPositions } from "../check/util.js";
+import { jsonPositions } from "../diagnostics/json.js";
 
 type Json = Record<string, unknown>;
 

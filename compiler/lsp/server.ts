@@ -30,7 +30,7 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import type { Checked } from "./project.js";
 import { Project, projectRootOf } from "./project.js";
 import { parseRules } from "../syntax/index.js";
-import { Features, TOKEN_MODIFIERS, TOKEN_TYPES, toLspDiagnostic, uriOf } from "./features.js";
+import { Features, TOKEN_MODIFIERS, TOKEN_TYPES, toLspDiagnostic, uriOf } from "./protocol.js";
 import { formatRules } from "../fmt/format.js";
 import { Proving, type Progress, type ProvingOptions } from "./proving.js";
 
@@ -322,6 +322,54 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
     schedule([...results].map(([d, r]) => [d, r.project] as [string, Project]));
   });
 
+  answerRequests(connection, { fileOf, safe, forFile, features, project });
+
+  // the solver processes end with the server (the cache's last verdicts written first)
+
+  documents.listen(connection);
+  return new Promise((resolve) => {
+    const errors = opts.errors ?? process.stderr;
+    let stopped = false;
+    const stop = (code: number, why?: string) => {
+      if (stopped) return; // the first reason ends it (a framing error is followed by the end of the input)
+      stopped = true;
+      if (why) errors.write(`rulewright lsp: ${why}\n`);
+      resolve(code);
+    };
+    connection.onExit(() => {
+      for (const e of projects.values()) void e.proving?.close();
+      stop(shutdown ? 0 : 1);
+    });
+    reader.onError((e) => {
+      if (e instanceof SyntaxError) {
+        // framed, but not JSON: answer it (JSON-RPC parse error) and read on
+        void writer.write({ jsonrpc: "2.0", id: null, error: { code: -32700, message: `parse error: the message is not JSON (${e.message})` } } as never);
+        errors.write(`rulewright lsp: a message that is not JSON was answered with a parse error (${e.message})\n`);
+        return;
+      }
+      stop(1, `cannot read the client's messages: ${e.message.split("\n")[0]} — every message needs a \`Content-Length: <bytes>\` header; stopping`);
+    });
+    reader.onClose(() => stop(shutdown ? 0 : 1, shutdown ? undefined : "the client closed the connection without a shutdown request"));
+    connection.listen();
+  });
+}
+
+/**
+ * Registers the handlers of the editor's requests (hover, navigation, symbols, completion,
+ * rename, code actions, folding, formatting, semantic tokens): each answers from the features of
+ * the file's project, a failure logged and answered with an empty result (`safe`).
+ */
+function answerRequests(
+  connection: Connection,
+  deps: {
+    fileOf: (uri: string) => string | undefined;
+    safe: <T>(what: string, fallback: T, f: () => T) => T;
+    forFile: (file: string) => ProjectEntry;
+    features: Features;
+    project: Project;
+  },
+): void {
+  const { fileOf, safe, forFile, features, project } = deps;
   const withFile = <T>(uri: string, fallback: T, what: string, f: (file: string) => T): T => {
     const file = fileOf(uri);
     return file ? safe(what, fallback, () => f(file)) : fallback;
@@ -374,33 +422,4 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
     }
     return { data };
   }));
-
-  // the solver processes end with the server (the cache's last verdicts written first)
-
-  documents.listen(connection);
-  return new Promise((resolve) => {
-    const errors = opts.errors ?? process.stderr;
-    let stopped = false;
-    const stop = (code: number, why?: string) => {
-      if (stopped) return; // the first reason ends it (a framing error is followed by the end of the input)
-      stopped = true;
-      if (why) errors.write(`rulewright lsp: ${why}\n`);
-      resolve(code);
-    };
-    connection.onExit(() => {
-      for (const e of projects.values()) void e.proving?.close();
-      stop(shutdown ? 0 : 1);
-    });
-    reader.onError((e) => {
-      if (e instanceof SyntaxError) {
-        // framed, but not JSON: answer it (JSON-RPC parse error) and read on
-        void writer.write({ jsonrpc: "2.0", id: null, error: { code: -32700, message: `parse error: the message is not JSON (${e.message})` } } as never);
-        errors.write(`rulewright lsp: a message that is not JSON was answered with a parse error (${e.message})\n`);
-        return;
-      }
-      stop(1, `cannot read the client's messages: ${e.message.split("\n")[0]} — every message needs a \`Content-Length: <bytes>\` header; stopping`);
-    });
-    reader.onClose(() => stop(shutdown ? 0 : 1, shutdown ? undefined : "the client closed the connection without a shutdown request"));
-    connection.listen();
-  });
 }

@@ -84,6 +84,265 @@ export function spanHas(s: Span, line: number, column: number): boolean {
   return true;
 }
 
+/** What the indexing of every declaration shares: the edition's names, the schema, and the sink of occurrences. */
+interface Shared {
+  schema?: StateSchema;
+  enums: Map<string, EnumEntry>;
+  rootOf: (e: string) => string;
+  memberRoots: Map<string, string[]>;
+  actions: Map<string, { params: Map<string, { span: Span; type: string }>; file: string }>;
+  ruleAction: Map<string, string>;
+  groupRules: Map<string, string[]>;
+  defNames: Set<string>;
+  routeNames: Set<string>;
+  tableNames: Set<string>;
+  add: (o: Occurrence) => void;
+}
+
+/** A name in scope: the key of its declaration, its type text, its schema node. */
+type Local = { key: string; type?: string; schema?: SchemaNode; kind: SymbolKind };
+
+/**
+ * The resolvers of one declaration of `file` (named `within`): its scope of locals and the
+ * indexing of its expressions, type references and enum members into `sh.add`.
+ */
+function declIndexer(sh: Shared, file: string, within: string | undefined) {
+  const { schema, enums, rootOf, memberRoots, actions, defNames, routeNames, tableNames, add } = sh;
+  // locals in scope: name → occurrence of their declaration
+  const scope: Map<string, Local>[] = [];
+  const lookup = (n: string): Local | undefined => {
+    for (let i = scope.length - 1; i >= 0; i--) {
+      const l = scope[i]!.get(n);
+      if (l) return l;
+    }
+    return undefined;
+  };
+  const declareLocal = (name: string, span: Span, type: string | undefined, kind: SymbolKind, schemaNode?: SchemaNode): Local => {
+    const key = `local:${file}:${span.line}:${span.column}`;
+    add({ file, span, key, kind, name, def: true, within, type, schema: schemaNode });
+    return { key, type, schema: schemaNode, kind };
+  };
+  const typeRef = (t: TypeRef) => {
+    if (t.k === "list") typeRef(t.elem);
+    else if (t.k === "named") add({ file, span: t.name.span, key: `enum:${t.name.name}`, kind: "enum", name: t.name.name, def: false, within });
+  };
+  const member = (name: string, span: Span, enumName?: string) => {
+    const root = enumName ? rootOf(enumName) : memberRoots.get(name)?.[0];
+    if (root) add({ file, span, key: `member:${root}.${name}`, kind: "member", name, def: false, within, type: enumName ?? root });
+  };
+  const actionParams = (actionNames: string[]) => {
+    const m = new Map<string, Local>();
+    for (const a of actionNames) {
+      const act = actions.get(a);
+      if (!act) continue;
+      for (const [p, info] of act.params) if (!m.has(p)) m.set(p, { key: `local:${act.file}:${info.span.line}:${info.span.column}`, type: info.type, kind: "param" });
+    }
+    return m;
+  };
+
+  /** Resolves the schema node of a record-valued expression (for field occurrences). */
+  const nodeOf = (e: Expr): SchemaNode | undefined => {
+    if (!schema) return undefined;
+    switch (e.k) {
+      case "state":
+        return schema.rootNode();
+      case "name":
+        return lookup(e.name)?.schema;
+      case "field": {
+        const o = nodeOf(e.obj);
+        const f = o && schema.field(schema.deref(o), e.field.name);
+        return f;
+      }
+      case "index": {
+        const o = nodeOf(e.obj);
+        return o && schema.mapValue(schema.deref(o));
+      }
+      default:
+        return undefined;
+    }
+  };
+  const elemOf = (domain: Expr): { schema?: SchemaNode; type?: string } => {
+    if (domain.k === "name" && enums.has(domain.name) && !lookup(domain.name)) return { type: domain.name };
+    if (domain.k === "call" && ["ports_of", "sea_zones_of", "neighbors"].includes(domain.callee.name)) return { type: "Space" };
+    const n = nodeOf(domain);
+    if (!n || !schema) return {};
+    const items = schema.items(schema.deref(n));
+    return items ? { schema: items, type: schema.typeText(items) } : {};
+  };
+
+  const expr = (e: Expr): void => {
+    switch (e.k) {
+      case "name": {
+        const l = lookup(e.name);
+        if (l) add({ file, span: e.span, key: l.key, kind: l.kind, name: e.name, def: false, within, type: l.type, schema: l.schema });
+        else if (memberRoots.has(e.name)) member(e.name, e.span);
+        else if (enums.has(e.name)) add({ file, span: e.span, key: `enum:${e.name}`, kind: "enum", name: e.name, def: false, within });
+        return;
+      }
+      case "call": {
+        const n = e.callee.name;
+        const kind: SymbolKind | undefined = defNames.has(n) ? "def" : tableNames.has(n) ? "table" : routeNames.has(n) ? "route" : undefined;
+        if (kind) add({ file, span: e.callee.span, key: `${kind}:${n}`, kind, name: n, def: false, within });
+        e.args.forEach(expr);
+        return;
+      }
+      case "field": {
+        // `Enum.member`
+        if (e.obj.k === "name" && !lookup(e.obj.name) && enums.has(e.obj.name)) {
+          add({ file, span: e.obj.span, key: `enum:${e.obj.name}`, kind: "enum", name: e.obj.name, def: false, within });
+          member(e.field.name, e.field.span, e.obj.name);
+          return;
+        }
+        expr(e.obj);
+        const o = nodeOf(e.obj);
+        const f = o && schema ? schema.field(schema.deref(o), e.field.name) : undefined;
+        if (f && schema) add({ file, span: e.field.span, key: `field:${f.pointer}`, kind: "field", name: e.field.name, def: false, within, type: schema.typeText(f), schema: f });
+        return;
+      }
+      case "index":
+        expr(e.obj);
+        expr(e.key);
+        return;
+      case "not":
+      case "neg":
+        expr(e.arg);
+        return;
+      case "len":
+        expr(e.arg);
+        return;
+      case "bin":
+        expr(e.left);
+        expr(e.right);
+        return;
+      case "set":
+        e.items.forEach(expr);
+        return;
+      case "ite":
+        expr(e.cond);
+        expr(e.then);
+        expr(e.else);
+        return;
+      case "reach":
+        if (routeNames.has(e.route.name)) add({ file, span: e.route.span, key: `route:${e.route.name}`, kind: "route", name: e.route.name, def: false, within });
+        e.args.forEach(expr);
+        expr(e.from);
+        expr(e.to);
+        return;
+      case "quant":
+      case "agg": {
+        expr(e.domain);
+        const el = elemOf(e.domain);
+        scope.push(new Map([[e.var.name, declareLocal(e.var.name, e.var.span, el.type, "local", el.schema)]]));
+        if (e.k === "agg" && e.where) expr(e.where);
+        if (e.k === "quant") expr(e.body);
+        else if (e.body) expr(e.body);
+        scope.pop();
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  const paramsScope = (ps: { name: { name: string; span: Span }; type: TypeRef }[]) =>
+    new Map(ps.map((p) => [p.name.name, declareLocal(p.name.name, p.name.span, typeRefText(p.type), "param")]));
+
+  return { scope, expr, typeRef, member, actionParams, declareLocal, paramsScope };
+}
+
+/** Indexes one declaration of `file` into `sh.add`: its own name, the names it uses, its locals. */
+function indexDecl(sh: Shared, decl: Decl, file: string): void {
+  const { enums, rootOf, ruleAction, groupRules, add } = sh;
+  const within = "id" in decl && decl.id && typeof decl.id === "object" ? (decl.id as { name: string }).name : "name" in decl && decl.name && typeof decl.name === "object" ? (decl.name as { name: string }).name : undefined;
+  const { scope, expr, typeRef, member, actionParams, declareLocal, paramsScope } = declIndexer(sh, file, within);
+  const rule = (r: RuleDecl, isOverride: boolean) => {
+    add({ file, span: r.id.span, key: `rule:${r.id.name}`, kind: "rule", name: r.id.name, def: !isOverride, within: r.id.name });
+    if (r.during) {
+      member(r.during.phase.name, r.during.phase.span, enums.has("Phase") ? "Phase" : undefined);
+      if (r.during.segment) member(r.during.segment.name, r.during.segment.span, enums.has("Segment") ? "Segment" : undefined);
+    }
+    add({ file, span: r.action.span, key: `action:${r.action.name}`, kind: "action", name: r.action.name, def: false, within });
+    scope.push(actionParams([r.action.name]));
+    expr(r.when);
+    scope.pop();
+  };
+
+  switch (decl.k) {
+    case "rule":
+      rule(decl, false);
+      break;
+    case "override":
+      rule(decl.rule, true);
+      break;
+    case "remove":
+      add({ file, span: decl.id.span, key: `rule:${decl.id.name}`, kind: "rule", name: decl.id.name, def: false, within });
+      break;
+    case "exempt": {
+      add({ file, span: decl.id.span, key: `exempt:${decl.id.name}`, kind: "exempt", name: decl.id.name, def: true, within });
+      const lifted: string[] = [];
+      for (const t of decl.targets) {
+        if (t.k === "rule") {
+          add({ file, span: t.id.span, key: `rule:${t.id.name}`, kind: "rule", name: t.id.name, def: false, within });
+          lifted.push(t.id.name);
+        } else lifted.push(...(groupRules.get(t.group.name) ?? []));
+      }
+      scope.push(actionParams([...new Set(lifted.map((r) => ruleAction.get(r)).filter((a): a is string => !!a))]));
+      expr(decl.when);
+      scope.pop();
+      break;
+    }
+    case "invariant":
+      add({ file, span: decl.id.span, key: `invariant:${decl.id.name}`, kind: "invariant", name: decl.id.name, def: true, within });
+      expr(decl.expr);
+      break;
+    case "action":
+      add({ file, span: decl.name.span, key: `action:${decl.name.name}`, kind: "action", name: decl.name.name, def: true, within });
+      for (const p of decl.params) {
+        add({ file, span: p.name.span, key: `local:${file}:${p.name.span.line}:${p.name.span.column}`, kind: "param", name: p.name.name, def: true, within, type: typeRefText(p.type) });
+        typeRef(p.type);
+      }
+      break;
+    case "enum": {
+      add({ file, span: decl.name.span, key: `enum:${decl.name.name}`, kind: "enum", name: decl.name.name, def: true, within });
+      if (decl.base) add({ file, span: decl.base.span, key: `enum:${decl.base.name}`, kind: "enum", name: decl.base.name, def: false, within });
+      const root = rootOf(decl.name.name);
+      for (const m of decl.members) add({ file, span: m.span, key: `member:${root}.${m.name}`, kind: "member", name: m.name, def: !decl.base, within, type: decl.name.name });
+      break;
+    }
+    case "def":
+      add({ file, span: decl.name.span, key: `def:${decl.name.name}`, kind: "def", name: decl.name.name, def: true, within });
+      decl.params.forEach((p) => typeRef(p.type));
+      typeRef(decl.ret);
+      scope.push(paramsScope(decl.params));
+      expr(decl.body);
+      scope.pop();
+      break;
+    case "route":
+      add({ file, span: decl.name.span, key: `route:${decl.name.name}`, kind: "route", name: decl.name.name, def: true, within });
+      decl.params.forEach((p) => typeRef(p.type));
+      scope.push(paramsScope(decl.params));
+      for (const c of decl.clauses) {
+        if (c.k === "land" || c.k === "sea" || c.k === "port") {
+          scope.push(new Map([[c.var.name, declareLocal(c.var.name, c.var.span, "Space", "local")]]));
+          expr(c.expr);
+          scope.pop();
+        } else expr(c.expr);
+      }
+      scope.pop();
+      break;
+    case "table":
+      table(decl, file, within, add, scope, declareLocal, typeRef, member, expr);
+      break;
+    default:
+      break;
+  }
+}
+
+/**
+ * The symbol index of the edition in folder `dir` (absolute): its declarations in file order, its
+ * enums (with `Space` from the board), the schema and board it declares (read confined, as the
+ * checker reads them), and every occurrence of a name with its key; `defs` maps each key to its
+ * declaration (a state field's is its key in the schema, a space's its id in the board).
+ */
 export function buildIndex(project: Project, dir: string): EditionIndex {
   const files = project.filesOf(dir);
   const decls: DeclEntry[] = [];
@@ -157,230 +416,8 @@ export function buildIndex(project: Project, dir: string): EditionIndex {
 
   const occ: Occurrence[] = [];
   const add = (o: Occurrence) => occ.push(o);
-
-  for (const { decl, file } of decls) {
-    const within = "id" in decl && decl.id && typeof decl.id === "object" ? (decl.id as { name: string }).name : "name" in decl && decl.name && typeof decl.name === "object" ? (decl.name as { name: string }).name : undefined;
-    // locals in scope: name → occurrence of their declaration
-    type Local = { key: string; type?: string; schema?: SchemaNode; kind: SymbolKind };
-    const scope: Map<string, Local>[] = [];
-    const lookup = (n: string): Local | undefined => {
-      for (let i = scope.length - 1; i >= 0; i--) {
-        const l = scope[i]!.get(n);
-        if (l) return l;
-      }
-      return undefined;
-    };
-    const declareLocal = (name: string, span: Span, type: string | undefined, kind: SymbolKind, schemaNode?: SchemaNode): Local => {
-      const key = `local:${file}:${span.line}:${span.column}`;
-      add({ file, span, key, kind, name, def: true, within, type, schema: schemaNode });
-      return { key, type, schema: schemaNode, kind };
-    };
-    const typeRef = (t: TypeRef) => {
-      if (t.k === "list") typeRef(t.elem);
-      else if (t.k === "named") add({ file, span: t.name.span, key: `enum:${t.name.name}`, kind: "enum", name: t.name.name, def: false, within });
-    };
-    const member = (name: string, span: Span, enumName?: string) => {
-      const root = enumName ? rootOf(enumName) : memberRoots.get(name)?.[0];
-      if (root) add({ file, span, key: `member:${root}.${name}`, kind: "member", name, def: false, within, type: enumName ?? root });
-    };
-    const actionParams = (actionNames: string[]) => {
-      const m = new Map<string, Local>();
-      for (const a of actionNames) {
-        const act = actions.get(a);
-        if (!act) continue;
-        for (const [p, info] of act.params) if (!m.has(p)) m.set(p, { key: `local:${act.file}:${info.span.line}:${info.span.column}`, type: info.type, kind: "param" });
-      }
-      return m;
-    };
-
-    /** Resolves the schema node of a record-valued expression (for field occurrences). */
-    const nodeOf = (e: Expr): SchemaNode | undefined => {
-      if (!schema) return undefined;
-      switch (e.k) {
-        case "state":
-          return schema.rootNode();
-        case "name":
-          return lookup(e.name)?.schema;
-        case "field": {
-          const o = nodeOf(e.obj);
-          const f = o && schema.field(schema.deref(o), e.field.name);
-          return f;
-        }
-        case "index": {
-          const o = nodeOf(e.obj);
-          return o && schema.mapValue(schema.deref(o));
-        }
-        default:
-          return undefined;
-      }
-    };
-    const elemOf = (domain: Expr): { schema?: SchemaNode; type?: string } => {
-      if (domain.k === "name" && enums.has(domain.name) && !lookup(domain.name)) return { type: domain.name };
-      if (domain.k === "call" && ["ports_of", "sea_zones_of", "neighbors"].includes(domain.callee.name)) return { type: "Space" };
-      const n = nodeOf(domain);
-      if (!n || !schema) return {};
-      const items = schema.items(schema.deref(n));
-      return items ? { schema: items, type: schema.typeText(items) } : {};
-    };
-
-    const expr = (e: Expr): void => {
-      switch (e.k) {
-        case "name": {
-          const l = lookup(e.name);
-          if (l) add({ file, span: e.span, key: l.key, kind: l.kind, name: e.name, def: false, within, type: l.type, schema: l.schema });
-          else if (memberRoots.has(e.name)) member(e.name, e.span);
-          else if (enums.has(e.name)) add({ file, span: e.span, key: `enum:${e.name}`, kind: "enum", name: e.name, def: false, within });
-          return;
-        }
-        case "call": {
-          const n = e.callee.name;
-          const kind: SymbolKind | undefined = defNames.has(n) ? "def" : tableNames.has(n) ? "table" : routeNames.has(n) ? "route" : undefined;
-          if (kind) add({ file, span: e.callee.span, key: `${kind}:${n}`, kind, name: n, def: false, within });
-          e.args.forEach(expr);
-          return;
-        }
-        case "field": {
-          // `Enum.member`
-          if (e.obj.k === "name" && !lookup(e.obj.name) && enums.has(e.obj.name)) {
-            add({ file, span: e.obj.span, key: `enum:${e.obj.name}`, kind: "enum", name: e.obj.name, def: false, within });
-            member(e.field.name, e.field.span, e.obj.name);
-            return;
-          }
-          expr(e.obj);
-          const o = nodeOf(e.obj);
-          const f = o && schema ? schema.field(schema.deref(o), e.field.name) : undefined;
-          if (f && schema) add({ file, span: e.field.span, key: `field:${f.pointer}`, kind: "field", name: e.field.name, def: false, within, type: schema.typeText(f), schema: f });
-          return;
-        }
-        case "index":
-          expr(e.obj);
-          expr(e.key);
-          return;
-        case "not":
-        case "neg":
-          expr(e.arg);
-          return;
-        case "len":
-          expr(e.arg);
-          return;
-        case "bin":
-          expr(e.left);
-          expr(e.right);
-          return;
-        case "set":
-          e.items.forEach(expr);
-          return;
-        case "ite":
-          expr(e.cond);
-          expr(e.then);
-          expr(e.else);
-          return;
-        case "reach":
-          if (routeNames.has(e.route.name)) add({ file, span: e.route.span, key: `route:${e.route.name}`, kind: "route", name: e.route.name, def: false, within });
-          e.args.forEach(expr);
-          expr(e.from);
-          expr(e.to);
-          return;
-        case "quant":
-        case "agg": {
-          expr(e.domain);
-          const el = elemOf(e.domain);
-          scope.push(new Map([[e.var.name, declareLocal(e.var.name, e.var.span, el.type, "local", el.schema)]]));
-          if (e.k === "agg" && e.where) expr(e.where);
-          if (e.k === "quant") expr(e.body);
-          else if (e.body) expr(e.body);
-          scope.pop();
-          return;
-        }
-        default:
-          return;
-      }
-    };
-    const paramsScope = (ps: { name: { name: string; span: Span }; type: TypeRef }[]) =>
-      new Map(ps.map((p) => [p.name.name, declareLocal(p.name.name, p.name.span, typeRefText(p.type), "param")]));
-
-    const rule = (r: RuleDecl, isOverride: boolean) => {
-      add({ file, span: r.id.span, key: `rule:${r.id.name}`, kind: "rule", name: r.id.name, def: !isOverride, within: r.id.name });
-      if (r.during) {
-        member(r.during.phase.name, r.during.phase.span, enums.has("Phase") ? "Phase" : undefined);
-        if (r.during.segment) member(r.during.segment.name, r.during.segment.span, enums.has("Segment") ? "Segment" : undefined);
-      }
-      add({ file, span: r.action.span, key: `action:${r.action.name}`, kind: "action", name: r.action.name, def: false, within });
-      scope.push(actionParams([r.action.name]));
-      expr(r.when);
-      scope.pop();
-    };
-
-    switch (decl.k) {
-      case "rule":
-        rule(decl, false);
-        break;
-      case "override":
-        rule(decl.rule, true);
-        break;
-      case "remove":
-        add({ file, span: decl.id.span, key: `rule:${decl.id.name}`, kind: "rule", name: decl.id.name, def: false, within });
-        break;
-      case "exempt": {
-        add({ file, span: decl.id.span, key: `exempt:${decl.id.name}`, kind: "exempt", name: decl.id.name, def: true, within });
-        const lifted: string[] = [];
-        for (const t of decl.targets) {
-          if (t.k === "rule") {
-            add({ file, span: t.id.span, key: `rule:${t.id.name}`, kind: "rule", name: t.id.name, def: false, within });
-            lifted.push(t.id.name);
-          } else lifted.push(...(groupRules.get(t.group.name) ?? []));
-        }
-        scope.push(actionParams([...new Set(lifted.map((r) => ruleAction.get(r)).filter((a): a is string => !!a))]));
-        expr(decl.when);
-        scope.pop();
-        break;
-      }
-      case "invariant":
-        add({ file, span: decl.id.span, key: `invariant:${decl.id.name}`, kind: "invariant", name: decl.id.name, def: true, within });
-        expr(decl.expr);
-        break;
-      case "action":
-        add({ file, span: decl.name.span, key: `action:${decl.name.name}`, kind: "action", name: decl.name.name, def: true, within });
-        for (const p of decl.params) {
-          add({ file, span: p.name.span, key: `local:${file}:${p.name.span.line}:${p.name.span.column}`, kind: "param", name: p.name.name, def: true, within, type: typeRefText(p.type) });
-          typeRef(p.type);
-        }
-        break;
-      case "enum": {
-        add({ file, span: decl.name.span, key: `enum:${decl.name.name}`, kind: "enum", name: decl.name.name, def: true, within });
-        if (decl.base) add({ file, span: decl.base.span, key: `enum:${decl.base.name}`, kind: "enum", name: decl.base.name, def: false, within });
-        const root = rootOf(decl.name.name);
-        for (const m of decl.members) add({ file, span: m.span, key: `member:${root}.${m.name}`, kind: "member", name: m.name, def: !decl.base, within, type: decl.name.name });
-        break;
-      }
-      case "def":
-        add({ file, span: decl.name.span, key: `def:${decl.name.name}`, kind: "def", name: decl.name.name, def: true, within });
-        decl.params.forEach((p) => typeRef(p.type));
-        typeRef(decl.ret);
-        scope.push(paramsScope(decl.params));
-        expr(decl.body);
-        scope.pop();
-        break;
-      case "route":
-        add({ file, span: decl.name.span, key: `route:${decl.name.name}`, kind: "route", name: decl.name.name, def: true, within });
-        decl.params.forEach((p) => typeRef(p.type));
-        scope.push(paramsScope(decl.params));
-        for (const c of decl.clauses) {
-          if (c.k === "land" || c.k === "sea" || c.k === "port") {
-            scope.push(new Map([[c.var.name, declareLocal(c.var.name, c.var.span, "Space", "local")]]));
-            expr(c.expr);
-            scope.pop();
-          } else expr(c.expr);
-        }
-        scope.pop();
-        break;
-      case "table":
-        table(decl, file, within, add, scope, declareLocal, typeRef, member, expr);
-        break;
-      default:
-        break;
-    }
-  }
+  const shared: Shared = { schema, enums, rootOf, memberRoots, actions, ruleAction, groupRules, defNames, routeNames, tableNames, add };
+  for (const { decl, file } of decls) indexDecl(shared, decl, file);
   // Space members are declared in the board file
   if (board) {
     let text = "";

@@ -22,7 +22,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import YAML from "yaml";
-import { parseJson, stripBom } from "../diagnostics/json.js";
+import { parseJson, stableJson, stripBom } from "../diagnostics/json.js";
 import { describeInputProblem, readConfinedFile, resolveConfined, utf8Text, type InputFileProblem } from "../diagnostics/files.js";
 
 export type Expectation = "allowed" | { forbidden: string[] } | { obliged: string[] };
@@ -274,13 +274,8 @@ function readTableScenario(raw: Record<string, unknown>, name: string): Pick<Tab
 
 /** Compares a table's value with a table scenario's expectation (exact, records field by field). */
 export function judgeTable(expect: { result: unknown }, got: unknown): ScenarioOutcome {
-  const same = JSON.stringify(sortKeys(expect.result)) === JSON.stringify(sortKeys(got));
+  const same = stableJson(expect.result) === stableJson(got);
   return same ? { pass: true, detail: "" } : { pass: false, detail: `expected ${JSON.stringify(expect.result)}, got ${JSON.stringify(got)}` };
-}
-
-function sortKeys(v: unknown): unknown {
-  if (!isPlainObject(v)) return v;
-  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
 }
 
 function parseExpect(e: unknown): Expectation | string {

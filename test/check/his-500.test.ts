@@ -6,8 +6,8 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
-import { loadValidators } from "../../compiler/cli/common.js";
 import { semanticFingerprint } from "../helpers/fingerprint.js";
+import { loadValidators } from "../../compiler/engine/loader.js";
 
 const his = loadEdition("dsl/his");
 const v = loadEdition("dsl/his-500");

@@ -11,7 +11,6 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
-import { actionProblems, loadValidators, resolveEdition, stateProblems } from "../../compiler/cli/common.js";
 import { createInterpreter } from "../../compiler/interpret/index.js";
 import { SAFE_INT_MAX, UNBOUNDED_INT_MAX, UNBOUNDED_INT_MIN } from "../../compiler/ir/ints.js";
 import type { IREdition } from "../../compiler/ir/types.js";
@@ -19,6 +18,9 @@ import { proveEdition } from "../../compiler/verify/index.js";
 import { QueryParts } from "../../compiler/verify/encode/parts.js";
 import { getZ3 } from "../../compiler/verify/run/z3.js";
 import { compareSample, newStats, type DiffEdition, type Sample } from "../fuzz/differential.js";
+import { actionProblems, stateProblems } from "../../compiler/engine/validate.js";
+import { loadValidators } from "../../compiler/engine/loader.js";
+import { resolveEdition } from "../../compiler/engine/editions.js";
 
 const MINI = path.resolve("test/fixtures/frontend/mini");
 const tmp = fs.mkdtempSync(path.join(process.cwd(), ".tmp-int-bounds-"));

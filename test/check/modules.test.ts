@@ -11,11 +11,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
-import { bundledEditions } from "../../compiler/cli/common.js";
 import { generateEdition } from "../../compiler/codegen/index.js";
 import { CATALOG } from "../../compiler/diagnostics/catalog.js";
 import type { Diagnostic } from "../../compiler/diagnostics/types.js";
 import { parseRules } from "../../compiler/syntax/index.js";
+import { bundledEditions } from "../../compiler/engine/editions.js";
 
 const MINI = decodeURIComponent(new URL("../fixtures/frontend/mini", import.meta.url).pathname);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "rw-modules-"));

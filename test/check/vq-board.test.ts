@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
-import { loadValidators, stateProblems } from "../../compiler/cli/common.js";
+import { loadValidators } from "../../compiler/engine/loader.js";
+import { stateProblems } from "../../compiler/engine/validate.js";
 
 interface Space { id: string; name: string; type: string; home: string[] }
 const board: { spaces: Space[]; connections: { from: string; to: string; type: string }[] } = JSON.parse(fs.readFileSync("dsl/vq/board.json", "utf8"));

@@ -8,7 +8,9 @@
 import { describe, expect, it } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
 import { findScenarioFiles, readScenarioFile, judge } from "../../compiler/scenarios/index.js";
-import { bundledEditions, loadValidators, stateProblems, actionProblems } from "../../compiler/cli/common.js";
+import { bundledEditions } from "../../compiler/engine/editions.js";
+import { loadValidators } from "../../compiler/engine/loader.js";
+import { stateProblems, actionProblems } from "../../compiler/engine/validate.js";
 import { runTable } from "../../compiler/cli/test.js";
 
 const files = findScenarioFiles(["test/scenarios"]);

@@ -8,8 +8,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bundledEditions } from "../../compiler/cli/common.js";
 import { compareSample, fireReport, loadDiffEdition, mutate, newStats, planArb } from "../fuzz/differential.js";
+import { bundledEditions } from "../../compiler/engine/editions.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 18);
 /** mutants per edition per `npm test` run (the scenario states are all compared too) */

@@ -15,10 +15,11 @@ import { generateEdition } from "../../compiler/codegen/index.js";
 import { createInterpreter, InterpretError } from "../../compiler/interpret/index.js";
 import type { IREdition } from "../../compiler/ir/types.js";
 import { findScenarioFiles, judge, readScenarioFile } from "../../compiler/scenarios/index.js";
-import { loadValidators, stateProblems, type ValidatorModule } from "../../compiler/cli/common.js";
 import { makeAction, makeSet, makeState, MAJORS, POWERS, type ActionKind } from "../../bench/states.js";
 import { board as tinyBoard, MajorPower as TinyMajor, Power as TinyPower, tinyIR, tinyState } from "../helpers/tiny-ir.js";
 import { writeGenerated } from "../helpers/generated-files.js";
+import { loadValidators, type ValidatorModule } from "../../compiler/engine/loader.js";
+import { stateProblems } from "../../compiler/engine/validate.js";
 
 let his: IREdition;
 let gen: ValidatorModule;

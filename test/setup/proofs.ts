@@ -13,8 +13,9 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { loadEdition } from "../../compiler/check/index.js";
-import { loadValidators, resolveEdition } from "../../compiler/cli/common.js";
-import { judgeWith, scenarioCandidates } from "../../compiler/cli/witnesses.js";
+import { loadValidators } from "../../compiler/engine/loader.js";
+import { resolveEdition } from "../../compiler/engine/editions.js";
+import { judgeWith, scenarioCandidates } from "../../compiler/engine/witnesses.js";
 import { proveEdition, safeName, SolverPool, type ProveOptions } from "../../compiler/verify/index.js";
 
 /** The edition folders proved for the tests (bundled first: the fixtures reuse their verdicts). */

@@ -8,8 +8,9 @@ import { describe, expect, it } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
 import { proveEdition, type ObligationResult, type ProofReport } from "../../compiler/verify/index.js";
 import type { ObligationKind } from "../../compiler/ir/obligations.js";
-import { loadValidators, stateProblems } from "../../compiler/cli/common.js";
 import type { IREdition } from "../../compiler/ir/types.js";
+import { loadValidators } from "../../compiler/engine/loader.js";
+import { stateProblems } from "../../compiler/engine/validate.js";
 
 /** proving takes minutes on a busy machine: speed is measured in benchmarks, not by test timeouts */
 const LONG = 1_800_000;

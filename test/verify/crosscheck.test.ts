@@ -8,8 +8,9 @@ import { describe, expect, it, beforeAll } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
 import type { ProofReport } from "../../compiler/verify/index.js";
 import { proofReport } from "../helpers/proof-reports.js";
-import { loadValidators, stateProblems, type ValidatorModule } from "../../compiler/cli/common.js";
 import type { IREdition } from "../../compiler/ir/types.js";
+import { loadValidators, type ValidatorModule } from "../../compiler/engine/loader.js";
+import { stateProblems } from "../../compiler/engine/validate.js";
 
 type Report = ProofReport;
 

@@ -13,7 +13,6 @@ import path from "node:path";
 import fc from "fast-check";
 import type { Bool } from "z3-solver";
 import type { Expr, IREdition } from "../../compiler/ir/types.js";
-import { loadValidators, type ValidatorModule } from "../../compiler/cli/common.js";
 import { loadEdition } from "../../compiler/check/index.js";
 import { ExactRouteEncoder } from "../../compiler/verify/diff/route-exact.js";
 import { DiffInputError, diffEditions, sharedActions, vocabularyProblems } from "../../compiler/verify/diff/diff.js";
@@ -21,6 +20,7 @@ import { nonDefaultFacts, shrink } from "../../compiler/verify/encode/state-fact
 import { duringCheck, getZ3, runExclusive } from "../../compiler/verify/run/z3.js";
 import * as T from "../helpers/tiny-ir.js";
 import * as H from "../helpers/verify-ir.js";
+import { loadValidators, type ValidatorModule } from "../../compiler/engine/loader.js";
 
 const REPO = process.cwd();
 const BIN = path.join(REPO, "bin/rulewright.mjs");

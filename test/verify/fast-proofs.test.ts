@@ -10,8 +10,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
-import { loadValidators, resolveEdition } from "../../compiler/cli/common.js";
-import { judgeWith, scenarioCandidates, stagedJudge } from "../../compiler/cli/witnesses.js";
 import { coreObligation } from "../../compiler/verify/obligations/core.js";
 import { obligationKeyer } from "../../compiler/verify/cache/keys.js";
 import { mergeReports, proveEdition, SolverPool, type ProofReport } from "../../compiler/verify/index.js";
@@ -20,6 +18,9 @@ import { sliceInvariants } from "../../compiler/verify/obligations/slice.js";
 import { candidatesFor } from "../../compiler/verify/obligations/witnesses.js";
 import { proofReport } from "../helpers/proof-reports.js";
 import * as H from "../helpers/verify-ir.js";
+import { loadValidators } from "../../compiler/engine/loader.js";
+import { resolveEdition } from "../../compiler/engine/editions.js";
+import { judgeWith, scenarioCandidates, stagedJudge } from "../../compiler/engine/witnesses.js";
 
 /** a report without what depends on the run: times, and the resource count used (Z3's count for a query depends on what the process solved before; the budget stays) */
 const strip = (r: ProofReport) => JSON.parse(JSON.stringify(r), (k, v) => (k === "ms" || k === "profile" || k === "used" ? undefined : v));

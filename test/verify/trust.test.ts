@@ -22,7 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProofCache } from "../../compiler/verify/cache/store.js";
 import { DEFAULT_RLIMIT } from "../../compiler/verify/run/limits.js";
 import { cacheSecret, ensurePrivateDir, seal, untrustedReason, UntrustedCacheError, type TrustProbe } from "../../compiler/verify/cache/user-cache.js";
-import { codeFolderProblem, transpiledValidators, UsageError } from "../../compiler/cli/common.js";
+import { UsageError } from "../../compiler/cli/common.js";
+import { codeFolderProblem, transpiledValidators } from "../../compiler/engine/loader.js";
 import { compareVerdicts, readVerdictTable } from "../../compiler/cli/ci.js";
 
 /** proving takes long on a busy machine: speed is measured in benchmarks, not by test timeouts */

@@ -5,9 +5,9 @@
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { bundledEditions } from "../../compiler/cli/common.js";
 import { proofReport } from "../helpers/proof-reports.js";
 import { verdictTable } from "../helpers/verdicts.js";
+import { bundledEditions } from "../../compiler/engine/editions.js";
 
 describe("the verdict table (proofs/verdicts.tsv)", () => {
   const committed = fs.readFileSync("proofs/verdicts.tsv", "utf8").trim().split("\n");

@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import type { IREdition, IRRule } from "../../ir/types.js";
 import { liftsOf, type Obligation } from "../../ir/obligations.js";
 import { routesIn, tablesIn } from "../../ir/walk.js";
+import { stableJson } from "../../diagnostics/json.js";
 
 /**
  * The prover's own code, relative to compiler/ (or dist/): what decides a verdict — the IR it
@@ -75,18 +76,8 @@ function stripPos(x: unknown): unknown {
 }
 
 
-/** Stable JSON: object keys sorted, undefined fields left out. */
-export function stable(x: unknown): string {
-  if (Array.isArray(x)) return `[${x.map(stable).join(",")}]`;
-  if (x && typeof x === "object") {
-    return `{${Object.keys(x)
-      .sort()
-      .filter((k) => (x as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${stable((x as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(x);
-}
+/** Stable JSON (object keys sorted): the one helper, compiler/diagnostics/json.ts; cache keys and seals are made of it. */
+export const stable: (x: unknown) => string = stableJson;
 
 /** sha256 of a text, hex. */
 export const sha = (s: string): string => crypto.createHash("sha256").update(s).digest("hex");

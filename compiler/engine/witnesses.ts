@@ -15,7 +15,8 @@ import type { IREdition } from "../ir/types.js";
 import { createInterpreter, type Interpreter } from "../interpret/index.js";
 import { findScenarioFiles, readScenarioFile } from "../scenarios/index.js";
 import type { JudgedState } from "../verify/obligations/witnesses.js";
-import { actionProblems, stateProblems, type CheckerModule } from "./common.js";
+import type { CheckerModule } from "./loader.js";
+import { actionProblems, stateProblems } from "./validate.js";
 
 type Json = Record<string, unknown>;
 

@@ -1,0 +1,161 @@
+/**
+ * The proof verdicts hover shows for a rule, exemption or table: read from the last prove report
+ * (`proofs/<edition folder>/report.json`) and from the proof cache
+ * (`proofs/.cache/<edition dir>.json.gz`, or the one background proving keeps loaded), each
+ * re-read only when its file changed. Never proves and never loads the solver (the obligations and
+ * their cache keys come from keys.ts).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { IREdition } from "../ir/types.js";
+import type { ObligationResult, ProofReport } from "../ir/proof-report.js";
+import type { Obligation } from "../ir/obligations.js";
+import type { Project } from "./project.js";
+import { keyedFor, openProofCache, proofCacheFile, type ProofCache } from "./keys.js";
+import type { EditionIndex } from "./symbols.js";
+
+/** Proof reports read from disk, re-read when the file changes (by mtime). */
+export class Reports {
+  private cache = new Map<string, { mtime: number; report?: ProofReport }>();
+  constructor(private root: string) {}
+  get(folder: string): { file: string; report: ProofReport } | undefined {
+    const file = path.join(this.root, "proofs", folder, "report.json");
+    let mtime: number;
+    try {
+      mtime = fs.statSync(file).mtimeMs;
+    } catch {
+      return undefined;
+    }
+    const hit = this.cache.get(file);
+    if (hit && hit.mtime === mtime) return hit.report ? { file, report: hit.report } : undefined;
+    let report: ProofReport | undefined;
+    try {
+      report = JSON.parse(fs.readFileSync(file, "utf8")) as ProofReport;
+      if (!Array.isArray(report.obligations)) report = undefined;
+    } catch {
+      report = undefined;
+    }
+    this.cache.set(file, { mtime, report });
+    return report ? { file, report } : undefined;
+  }
+}
+
+
+/**
+ * Proof caches read from disk (`proofs/.cache/`, as `rulewright prove` writes them), re-read when
+ * the file changes (by mtime), and the cache keys of an IR's obligations (memoized per IR).
+ */
+export class Caches {
+  private stores = new Map<string, { mtime: number; cache: ProofCache }>();
+  /** the proof caches the server's background proving keeps loaded (proving.ts), read instead of the files */
+  loaded?: (editionRel: string) => ProofCache | undefined;
+  /** per IR: its obligations and their cache keys, each key computed when first asked for (a hover keys only the rule's obligations) */
+  constructor(private root: string) {}
+  /** The store of an edition folder, read (gunzip, parse) only when its file changed since the last read; undefined without a file. */
+  store(editionRel: string): { file: string; store: { mtime: number; cache: ProofCache } } | undefined {
+    const mine = this.loaded?.(editionRel);
+    if (mine) return { file: mine.file, store: { mtime: 0, cache: mine } };
+    const dir = path.join(this.root, "proofs", ".cache");
+    const file = proofCacheFile(dir, editionRel);
+    if (!file) return undefined;
+    let mtime: number;
+    try {
+      mtime = fs.statSync(file).mtimeMs;
+    } catch {
+      return undefined;
+    }
+    let store = this.stores.get(file);
+    if (!store || store.mtime !== mtime) this.stores.set(file, (store = { mtime, cache: openProofCache(dir, editionRel) }));
+    return { file, store };
+  }
+
+  /** The verdicts the cache holds for `ir`'s obligations about `id` (in obligation order; undefined: not in the cache), or undefined without a cache file. */
+  lookup(editionRel: string, ir: IREdition, about: (o: Obligation) => boolean): { file: string; hits: { ob: Obligation; hit?: ObligationResult }[] } | undefined {
+    const got = this.store(editionRel);
+    if (!got) return undefined;
+    const { file, store } = got;
+    const k = this.keyedFor(ir);
+    const hits: { ob: Obligation; hit?: ObligationResult }[] = [];
+    k.obligations.forEach((ob) => {
+      if (!about(ob)) return;
+      const r = store!.cache.get(k.key(ob));
+      hits.push({ ob, hit: r ? ({ ...ob, ...r, cached: true, ms: 0 } as ObligationResult) : undefined });
+    });
+    return { file, hits };
+  }
+
+  /** The obligations of an IR and their key function (the edition's shared parts hashed once). */
+  keyedFor(ir: IREdition): { obligations: Obligation[]; key: (ob: Obligation) => string } {
+    return keyedFor(ir);
+  }
+}
+
+/** What one obligation's verdict means for the rule under the cursor, in a few words. */
+export function verdictWords(o: ObligationResult, id: string): string {
+  const others = o.rules.filter((r) => r !== id);
+  const core = o.core?.filter((c) => c !== id) ?? [];
+  const unknown = `unknown${o.reason ? ` (${o.reason})` : ""}`;
+  if (o.verdict === "unknown") return `${o.kind}: ${unknown}`;
+  const ok = o.verdict === "proved";
+  switch (o.kind) {
+    case "dead_rule":
+      return ok ? "dead_rule: proved — it can fire" : `dead_rule: **refuted — it never fires**${core.length ? ` (because of ${core.map((c) => `\`${c}\``).join(", ")})` : ""}`;
+    case "redundant_rule":
+      return ok ? `redundant_rule: proved — some state only it decides${o.vacuous ? " (vacuous: it never fires)" : ""}` : `redundant_rule: **refuted — other rules already decide every state it decides**${core.length ? ` (${core.map((c) => `\`${c}\``).join(", ")})` : ""}`;
+    case "contradiction":
+      return ok ? `contradiction with ${others.map((r) => `\`${r}\``).join(", ")}: proved — never both` : `contradiction with ${others.map((r) => `\`${r}\``).join(", ")}: **refuted — a state both obliges and forbids \`${o.action}\`**`;
+    case "obligation_clash":
+      return ok ? `obligation_clash with ${others.map((r) => `\`${r}\``).join(", ")}: proved` : `obligation_clash with ${others.map((r) => `\`${r}\``).join(", ")}: **refuted — one power obliged to make two moves**`;
+    case "swallowing_exemption":
+      return ok ? `swallowing_exemption (${(o.exemptions ?? []).map((e) => `\`${e}\``).join(", ")}): proved` : `swallowing_exemption: **refuted — ${(o.exemptions ?? []).map((e) => `\`${e}\``).join(", ")} lifts it wherever it applies**`;
+    case "always_forbidden":
+      return ok ? `always_forbidden \`${o.action}\`: proved — some state allows it` : `always_forbidden \`${o.action}\`: **refuted — no legal state allows it**`;
+    default:
+      return `${o.kind}: ${o.verdict}`;
+  }
+}
+
+/** Where the verdicts are read from (a `FeatureContext` is one). */
+export interface VerdictSources {
+  project: Project;
+  reports: Reports;
+  caches: Caches;
+}
+
+/**
+ * The verdicts of the obligations a rule, exemption or table takes part in, per edition: from
+ * the last prove report when it was made from the rule files as they are; else from the proof
+ * cache (keyed by what each obligation depends on, so right for the edited rules too), an
+ * obligation the cache does not hold being "not proved since the edit"; else from the last
+ * report, flagged as older than the rule files.
+ */
+export function verdictLines(ctx: VerdictSources, all: readonly { dir: string }[], id: string): string[] {
+  const out: string[] = [];
+  const about = (o: Obligation) => o.subjects?.includes(id) || o.table === id || ((o.kind === "contradiction" || o.kind === "obligation_clash") && o.rules.includes(id));
+  for (const idx of all) {
+    const folder = path.basename(idx.dir);
+    const got = ctx.reports.get(folder);
+    const ir: IREdition | undefined = ctx.project.lastGood.get(idx.dir);
+    if (ir && (!got || got.report.inputHash !== ir.inputHash)) {
+      const cached = ctx.caches.lookup(ctx.project.rel(idx.dir), ir, about);
+      if (cached && cached.hits.some((h) => h.hit)) {
+        out.push(`**Proofs (${folder}, from the proof cache ${ctx.project.rel(cached.file)}, for the rules as they are now):**`);
+        for (const { ob, hit } of cached.hits) {
+          out.push(hit ? `- ${verdictWords(hit, id)}${hit.severity === "off" ? " (severity off)" : ""}` : `- ${ob.kind}${ob.kind === "contradiction" || ob.kind === "obligation_clash" ? ` with \`${ob.rules.find((r) => r !== id) ?? id}\`` : ""}: not proved since the last change — run \`npx rulewright prove ${ctx.project.rel(idx.dir)}\``);
+        }
+        continue;
+      }
+    }
+    if (!got) {
+      out.push(`**Proofs (${folder}):** no prove report yet — run \`npx rulewright prove ${ctx.project.rel(idx.dir)}\``);
+      continue;
+    }
+    const obs = got.report.obligations.filter(about);
+    const stale = ir && ir.inputHash !== got.report.inputHash ? " — the rule files changed since (verdicts may be out of date)" : "";
+    out.push(`**Proofs (${folder}, ${ctx.project.rel(got.file)}${stale}):**`);
+    if (!obs.length) out.push("- none of the report's obligations is about it");
+    for (const o of obs) out.push(`- ${verdictWords(o, id)}${o.severity === "off" ? " (severity off)" : ""}`);
+  }
+  return out;
+}
+
