@@ -237,6 +237,9 @@ export async function main(argv: string[]): Promise<number> {
   // every byte printed passes terminalSafeOutput (no control sequence from a rule title, a scenario
   // name or a source line reaches the terminal); the language server's stdout is the protocol
   const restoreOutput = argv.find((a) => !a.startsWith("-")) === "lsp" ? () => {} : guardTerminalOutput();
+  // a reader that stops early (`rulewright prove | head -1`) closes the pipe: the rest of the
+  // output is dropped quietly and the command ends with its own exit code (no EPIPE stack trace)
+  if (argv.find((a) => !a.startsWith("-")) !== "lsp") dropOutputOnClosedPipe(process.stdout);
   try {
     await program.parseAsync(argv, { from: "user" });
   } catch (e) {
@@ -258,4 +261,22 @@ export async function main(argv: string[]): Promise<number> {
     restoreOutput();
   }
   return code;
+}
+
+/**
+ * After the reader of `stream` has gone (EPIPE: `| head`), every later write is dropped (its
+ * callback still called, so a wait for the stream to drain ends); any other stream error is
+ * rethrown. Registered once per stream.
+ */
+function dropOutputOnClosedPipe(stream: NodeJS.WriteStream): void {
+  if (stream.listenerCount("error") && (stream as { rwPipeGuard?: boolean }).rwPipeGuard) return;
+  (stream as { rwPipeGuard?: boolean }).rwPipeGuard = true;
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e;
+    stream.write = ((_chunk: unknown, enc?: unknown, cb?: unknown) => {
+      const done = typeof enc === "function" ? enc : cb;
+      if (typeof done === "function") (done as () => void)();
+      return true;
+    }) as typeof stream.write;
+  });
 }

@@ -233,3 +233,17 @@ describe("rulewright prove", () => {
     expect(fs.existsSync(path.join(out, "his.table_gap.conquest.smt2"))).toBe(true);
   });
 });
+
+describe("output to a reader that stops early", () => {
+  it("`rulewright prove … | head -1`: the rest is dropped, no EPIPE stack trace, the command's own exit code", () => {
+    // a shell pipe into head, as a user types it: head exits after the summary's first line and
+    // closes the pipe while prove still writes (before the fix: an unhandled EPIPE, exit 1)
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-epipe-"));
+    const cmd = `"${process.execPath}" "${BIN}" prove test/fixtures/frontend/mini --no-cache --out "${out}"`;
+    const r = spawnSync("bash", ["-c", `${cmd} | head -1; echo "rc=\${PIPESTATUS[0]}" >&2`], { cwd: REPO, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    expect(r.stdout.split("\n").filter(Boolean)).toHaveLength(1);
+    expect(r.stdout).toMatch(/^mini .*obligations/);
+    expect(r.stderr).not.toMatch(/EPIPE|Unhandled 'error' event/);
+    expect(r.stderr).toMatch(/rc=0/);
+  });
+});
