@@ -10,13 +10,15 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Expr, IREdition, IRRule } from "../ir/types.js";
-import { children } from "../ir/walk.js";
+import type { IREdition, IRRule } from "../ir/types.js";
 import type { CoverageReport, CoverageTotal } from "../coverage/index.js";
 import type { ObligationResult, ProofReport } from "../ir/proof-report.js";
 import type { Scenario } from "../scenarios/index.js";
 import { ruleDiff, type RuleDiff } from "./rule-diff.js";
 import { lexicon, readExemption, readInvariant, readRoute, readRule, readTableRow, valueName, words } from "./english.js";
+import { readsOf, sectionKey, sectionOf } from "./view-helpers.js";
+
+export { readsOf };
 
 /** The scenario results as `rulewright test --format json` prints them. */
 export interface TestResults {
@@ -226,313 +228,331 @@ export interface SiteData {
 
 /** Builds the report's data. Errors: a state file a report names that cannot be read is shown as missing (state null). */
 export function buildSiteData(inp: ReportInputs, layout: { positions: Record<string, [number, number]> }): SiteData {
-  const states: SiteData["states"] = {};
-  const cache = new Map<IREdition, { lex: ReturnType<typeof lexicon>; spaceIds: Set<string> }>();
-  const sourceCache = new Map<string, string[]>();
-  const sourceLines = (file: string): string[] => {
-    let lines = sourceCache.get(file);
-    if (!lines) {
-      try {
-        lines = fs.readFileSync(path.join(inp.root, file), "utf8").split(/\r?\n/);
-      } catch {
-        lines = [];
-      }
-      sourceCache.set(file, lines);
+  const b: Build = { inp, layout, states: {}, cache: new Map(), sourceCache: new Map() };
+  const editions = inp.editions.map((e) => editionView(b, e));
+  return { editions, diffs: diffViews(b), states: b.states };
+}
+
+/** What one build of the site data shares: its inputs, the states stored so far and the per-edition and per-file caches. */
+interface Build {
+  inp: ReportInputs;
+  layout: { positions: Record<string, [number, number]> };
+  states: SiteData["states"];
+  cache: Map<IREdition, { lex: ReturnType<typeof lexicon>; spaceIds: Set<string> }>;
+  sourceCache: Map<string, string[]>;
+}
+
+/** The lines of a rule file (relative to the root), read once; none when it cannot be read. */
+function sourceLines(b: Build, file: string): string[] {
+  let lines = b.sourceCache.get(file);
+  if (!lines) {
+    try {
+      lines = fs.readFileSync(path.join(b.inp.root, file), "utf8").split(/\r?\n/);
+    } catch {
+      lines = [];
     }
-    return lines;
+    b.sourceCache.set(file, lines);
+  }
+  return lines;
+}
+
+/**
+ * Every pair of the report's editions that share an action (the parent first when one extends
+ * the other), with its rule-level diff, then the proved diff of the same pair when there is one;
+ * a proved diff of a pair not in the report (a fixture) is listed on its own.
+ */
+function diffViews(b: Build): DiffView[] {
+  const irOf = (name: string) => b.inp.editions.find((e) => (e.ir.folder ?? e.ir.name) === name)?.ir;
+  const views: DiffView[] = [];
+  const eds = b.inp.editions.map((e) => e.ir);
+  for (const [i, x] of eds.entries()) {
+    for (const y of eds.slice(i + 1)) {
+      const [a, c] = x.parent === (y.folder ?? y.name) ? [y, x] : [x, y];
+      const rules = ruleDiff(a, c);
+      if (rules) views.push({ a: rules.a, b: rules.b, rules, proved: null });
+    }
+  }
+  for (const d of b.inp.diffs) {
+    const [na, nb] = [d.editions.a.name, d.editions.b.name];
+    const ia = irOf(na);
+    const ib = irOf(nb);
+    const proved = provedDiffView(b, d, ia, ib);
+    const view = views.find((v) => v.a === na && v.b === nb && !v.proved);
+    if (view) view.proved = proved;
+    else views.push({ a: na, b: nb, rules: ia && ib ? ruleDiff(ia, ib) : null, proved });
+  }
+  return views;
+}
+
+/** A proved diff report as the page shows it: current or stale by the editions' inputs hash, each difference as an example. */
+function provedDiffView(b: Build, d: DiffReport, ia: IREdition | undefined, ib: IREdition | undefined): NonNullable<DiffView["proved"]> {
+  const [na, nb] = [d.editions.a.name, d.editions.b.name];
+  const hashes = [d.editions.a.inputHash, d.editions.b.inputHash];
+  const current = !ia || !ib || !hashes[0] || !hashes[1] ? null : hashes[0] === ia.inputHash && hashes[1] === ib.inputHash;
+  const ir = ia ?? b.inp.editions[0]?.ir;
+  return {
+    file: d.outDir ? path.join(d.outDir, "report.json") : null,
+    current,
+    maxStates: d.bounds?.maxStates ?? null,
+    actions: d.actions.map((a) => ({
+      action: a.action,
+      verdict: a.verdict,
+      reason: a.reason,
+      examples: ir ? (a.differences ?? []).map((x) => exampleOf(b, "diff", ir, { action: x.action }, x.stateFile, x.facts, `${na}: ${x.verdictA}; ${nb}: ${x.verdictB} (${x.aspect})`)) : [],
+    })),
+    notCompared: d.notCompared ?? [],
   };
-  const editions = inp.editions.map((e) => editionView(e));
-  return { editions, diffs: diffViews(), states };
-
-  /**
-   * Every pair of the report's editions that share an action (the parent first when one extends
-   * the other), with its rule-level diff, then the proved diff of the same pair when there is one;
-   * a proved diff of a pair not in the report (a fixture) is listed on its own.
-   */
-  function diffViews(): DiffView[] {
-    const irOf = (name: string) => inp.editions.find((e) => (e.ir.folder ?? e.ir.name) === name)?.ir;
-    const views: DiffView[] = [];
-    const eds = inp.editions.map((e) => e.ir);
-    for (const [i, x] of eds.entries()) {
-      for (const y of eds.slice(i + 1)) {
-        const [a, b] = x.parent === (y.folder ?? y.name) ? [y, x] : [x, y];
-        const rules = ruleDiff(a, b);
-        if (rules) views.push({ a: rules.a, b: rules.b, rules, proved: null });
-      }
-    }
-    for (const d of inp.diffs) {
-      const [na, nb] = [d.editions.a.name, d.editions.b.name];
-      const ia = irOf(na);
-      const ib = irOf(nb);
-      const hashes = [d.editions.a.inputHash, d.editions.b.inputHash];
-      const current = !ia || !ib || !hashes[0] || !hashes[1] ? null : hashes[0] === ia.inputHash && hashes[1] === ib.inputHash;
-      const ir = ia ?? inp.editions[0]?.ir;
-      const proved: NonNullable<DiffView["proved"]> = {
-        file: d.outDir ? path.join(d.outDir, "report.json") : null,
-        current,
-        maxStates: d.bounds?.maxStates ?? null,
-        actions: d.actions.map((a) => ({
-          action: a.action,
-          verdict: a.verdict,
-          reason: a.reason,
-          examples: ir ? (a.differences ?? []).map((x) => exampleOf("diff", ir, { action: x.action }, x.stateFile, x.facts, `${na}: ${x.verdictA}; ${nb}: ${x.verdictB} (${x.aspect})`)) : [],
-        })),
-        notCompared: d.notCompared ?? [],
-      };
-      const view = views.find((v) => v.a === na && v.b === nb && !v.proved);
-      if (view) view.proved = proved;
-      else views.push({ a: na, b: nb, rules: ia && ib ? ruleDiff(ia, ib) : null, proved });
-    }
-    return views;
-  }
-
-  function editionView(e: EditionInput): EditionView {
-    const ir = e.ir;
-    const folder = ir.folder ?? ir.name;
-    const lex = lexicon(ir);
-    const obligations = (e.proof?.report.obligations ?? []).map((o) => obligationView(ir, o));
-    const byRule = new Map<string, string[]>();
-    for (const o of obligations) for (const id of new Set([...o.rules.filter((r) => o.subjects.includes(r) || o.rules.length <= 2), ...o.subjects, ...o.core])) byRule.set(id, [...(byRule.get(id) ?? []), o.id]);
-    const related = (id: string) => {
-      const out = new Set<string>();
-      for (const oid of byRule.get(id) ?? []) {
-        const o = obligations.find((x) => x.id === oid)!;
-        for (const r of [...o.subjects, ...o.core]) if (r !== id && !r.startsWith("inv:")) out.add(r);
-      }
-      return [...out].sort();
-    };
-    const scenariosFor = (rule: IRRule) =>
-      e.scenarios
-        .filter((s) => s.expect !== "allowed" && ("forbidden" in s.expect ? s.expect.forbidden : s.expect.obliged).includes(rule.id))
-        .map((s) => {
-          const res = inp.tests?.results.find((r) => r.file === s.file && r.line === s.line);
-          const exp = s.expect === "allowed" ? "allowed" : "forbidden" in s.expect ? `forbidden by ${s.expect.forbidden.join(", ")}` : `obliged by ${s.expect.obliged.join(", ")}`;
-          return { name: s.name, file: s.file, line: s.line, pass: res ? res.pass : null, expect: exp };
-        });
-    const src = (file: string, line: number) => {
-      const lines = sourceLines(file);
-      const out: string[] = [];
-      for (let i = line - 1; i < lines.length && i < line + 24; i++) {
-        if (i > line - 1 && /^\S/.test(lines[i]) && !/^\s*\/\//.test(lines[i])) break;
-        out.push(lines[i]);
-      }
-      while (out.length && out[out.length - 1].trim() === "") out.pop();
-      return out.join("\n");
-    };
-    const rules: RuleView[] = [
-      ...ir.rules.map((r): RuleView => ({
-        id: r.id,
-        what: "rule",
-        kind: r.kind,
-        action: r.action,
-        title: r.title,
-        citation: r.citation.text,
-        section: sectionOf(r.citation),
-        file: r.pos.file,
-        line: r.pos.line,
-        source: src(r.pos.file, r.pos.line),
-        english: readRule(r, ir, lex),
-        reads: readsOf(r.when),
-        params: (ir.actions.find((a) => a.name === r.action)?.params ?? []).map((p) => p.name),
-        scenarios: scenariosFor(r),
-        obligations: byRule.get(r.id) ?? [],
-        related: related(r.id),
-        provenance: r.provenance ? `${r.provenance.change} by ${r.provenance.edition}${r.provenance.module ? ` (module ${r.provenance.module})` : ""}` : undefined,
-      })),
-      ...ir.exemptions.map((x): RuleView => ({
-        id: x.id,
-        what: "exemption",
-        title: x.title,
-        citation: x.citation.text,
-        section: sectionOf(x.citation),
-        file: x.pos.file,
-        line: x.pos.line,
-        source: src(x.pos.file, x.pos.line),
-        english: readExemption(x, ir, lex),
-        reads: readsOf(x.when),
-        params: [],
-        scenarios: [],
-        obligations: byRule.get(x.id) ?? [],
-        related: [...new Set([...x.rules, ...ir.rules.filter((r) => r.groups.some((g) => x.groups.includes(g))).map((r) => r.id)])].sort(),
-      })),
-      ...ir.invariants.map((v): RuleView => ({
-        id: v.id,
-        what: "invariant",
-        title: v.title,
-        citation: "",
-        section: "Invariants of a legal state",
-        file: v.pos.file,
-        line: v.pos.line,
-        source: src(v.pos.file, v.pos.line),
-        english: readInvariant(v, ir, lex),
-        reads: readsOf(v.expr),
-        params: [],
-        scenarios: [],
-        obligations: byRule.get(`inv:${v.id}`) ?? byRule.get(v.id) ?? [],
-        related: [],
-      })),
-      ...ir.routes.map((rt): RuleView => ({
-        id: `route.${rt.name}`,
-        what: "route",
-        title: `the ${words(rt.name)} route`,
-        citation: "",
-        section: "Routes over the board",
-        file: rt.pos.file,
-        line: rt.pos.line,
-        source: src(rt.pos.file, rt.pos.line),
-        english: readRoute(rt, ir, lex),
-        reads: [...new Set([rt.land, rt.sea, rt.port, rt.passes, ...(rt.maxSeas ? [rt.maxSeas] : [])].flatMap(readsOf))].sort(),
-        params: rt.params.map((p) => p.name),
-        scenarios: [],
-        obligations: [],
-        related: [],
-      })),
-      ...(ir.tables ?? []).map((t): RuleView => ({
-        id: t.name,
-        what: "table",
-        title: t.title,
-        citation: t.citation.text,
-        section: sectionOf(t.citation),
-        file: t.pos.file,
-        line: t.pos.line,
-        source: src(t.pos.file, t.pos.line),
-        english: `The ${words(t.name)} table, by ${t.keyLabels.map(words).join(", ")}: ` + t.rows.map((row) => readTableRow(t, row, ir, lex)).join("; ") + ".",
-        reads: [],
-        params: t.params.map((p) => p.name),
-        scenarios: [],
-        obligations: byRule.get(t.name) ?? [],
-        related: [],
-      })),
-    ];
-    const sections = new Map<string, string[]>();
-    for (const r of rules) sections.set(r.section, [...(sections.get(r.section) ?? []), r.id]);
-    const rep = e.proof?.report;
-    const count = (obs: ObligationResult[], v: string) => obs.filter((o) => o.verdict === v).length;
-    const kinds = [...new Set((rep?.obligations ?? []).map((o) => o.kind))].sort();
-    const cov = inp.coverage?.editions.find((c) => c.edition === folder);
-    const mine = (inp.tests?.results ?? []).filter((r) => r.edition === folder || r.edition.endsWith(`/${folder}`));
-    return {
-      folder,
-      name: ir.name,
-      title: ir.title,
-      parent: ir.parent,
-      actions: ir.actions.map((a) => ({ name: a.name, params: a.params.map((p) => `${p.actor ? "actor " : ""}${p.name}`).join(", "), rules: ir.rules.filter((r) => r.action === a.name).length })),
-      counts: { rules: ir.rules.length, exemptions: ir.exemptions.length, invariants: ir.invariants.length, routes: ir.routes.length, tables: (ir.tables ?? []).length, removed: (ir.removed ?? []).length },
-      proofs: rep
-        ? {
-            file: e.proof!.file,
-            stale: rep.inputHash !== ir.inputHash,
-            proved: count(rep.obligations, "proved"),
-            refuted: count(rep.obligations, "refuted"),
-            unknown: count(rep.obligations, "unknown"),
-            byKind: kinds.map((k) => {
-              const obs = rep.obligations.filter((o) => o.kind === k);
-              return { kind: k, proved: count(obs, "proved"), refuted: count(obs, "refuted"), unknown: count(obs, "unknown") };
-            }),
-          }
-        : null,
-      coverage: cov
-        ? {
-            encoded: cov.encoded,
-            restriction: cov.restriction,
-            percent: cov.percent,
-            auditable: cov.auditable,
-            audited: cov.audited,
-            auditedPercent: cov.auditedPercent,
-            files: cov.files.map((f) => ({ source: f.source, encoded: f.encoded, restriction: f.restriction, percent: f.percent, outOfScope: f.counts.out_of_scope, procedure: f.counts.procedure, notEncoded: f.counts.not_encoded, auditable: f.auditable, audited: f.audited })),
-          }
-        : null,
-      scenarios: { passed: mine.filter((r) => r.pass).length, failed: mine.filter((r) => !r.pass).length },
-      sections: [...sections].map(([section, ids]) => ({ section, ids })).sort((a, b) => sectionKey(a.section).localeCompare(sectionKey(b.section), "en", { numeric: true })),
-      rules,
-      obligations,
-      board: {
-        spaces: ir.board.spaces.map((s) => ({ id: s.id, name: s.name, type: s.type, home: s.home })),
-        connections: ir.board.connections.filter((c) => c.from < c.to).map((c) => [c.from, c.to, c.type] as [string, string, string]),
-        onMap: ir.board.spaces.filter((s) => layout.positions[s.id]).length,
-      },
-    };
-  }
-
-  function obligationView(ir: IREdition, o: ObligationResult & { witness?: { stateFile?: string }; counterexample?: { stateFile?: string } }): ObligationView {
-    const ex = o.counterexample ?? o.witness;
-    const kind = o.counterexample ? "counterexample" : "witness";
-    const facts = (ex?.facts ?? []).map((f) => `${f.path} = ${typeof f.value === "string" ? f.value : JSON.stringify(f.value)}`);
-    return {
-      id: o.id,
-      kind: o.kind,
-      severity: o.severity,
-      verdict: o.verdict,
-      action: o.action,
-      rules: o.rules,
-      subjects: o.subjects,
-      core: o.core ?? [],
-      reason: o.reason,
-      vacuous: o.vacuous,
-      example: ex ? exampleOf(kind, ir, ex, (ex as { stateFile?: string }).stateFile, facts, ex.source ?? (ex.replayable === false && ex.reason ? `not replayable: ${ex.reason}` : undefined)) : undefined,
-      stuck: o.stuck ? { actor: o.stuck.actor, decline: o.stuck.decline, blocked: o.stuck.blocked.map((b) => ({ action: b.action, rules: b.rules })) } : undefined,
-    };
-  }
-
-  function perEdition(ir: IREdition): { lex: ReturnType<typeof lexicon>; spaceIds: Set<string> } {
-    let c = cache.get(ir);
-    if (!c) cache.set(ir, (c = { lex: lexicon(ir), spaceIds: new Set(ir.board.spaces.map((s) => s.id)) }));
-    return c;
-  }
-
-  function exampleOf(kind: Example["kind"], ir: IREdition, ex: { action: Record<string, unknown>; state?: Record<string, unknown> }, stateFile: string | undefined, facts: string[], source?: string): Example {
-    let key: string | null = null;
-    if (stateFile) {
-      try {
-        const state = JSON.parse(fs.readFileSync(path.join(inp.root, stateFile), "utf8")) as Record<string, unknown>;
-        const c = compactState(state);
-        key = crypto.createHash("sha256").update(JSON.stringify(c)).digest("hex").slice(0, 16);
-        states[key] = c;
-      } catch {
-        key = null;
-      }
-    }
-    const { lex, spaceIds } = perEdition(ir);
-    const highlight = new Set<string>();
-    for (const v of Object.values(ex.action)) if (typeof v === "string" && spaceIds.has(v)) highlight.add(v);
-    for (const f of facts) for (const m of f.matchAll(/spaces\[([a-z0-9_]+)\]|= ([a-z0-9_]+)$/g)) if (spaceIds.has(m[1] ?? m[2])) highlight.add(m[1] ?? m[2]);
-    const act = ex.action;
-    const params = Object.entries(act).filter(([k]) => k !== "action").map(([k, v]) => `${words(k)} ${typeof v === "string" ? valueName(lex, v) : JSON.stringify(v)}`);
-    return { kind, state: key, action: act, actionText: `${words(String(act.action ?? "?"))}${params.length ? `: ${params.join(", ")}` : ""}`, facts, highlight: [...highlight].sort(), file: stateFile, source };
-  }
 }
 
-/** "§9.6" for his §9.6, the section's name for a named one. */
-function sectionOf(c: { section: string; named?: true }): string {
-  return c.named ? c.section : `§${c.section}`;
+/** How a rule links to the obligations: the obligations per rule id, and the rules that share one with it. */
+interface RuleLinks {
+  byRule: Map<string, string[]>;
+  related: (id: string) => string[];
 }
 
-function sectionKey(s: string): string {
-  return s.startsWith("§") ? `0${s}` : s.startsWith("Invariants") || s.startsWith("Routes") ? `2${s}` : `1${s}`;
-}
-
-/** The state fields an expression reads, as dotted paths without keys ("spaces.land_units"). */
-export function readsOf(e: Expr): string[] {
-  const out = new Set<string>();
-  const walk = (x: Expr) => {
-    const p = statePath(x);
-    if (p) out.add(p);
-    for (const c of children(x)) walk(c);
+/** The obligations that name each rule (as subject, in its core, or among at most two rules), and each rule's related rules. */
+function ruleLinks(obligations: ObligationView[]): RuleLinks {
+  const byRule = new Map<string, string[]>();
+  for (const o of obligations) for (const id of new Set([...o.rules.filter((r) => o.subjects.includes(r) || o.rules.length <= 2), ...o.subjects, ...o.core])) byRule.set(id, [...(byRule.get(id) ?? []), o.id]);
+  const related = (id: string) => {
+    const out = new Set<string>();
+    for (const oid of byRule.get(id) ?? []) {
+      const o = obligations.find((x) => x.id === oid)!;
+      for (const r of [...o.subjects, ...o.core]) if (r !== id && !r.startsWith("inv:")) out.add(r);
+    }
+    return [...out].sort();
   };
-  walk(e);
-  // keep the longest paths only
-  const all = [...out];
-  return all.filter((p) => !all.some((q) => q !== p && q.startsWith(p + "."))).sort();
+  return { byRule, related };
 }
 
-function statePath(x: Expr): string | null {
-  if (x.k === "field") {
-    if (x.obj.k === "state") return x.field;
-    const inner = statePath(x.obj);
-    return inner ? `${inner}.${x.field}` : null;
+/** The scenarios that expect a rule to forbid or oblige, with their last result (null when not run). */
+function scenariosFor(b: Build, e: EditionInput, rule: IRRule): RuleView["scenarios"] {
+  return e.scenarios
+    .filter((s) => s.expect !== "allowed" && ("forbidden" in s.expect ? s.expect.forbidden : s.expect.obliged).includes(rule.id))
+    .map((s) => {
+      const res = b.inp.tests?.results.find((r) => r.file === s.file && r.line === s.line);
+      const exp = s.expect === "allowed" ? "allowed" : "forbidden" in s.expect ? `forbidden by ${s.expect.forbidden.join(", ")}` : `obliged by ${s.expect.obliged.join(", ")}`;
+      return { name: s.name, file: s.file, line: s.line, pass: res ? res.pass : null, expect: exp };
+    });
+}
+
+/** The source of a declaration: its first line and the indented or comment lines after it (at most 25), trailing blanks dropped. */
+function sourceAt(b: Build, file: string, line: number): string {
+  const lines = sourceLines(b, file);
+  const out: string[] = [];
+  for (let i = line - 1; i < lines.length && i < line + 24; i++) {
+    if (i > line - 1 && /^\S/.test(lines[i]) && !/^\s*\/\//.test(lines[i])) break;
+    out.push(lines[i]);
   }
-  if (x.k === "index") return statePath(x.obj);
-  return null;
+  while (out.length && out[out.length - 1].trim() === "") out.pop();
+  return out.join("\n");
+}
+
+/** The views of an edition's rules and exemptions. */
+function ruleAndExemptionViews(b: Build, e: EditionInput, links: RuleLinks, lex: ReturnType<typeof lexicon>): RuleView[] {
+  const ir = e.ir;
+  return [
+    ...ir.rules.map((r): RuleView => ({
+      id: r.id,
+      what: "rule",
+      kind: r.kind,
+      action: r.action,
+      title: r.title,
+      citation: r.citation.text,
+      section: sectionOf(r.citation),
+      file: r.pos.file,
+      line: r.pos.line,
+      source: sourceAt(b, r.pos.file, r.pos.line),
+      english: readRule(r, ir, lex),
+      reads: readsOf(r.when),
+      params: (ir.actions.find((a) => a.name === r.action)?.params ?? []).map((p) => p.name),
+      scenarios: scenariosFor(b, e, r),
+      obligations: links.byRule.get(r.id) ?? [],
+      related: links.related(r.id),
+      provenance: r.provenance ? `${r.provenance.change} by ${r.provenance.edition}${r.provenance.module ? ` (module ${r.provenance.module})` : ""}` : undefined,
+    })),
+    ...ir.exemptions.map((x): RuleView => ({
+      id: x.id,
+      what: "exemption",
+      title: x.title,
+      citation: x.citation.text,
+      section: sectionOf(x.citation),
+      file: x.pos.file,
+      line: x.pos.line,
+      source: sourceAt(b, x.pos.file, x.pos.line),
+      english: readExemption(x, ir, lex),
+      reads: readsOf(x.when),
+      params: [],
+      scenarios: [],
+      obligations: links.byRule.get(x.id) ?? [],
+      related: [...new Set([...x.rules, ...ir.rules.filter((r) => r.groups.some((g) => x.groups.includes(g))).map((r) => r.id)])].sort(),
+    })),
+  ];
+}
+
+/** The views of an edition's invariants, routes and tables. */
+function invariantRouteTableViews(b: Build, ir: IREdition, links: RuleLinks, lex: ReturnType<typeof lexicon>): RuleView[] {
+  const at = (pos: { file: string; line: number }) => ({ file: pos.file, line: pos.line, source: sourceAt(b, pos.file, pos.line) });
+  return [
+    ...ir.invariants.map((v): RuleView => ({
+      id: v.id,
+      what: "invariant",
+      title: v.title,
+      citation: "",
+      section: "Invariants of a legal state",
+      ...at(v.pos),
+      english: readInvariant(v, ir, lex),
+      reads: readsOf(v.expr),
+      params: [],
+      scenarios: [],
+      obligations: links.byRule.get(`inv:${v.id}`) ?? links.byRule.get(v.id) ?? [],
+      related: [],
+    })),
+    ...ir.routes.map((rt): RuleView => ({
+      id: `route.${rt.name}`,
+      what: "route",
+      title: `the ${words(rt.name)} route`,
+      citation: "",
+      section: "Routes over the board",
+      ...at(rt.pos),
+      english: readRoute(rt, ir, lex),
+      reads: [...new Set([rt.land, rt.sea, rt.port, rt.passes, ...(rt.maxSeas ? [rt.maxSeas] : [])].flatMap(readsOf))].sort(),
+      params: rt.params.map((p) => p.name),
+      scenarios: [],
+      obligations: [],
+      related: [],
+    })),
+    ...(ir.tables ?? []).map((t): RuleView => ({
+      id: t.name,
+      what: "table",
+      title: t.title,
+      citation: t.citation.text,
+      section: sectionOf(t.citation),
+      ...at(t.pos),
+      english: `The ${words(t.name)} table, by ${t.keyLabels.map(words).join(", ")}: ` + t.rows.map((row) => readTableRow(t, row, ir, lex)).join("; ") + ".",
+      reads: [],
+      params: t.params.map((p) => p.name),
+      scenarios: [],
+      obligations: links.byRule.get(t.name) ?? [],
+      related: [],
+    })),
+  ];
+}
+
+/** An edition's proof summary: stale or not, and the verdict counts in all and per obligation kind; null when never proved. */
+function proofSummary(e: EditionInput): EditionView["proofs"] {
+  const rep = e.proof?.report;
+  if (!rep) return null;
+  const count = (obs: ObligationResult[], v: string) => obs.filter((o) => o.verdict === v).length;
+  const kinds = [...new Set(rep.obligations.map((o) => o.kind))].sort();
+  return {
+    file: e.proof!.file,
+    stale: rep.inputHash !== e.ir.inputHash,
+    proved: count(rep.obligations, "proved"),
+    refuted: count(rep.obligations, "refuted"),
+    unknown: count(rep.obligations, "unknown"),
+    byKind: kinds.map((k) => {
+      const obs = rep.obligations.filter((o) => o.kind === k);
+      return { kind: k, proved: count(obs, "proved"), refuted: count(obs, "refuted"), unknown: count(obs, "unknown") };
+    }),
+  };
+}
+
+/** An edition's coverage as the page shows it (the totals, and per source file its counts); null when not in the coverage report. */
+function coverageView(b: Build, folder: string): EditionView["coverage"] {
+  const cov = b.inp.coverage?.editions.find((c) => c.edition === folder);
+  if (!cov) return null;
+  return {
+    encoded: cov.encoded,
+    restriction: cov.restriction,
+    percent: cov.percent,
+    auditable: cov.auditable,
+    audited: cov.audited,
+    auditedPercent: cov.auditedPercent,
+    files: cov.files.map((f) => ({ source: f.source, encoded: f.encoded, restriction: f.restriction, percent: f.percent, outOfScope: f.counts.out_of_scope, procedure: f.counts.procedure, notEncoded: f.counts.not_encoded, auditable: f.auditable, audited: f.audited })),
+  };
+}
+
+/** One edition's page data: its actions, counts, proof summary, coverage, scenario results, sections, rules, obligations and board. */
+function editionView(b: Build, e: EditionInput): EditionView {
+  const ir = e.ir;
+  const folder = ir.folder ?? ir.name;
+  const lex = lexicon(ir);
+  const obligations = (e.proof?.report.obligations ?? []).map((o) => obligationView(b, ir, o));
+  const links = ruleLinks(obligations);
+  const rules: RuleView[] = [...ruleAndExemptionViews(b, e, links, lex), ...invariantRouteTableViews(b, ir, links, lex)];
+  const sections = new Map<string, string[]>();
+  for (const r of rules) sections.set(r.section, [...(sections.get(r.section) ?? []), r.id]);
+  const mine = (b.inp.tests?.results ?? []).filter((r) => r.edition === folder || r.edition.endsWith(`/${folder}`));
+  return {
+    folder,
+    name: ir.name,
+    title: ir.title,
+    parent: ir.parent,
+    actions: ir.actions.map((a) => ({ name: a.name, params: a.params.map((p) => `${p.actor ? "actor " : ""}${p.name}`).join(", "), rules: ir.rules.filter((r) => r.action === a.name).length })),
+    counts: { rules: ir.rules.length, exemptions: ir.exemptions.length, invariants: ir.invariants.length, routes: ir.routes.length, tables: (ir.tables ?? []).length, removed: (ir.removed ?? []).length },
+    proofs: proofSummary(e),
+    coverage: coverageView(b, folder),
+    scenarios: { passed: mine.filter((r) => r.pass).length, failed: mine.filter((r) => !r.pass).length },
+    sections: [...sections].map(([section, ids]) => ({ section, ids })).sort((x, y) => sectionKey(x.section).localeCompare(sectionKey(y.section), "en", { numeric: true })),
+    rules,
+    obligations,
+    board: {
+      spaces: ir.board.spaces.map((s) => ({ id: s.id, name: s.name, type: s.type, home: s.home })),
+      connections: ir.board.connections.filter((c) => c.from < c.to).map((c) => [c.from, c.to, c.type] as [string, string, string]),
+      onMap: ir.board.spaces.filter((s) => b.layout.positions[s.id]).length,
+    },
+  };
+}
+
+/** An obligation's result as the page shows it, with its witness or counterexample as an example. */
+function obligationView(b: Build, ir: IREdition, o: ObligationResult & { witness?: { stateFile?: string }; counterexample?: { stateFile?: string } }): ObligationView {
+  const ex = o.counterexample ?? o.witness;
+  const kind = o.counterexample ? "counterexample" : "witness";
+  const facts = (ex?.facts ?? []).map((f) => `${f.path} = ${typeof f.value === "string" ? f.value : JSON.stringify(f.value)}`);
+  return {
+    id: o.id,
+    kind: o.kind,
+    severity: o.severity,
+    verdict: o.verdict,
+    action: o.action,
+    rules: o.rules,
+    subjects: o.subjects,
+    core: o.core ?? [],
+    reason: o.reason,
+    vacuous: o.vacuous,
+    example: ex ? exampleOf(b, kind, ir, ex, (ex as { stateFile?: string }).stateFile, facts, ex.source ?? (ex.replayable === false && ex.reason ? `not replayable: ${ex.reason}` : undefined)) : undefined,
+    stuck: o.stuck ? { actor: o.stuck.actor, decline: o.stuck.decline, blocked: o.stuck.blocked.map((x) => ({ action: x.action, rules: x.rules })) } : undefined,
+  };
+}
+
+/** An edition's lexicon and board space ids, made once per build. */
+function perEdition(b: Build, ir: IREdition): { lex: ReturnType<typeof lexicon>; spaceIds: Set<string> } {
+  let c = b.cache.get(ir);
+  if (!c) b.cache.set(ir, (c = { lex: lexicon(ir), spaceIds: new Set(ir.board.spaces.map((s) => s.id)) }));
+  return c;
+}
+
+/** An example as drawn: its state stored once by content hash (null when unreadable), the action in words, the spaces to ring. */
+function exampleOf(b: Build, kind: Example["kind"], ir: IREdition, ex: { action: Record<string, unknown>; state?: Record<string, unknown> }, stateFile: string | undefined, facts: string[], source?: string): Example {
+  let key: string | null = null;
+  if (stateFile) {
+    try {
+      const state = JSON.parse(fs.readFileSync(path.join(b.inp.root, stateFile), "utf8")) as Record<string, unknown>;
+      const c = compactState(state);
+      key = crypto.createHash("sha256").update(JSON.stringify(c)).digest("hex").slice(0, 16);
+      b.states[key] = c;
+    } catch {
+      key = null;
+    }
+  }
+  const { lex, spaceIds } = perEdition(b, ir);
+  const highlight = new Set<string>();
+  for (const v of Object.values(ex.action)) if (typeof v === "string" && spaceIds.has(v)) highlight.add(v);
+  for (const f of facts) for (const m of f.matchAll(/spaces\[([a-z0-9_]+)\]|= ([a-z0-9_]+)$/g)) if (spaceIds.has(m[1] ?? m[2])) highlight.add(m[1] ?? m[2]);
+  const act = ex.action;
+  const params = Object.entries(act).filter(([k]) => k !== "action").map(([k, v]) => `${words(k)} ${typeof v === "string" ? valueName(lex, v) : JSON.stringify(v)}`);
+  return { kind, state: key, action: act, actionText: `${words(String(act.action ?? "?"))}${params.length ? `: ${params.join(", ")}` : ""}`, facts, highlight: [...highlight].sort(), file: stateFile, source };
 }
 
 /** A state in the report's compact form: each board space as a DrawnSpace, the other fields as they are. */

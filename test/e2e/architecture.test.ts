@@ -290,8 +290,6 @@ const SIZE_EXCEPTIONS: Record<string, number> = {
   "compiler/coverage/manifest.ts readManifest": 271,
   "compiler/fmt/format.ts formatLf": 155,
   "compiler/lsp/server.ts startServer": 313,
-  "compiler/report/data.ts buildSiteData": 276,
-  "compiler/report/data.ts editionView": 167,
 };
 
 /** The lines of a text file (a final newline ends the last line, it does not start another). */
