@@ -30,7 +30,7 @@ import type { IToken } from "chevrotain";
 import type { Diagnostic } from "../diagnostics/types.js";
 import { parseRules } from "../syntax/index.js";
 import { DECL_KEYWORDS, RulesLexer } from "../syntax/tokens.js";
-import { commentRanges } from "./comments.js";
+import { type CommentRange, commentRanges } from "./comments.js";
 
 /** Lines longer than this are broken before `and` / `or` / `implies` where possible (columns). */
 export const MAX_WIDTH = 130;
@@ -63,6 +63,33 @@ export function formatRules(input: string, file = "<input>"): FormatResult {
   return res.ok && eol !== "\n" ? { ok: true, text: res.text.replace(/\n/g, eol) } : res;
 }
 
+/** A laid-out line before long lines are broken: its text, trailing comment and how it sits among its neighbours. */
+interface OutLine {
+  text: string;
+  comment?: string;
+  blankBefore: boolean;
+  isRow?: number;
+  cells?: string[];
+  declBlock?: boolean;
+  commentOnly?: boolean;
+}
+
+/** A line after long lines are broken: its text, trailing comment and whether a blank line precedes it. */
+interface BrokenLine {
+  text: string;
+  comment?: string;
+  blankBefore: boolean;
+}
+
+/** The token sets that place lines: declaration starts and ends, table body braces, and table rows (original line → table id). */
+interface Marks {
+  declStart: Set<IToken>;
+  declEnd: Set<IToken>;
+  bodyOpen: Set<IToken>;
+  bodyClose: Set<IToken>;
+  rowLines: Map<number, number>;
+}
+
 /** The layout of a text whose line breaks are all `\n`. */
 function formatLf(text: string, file: string): FormatResult {
   const parsed = parseRules(text, file);
@@ -71,22 +98,38 @@ function formatLf(text: string, file: string): FormatResult {
   const toks = RulesLexer.tokenize(text).tokens;
   const comments = commentRanges(text);
   const srcLines = text.split("\n");
+  const declStart = declStarts(toks);
+  const marks: Marks = { declStart, declEnd: declEnds(toks, declStart), ...tableBodies(toks, declStart) };
+  const out = layoutLines(groupLines(toks, comments, srcLines), srcLines, marks);
+  alignRows(out);
+  indentCommentLines(out);
+  blankBeforeBlocks(out);
+  const res = alignTrailingComments(breakLongLines(out));
+  return { ok: true, text: res.join("\n").replace(/\n+$/, "") + "\n" };
+}
 
-  // declaration starts, as the parser cuts them
+/** The first token of each declaration, as the parser cuts them. */
+function declStarts(toks: IToken[]): Set<IToken> {
   const declStart = new Set<IToken>();
   toks.forEach((t, i) => {
     const prev = toks[i - 1]?.image;
     if ((DECL_KEYWORDS as string[]).includes(t.image) && t.tokenType.name.startsWith("Kw_") && prev !== "." && !(t.image === "rule" && (prev === "override" || prev === "remove"))) declStart.add(t);
   });
+  return declStart;
+}
 
-  // the last token of each declaration: a `}` that ends one on a line of its own goes to column 0
+/** The last token of each declaration: a `}` that ends one on a line of its own goes to column 0. */
+function declEnds(toks: IToken[], declStart: Set<IToken>): Set<IToken> {
   const declEnd = new Set<IToken>();
   toks.forEach((t, i) => {
     if (i > 0 && declStart.has(t)) declEnd.add(toks[i - 1]!);
   });
   if (toks.length) declEnd.add(toks[toks.length - 1]!);
+  return declEnd;
+}
 
-  // table bodies: the `{` matching a table declaration's last `}`
+/** Table bodies: the `{` matching a table declaration's last `}`, that `}`, and the original lines between them (→ table id). */
+function tableBodies(toks: IToken[], declStart: Set<IToken>): Pick<Marks, "bodyOpen" | "bodyClose" | "rowLines"> {
   const bodyOpen = new Set<IToken>();
   const bodyClose = new Set<IToken>();
   const rowLines = new Map<number, number>(); // original line → table id
@@ -110,8 +153,11 @@ function formatLf(text: string, file: string): FormatResult {
     tableId++;
     for (let l = open.startLine! + 1; l < last.startLine!; l++) rowLines.set(l, tableId);
   }
+  return { bodyOpen, bodyClose, rowLines };
+}
 
-  // group tokens and comments by original line
+/** Tokens and comments grouped by original line, in line order. */
+function groupLines(toks: IToken[], comments: CommentRange[], srcLines: string[]): Line[] {
   const lines: Line[] = [];
   const byLine = new Map<number, Line>();
   const lineOf = (n: number): Line => {
@@ -126,9 +172,13 @@ function formatLf(text: string, file: string): FormatResult {
   for (const t of toks) lineOf(t.startLine!).tokens.push(t);
   for (const c of comments) lineOf(c.line).comment = c.text.replace(/\s+$/, "");
   lines.sort((a, b) => a.line - b.line);
+  return lines;
+}
 
+/** Each line laid out on its own: comment-only lines, table rows (as cells) and indented code lines. */
+function layoutLines(lines: Line[], srcLines: string[], m: Marks): OutLine[] {
   // a line whose first token opens or closes a table body, or a table row
-  const out: { text: string; comment?: string; blankBefore: boolean; isRow?: number; cells?: string[]; declBlock?: boolean; commentOnly?: boolean }[] = [];
+  const out: OutLine[] = [];
   let prevLine = 0;
   for (const l of lines) {
     const blank = out.length > 0 && l.line > prevLine + 1 && srcLines.slice(prevLine, l.line - 1).every((s) => !s.trim());
@@ -138,17 +188,20 @@ function formatLf(text: string, file: string): FormatResult {
       continue;
     }
     const first = l.tokens[0]!;
-    const isDecl = declStart.has(first);
-    const tid = rowLines.get(l.line);
-    if (tid !== undefined && !l.tokens.some((t) => declStart.has(t) || bodyClose.has(t) || bodyOpen.has(t))) {
+    const isDecl = m.declStart.has(first);
+    const tid = m.rowLines.get(l.line);
+    if (tid !== undefined && !l.tokens.some((t) => m.declStart.has(t) || m.bodyClose.has(t) || m.bodyOpen.has(t))) {
       out.push({ text: "", comment: l.comment, blankBefore: blank, isRow: tid, cells: rowCells(l.tokens) });
       continue;
     }
-    const indent = isDecl || bodyOpen.has(first) || bodyClose.has(first) || (first.image === "}" && declEnd.has(first)) ? 0 : Math.max(2, l.indent);
+    const indent = isDecl || m.bodyOpen.has(first) || m.bodyClose.has(first) || (first.image === "}" && m.declEnd.has(first)) ? 0 : Math.max(2, l.indent);
     out.push({ text: " ".repeat(indent) + joinTokens(l.tokens), comment: l.comment, blankBefore: blank, declBlock: isDecl && BLOCK_DECLS.has(first.image) });
   }
+  return out;
+}
 
-  // align table rows: pad each pattern cell to its column's width
+/** Aligns table rows in place: pads each pattern cell to its column's width. */
+function alignRows(out: OutLine[]): void {
   const widths = new Map<string, number[]>();
   for (const o of out) {
     if (o.isRow === undefined) continue;
@@ -163,8 +216,10 @@ function formatLf(text: string, file: string): FormatResult {
     const cells = o.cells!;
     o.text = "  " + cells.map((c, i) => (i < cells.length - 1 ? c.padEnd(w[i]!) : c)).join(" ");
   }
+}
 
-  // comment-only lines take the indentation of the next code line (0 before a declaration)
+/** Gives comment-only lines, in place, the indentation of the next code line (0 before a declaration). */
+function indentCommentLines(out: OutLine[]): void {
   for (let i = 0; i < out.length; i++) {
     if (!out[i]!.commentOnly) continue;
     let j = i + 1;
@@ -173,17 +228,21 @@ function formatLf(text: string, file: string): FormatResult {
     const ind = next ? /^ */.exec(next.text)![0].length : 0;
     out[i]!.text = " ".repeat(next && !next.commentOnly ? ind : 0);
   }
+}
 
-  // one blank line before a block declaration (before the comments right above it)
+/** Marks, in place, one blank line before a block declaration (before the comments right above it). */
+function blankBeforeBlocks(out: OutLine[]): void {
   for (let i = 0; i < out.length; i++) {
     if (!out[i]!.declBlock || out[i]!.blankBefore) continue;
     let j = i;
     while (j > 0 && out[j - 1]!.commentOnly && !out[j]!.blankBefore) j--;
     if (j > 0) out[j]!.blankBefore = true;
   }
+}
 
-  // break long lines before `and` / `or` / `implies`
-  const broken: { text: string; comment?: string; blankBefore: boolean }[] = [];
+/** Breaks long lines before `and` / `or` / `implies`; a broken line's comment stays on its last piece. */
+function breakLongLines(out: OutLine[]): BrokenLine[] {
+  const broken: BrokenLine[] = [];
   for (const o of out) {
     let text = o.text.replace(/\s+$/, "");
     const pieces: string[] = [];
@@ -197,8 +256,11 @@ function formatLf(text: string, file: string): FormatResult {
     pieces.push(text);
     pieces.forEach((p, i) => broken.push({ text: p, comment: i === pieces.length - 1 ? o.comment : undefined, blankBefore: i === 0 ? o.blankBefore : false }));
   }
+  return broken;
+}
 
-  // trailing comments: aligned over runs of consecutive lines, 2 spaces after the longest
+/** The output lines, blank lines included: trailing comments aligned over runs of consecutive lines, 2 spaces after the longest. */
+function alignTrailingComments(broken: BrokenLine[]): string[] {
   const res: string[] = [];
   for (let i = 0; i < broken.length; ) {
     const b = broken[i]!;
@@ -217,7 +279,7 @@ function formatLf(text: string, file: string): FormatResult {
     res.push(b.comment !== undefined ? b.text + b.comment : b.text);
     i++;
   }
-  return { ok: true, text: res.join("\n").replace(/\n+$/, "") + "\n" };
+  return res;
 }
 
 /** Where to break a long line: before an `and`/`or`/`implies` within the width, outermost first, then the last. */
