@@ -269,8 +269,9 @@ export async function main(argv: string[]): Promise<number> {
  * rethrown. Registered once per stream.
  */
 function dropOutputOnClosedPipe(stream: NodeJS.WriteStream): void {
-  if (stream.listenerCount("error") && (stream as { rwPipeGuard?: boolean }).rwPipeGuard) return;
-  (stream as { rwPipeGuard?: boolean }).rwPipeGuard = true;
+  const guarded = stream as { rwPipeGuard?: boolean };
+  if (guarded.rwPipeGuard) return;
+  guarded.rwPipeGuard = true;
   stream.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code !== "EPIPE") throw e;
     stream.write = ((_chunk: unknown, enc?: unknown, cb?: unknown) => {

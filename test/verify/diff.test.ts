@@ -151,6 +151,16 @@ describe("diffEditions on tiny editions", () => {
   const { rule, cmp, len, handOf, power, target, by, lit, member, Power, and, st } = H;
   const actionScope = { phase: "action" };
   const base = () => H.edition({ name: "a", rules: [...H.consistentRules], exemptions: [...H.consistentExemptions], invariants: [...H.consistentInvariants] });
+  /** The base edition with `dow.scotland` also banning England (the base bans the Ottoman and France). */
+  const englandAlsoBanned = () => {
+    const b = base();
+    b.rules = b.rules.map((r) =>
+      r.id === "dow.scotland"
+        ? { ...r, when: and(cmp("=", target, member(Power, "scotland")), H.inSet(by, [member(Power, "ottoman"), member(Power, "france"), member(Power, "england")])) }
+        : r,
+    );
+    return b;
+  };
 
   it("an edition compared with itself is identical on every action", async () => {
     const d = await diffEditions(base(), base());
@@ -162,13 +172,7 @@ describe("diffEditions on tiny editions", () => {
   });
 
   it("a rule changed under the same id: a state where the verdicts differ, with the rules that fire", async () => {
-    const b = base();
-    // dow.scotland also bans England (the base bans the Ottoman and France)
-    b.rules = b.rules.map((r) =>
-      r.id === "dow.scotland"
-        ? { ...r, when: and(cmp("=", target, member(Power, "scotland")), H.inSet(by, [member(Power, "ottoman"), member(Power, "france"), member(Power, "england")])) }
-        : r,
-    );
+    const b = englandAlsoBanned();
     const d = await diffEditions(base(), b, { maxStates: 3 });
     const dw = d.actions.find((a) => a.action === "declare_war")!;
     expect(dw.verdict).toBe("differs");
@@ -185,12 +189,7 @@ describe("diffEditions on tiny editions", () => {
   });
 
   it("a search that runs out of its resource budget is unknown, with the reason, and the same in two runs (issue 23)", async () => {
-    const b = base();
-    b.rules = b.rules.map((r) =>
-      r.id === "dow.scotland"
-        ? { ...r, when: and(cmp("=", target, member(Power, "scotland")), H.inSet(by, [member(Power, "ottoman"), member(Power, "france"), member(Power, "england")])) }
-        : r,
-    );
+    const b = englandAlsoBanned();
     const runs = [await diffEditions(base(), b, { rlimit: 1 }), await diffEditions(base(), b, { rlimit: 1 })];
     for (const d of runs) {
       expect(d.bounds.rlimit).toBe(1);
