@@ -34,7 +34,7 @@ export async function allCommand(opts: { format: Format }): Promise<number> {
     built.push(e);
   }
   // every edition at once with one pool of solver processes; a variant's obligations identical to
-  // its parent's are solved once (memo). The prover's default budget and wall-clock safety net:
+  // its parent's are solved once (memo). The prover's default budget and CPU-time safety net:
   // the verdicts do not depend on how busy the machine is
   const pool = new SolverPool();
   const memo: NonNullable<ProveOptions["memo"]> = new Map();

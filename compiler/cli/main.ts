@@ -64,7 +64,7 @@ function editionCommands(program: Command, set: SetCode): void {
     .description("prove rule consistency with Z3; writes proofs/<edition>/ (exit 0 ok, 1 refuted, 3 unknown, 2 bad input; see README)")
     .argument("[editions...]", "bundled edition names or edition folders")
     .option("--rlimit <units>", "resource budget of one obligation in units of Z3's deterministic resource count, e.g. 120M (default 60M): running out is unknown, the same at any load")
-    .option("--timeout <ms>", "wall-clock safety net of one obligation in milliseconds, from its start in a solver process (default 600000); the process is killed 30 s later")
+    .option("--timeout <ms>", "safety net of one obligation in milliseconds of solver CPU time, from its start in a solver process (default 600000; CPU time, so load does not bring it nearer); the process is killed 30 s later")
     .option("--deadline <duration>", "whole-run deadline, e.g. 90s, 5m, 120000 (ms): what is not solved by then is unknown")
     .addOption(new Option("--fail-on <severity>", "lowest severity of a refuted or unknown obligation that fails the run").choices(["error", "warning", "info"]).default("error"))
     .option("--out <dir>", "where to write the report, .smt2 files and counterexamples")
@@ -93,7 +93,7 @@ function editionCommands(program: Command, set: SetCode): void {
     .option("--edition <edition>", "bundled edition name or edition folder (default: the bundled edition that has the id)")
     .option("--no-prove", "only use the last prove report; do not prove on demand")
     .option("--rlimit <units>", "resource budget of one obligation when proving on demand (default 60M)")
-    .option("--timeout <ms>", "wall-clock safety net of one obligation when proving on demand (ms)")
+    .option("--timeout <ms>", "safety net of one obligation when proving on demand (ms of solver CPU time)")
     .addOption(formatOption())
     .action(async (id: string, o: { edition?: string; prove?: boolean; timeout?: string; rlimit?: string; format: Format }) => {
       set(/^rw\d+$/i.test(id) ? await explainCodeCommand(id, o) : await explainCommand(id, o));
@@ -125,7 +125,7 @@ function editionCommands(program: Command, set: SetCode): void {
     .argument("<a>", "bundled edition name or edition folder")
     .argument("<b>", "bundled edition name or edition folder")
     .option("--rlimit <units>", "resource budget of one state search in units of Z3's deterministic resource count, e.g. 640M (default 320M): running out is unknown, the same at any load")
-    .option("--timeout <ms>", "wall-clock safety net of one state search in milliseconds (default 600000)")
+    .option("--timeout <ms>", "safety net of one state search in milliseconds of CPU time (default 600000)")
     .option("--max-states <n>", "states looked for per action, aspect and direction (default 3)")
     .option("--out <dir>", "where to write the states and report.json")
     .option("--fail-on-diff", "exit 1 when an action differs or is unknown (for CI)")

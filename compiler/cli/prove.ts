@@ -61,7 +61,7 @@ export interface ProveResult {
 
 export interface ProveOneOptions {
   format: ProveFormat;
-  /** wall-clock safety net of one obligation (ms; default: the prover's) */
+  /** safety net of one obligation (solver CPU time) (ms; default: the prover's) */
   timeoutMs?: number;
   /** resource budget of one obligation (rlimit units; default: the prover's, README "Budgets") */
   rlimit?: number;

@@ -327,7 +327,7 @@ class CandidatePicker {
 /**
  * Solves the obligations the cache and the shared verdicts left (`toSolve`), in a pool of solver
  * processes (isolated) or in this process, and settles each: the ones no witness can answer at
- * once, the others after the witnesses are judged; a timeout or an untrusted model once more, a
+ * once, the others after the witnesses are judged; what a process's history can cause once more in a fresh process (`worthAnotherTry`), a
  * witness the generated validators reject solved again without candidates.
  */
 async function solveRest(run: Run, toSolve: Obligation[]): Promise<void> {
@@ -352,10 +352,11 @@ async function solveRest(run: Run, toSolve: Obligation[]): Promise<void> {
   const onResult = (id: string, r: SolvedObligation, ms: number) => {
     const ob = byId.get(id);
     if (!ob || results.has(id)) return;
-    // a wall-clock timeout or an untrusted model gets one more try before it is reported
-    // unknown (a crash, a kill, the deadline or a spent resource budget do not: they are final;
-    // the budget gives the same answer every time)
-    if (r.verdict === "unknown" && !retried.has(id) && /^timeout|not trusted/.test(r.reason ?? "")) {
+    // what a solver process's history can cause (its memory, a crash, an untrusted model) gets
+    // one more try, in a fresh process, before it is reported unknown; a spent resource budget,
+    // the safety net, a kill and the deadline are final (the budget gives the same answer
+    // every time)
+    if (r.verdict === "unknown" && !retried.has(id) && worthAnotherTry(r.reason)) {
       retried.add(id);
       retry.push(ob);
       return;
@@ -394,8 +395,12 @@ async function solveRest(run: Run, toSolve: Obligation[]): Promise<void> {
       early({ ...ob, ...rest, ms: 0 });
     };
   }
-  const solve = async (batch: Obligation[]) => {
-    if (batch.length) await (pool ? runPool(ir, batch, runOpts, pool) : runInProcess(ir, batch, runOpts));
+  /** a pool of one fresh solver process for the second tries (`worthAnotherTry`), started when one is needed */
+  let fresh: SolverPool | undefined;
+  const solve = async (batch: Obligation[], freshProcess = false) => {
+    if (!batch.length) return;
+    if (pool && freshProcess) fresh ??= new SolverPool(1);
+    await (pool ? runPool(ir, batch, runOpts, freshProcess ? fresh : pool) : runInProcess(ir, batch, runOpts));
   };
   const byWeight = (list: Obligation[]) => [...list].sort((a, b) => weight(b, candidates) - weight(a, candidates) || (a.id < b.id ? -1 : 1));
   try {
@@ -413,19 +418,21 @@ async function solveRest(run: Run, toSolve: Obligation[]): Promise<void> {
     const earlyIds = new Set(early.map((ob) => ob.id));
     // the solver's searches first, witnesses to try last
     await Promise.all([first, solve(byWeight(toSolve.filter((ob) => !earlyIds.has(ob.id))))]);
-    // a timeout gets one more try; a witness the generated validators reject, a solve with no
+    // what a fresh process may answer otherwise gets one more try; a witness the generated validators reject, a solve with no
     // candidates (and that solve its own retry)
     for (let round = 0; round < 4; round++) {
       await Promise.all(confirming.splice(0));
-      const again = [...retry.splice(0), ...unconfirmed.splice(0)];
-      if (!again.length) break;
+      const again = retry.splice(0);
+      const unconfirmedNow = unconfirmed.splice(0);
+      if (!again.length && !unconfirmedNow.length) break;
       picker.reset();
-      await solve(again);
+      await Promise.all([solve(again, true), solve(unconfirmedNow)]);
     }
     await Promise.all(confirming.splice(0));
   } finally {
     release?.();
     await owned?.close();
+    await fresh?.close();
   }
   // every obligation gets a verdict (a safety net: the rounds above leave none without)
   for (const ob of toSolve) {
@@ -434,6 +441,16 @@ async function solveRest(run: Run, toSolve: Obligation[]): Promise<void> {
     run.settle(ob, r, 0, false);
     run.mine.get(ob.id)?.({ id: ob.id, result: r });
   }
+}
+
+/**
+ * Whether an `unknown` with this reason may come out otherwise in a fresh solver process: Z3's
+ * memory ceiling, a process that crashed or an error inside Z3 (each can follow from what the
+ * process solved before), or a model that did not satisfy its query. A spent resource budget,
+ * the safety net, a killed process, the deadline and a pool that could not start are final.
+ */
+export function worthAnotherTry(reason: string | undefined): boolean {
+  return /^memory limit reached|^the solver process exited|^error: |not trusted/.test(reason ?? "");
 }
 
 /**

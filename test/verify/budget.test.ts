@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
 import { DEFAULT_RLIMIT, proveEdition, type ObligationResult } from "../../compiler/verify/index.js";
 import { parseRlimit } from "../../compiler/cli/prove.js";
+import { Budget, budgetedCheck, getZ3, processCpuMs } from "../../compiler/verify/run/z3.js";
 
 const LONG = 600_000;
 const REPO = process.cwd();
@@ -89,6 +90,29 @@ describe("resource budgets (rlimit)", () => {
       delete process.env.RW_Z3_MEMORY_MB;
     }
   }, LONG);
+
+  it("the safety net counts the solver's CPU time, not the wall clock: waiting for a busy core costs nothing", async () => {
+    const ctx = await getZ3();
+    const solver = new ctx.Solver();
+    try {
+      const x = ctx.Int.const("x");
+      solver.add(x.gt(3));
+      const budget = new Budget(DEFAULT_RLIMIT, 500);
+      // more wall time than the net with next to no CPU time (a process waiting for a core looks the same)
+      await new Promise((r) => setTimeout(r, 800));
+      expect(budget.cpuLeft()).toBeGreaterThan(0);
+      expect(await budgetedCheck(ctx, solver, budget)).toBe("sat");
+      expect(budget.netOut).toBe(false);
+      // CPU time spent: the net is reached, the next check is not even started
+      const until = processCpuMs() + 600;
+      while (processCpuMs() < until);
+      expect(await budgetedCheck(ctx, solver, budget)).toBe("unknown");
+      expect([budget.netOut, budget.exhausted]).toEqual([true, false]);
+      expect(budget.reason()).toBe("timeout (safety net of 500 ms of solver CPU time; --timeout)");
+    } finally {
+      solver.release();
+    }
+  });
 
   it("--rlimit takes a count with an optional k/M/G suffix; anything else is a usage error", () => {
     expect(parseRlimit("400M")).toBe(400_000_000);

@@ -42,7 +42,7 @@ export interface DiffOptions {
    * `unknown`, the same on every machine and at any load
    */
   rlimit?: number;
-  /** wall-clock safety net of one state search (ms; default `DEFAULT_DIFF_TIMEOUT_MS`): only a wedged solver reaches it */
+  /** safety net of one state search (ms of this process's CPU time; default `DEFAULT_DIFF_TIMEOUT_MS`): only a wedged solver reaches it */
   timeoutMs?: number;
   /** bound of list-typed action parameters (default 4, as `prove`) */
   listBound?: number;
@@ -56,7 +56,7 @@ export interface DiffOptions {
  * rounds; the diff tests' fixture variants of his use at most 79.1 M), README "Budgets".
  */
 export const DEFAULT_DIFF_RLIMIT = 320_000_000;
-/** The wall-clock safety net of one state search (ms): far above what the budget takes on a loaded machine. */
+/** The safety net of one state search (ms of CPU time): far above what the budget takes, which no load changes. */
 export const DEFAULT_DIFF_TIMEOUT_MS = 600_000;
 export const DEFAULT_DIFF_STATES = 3;
 
@@ -409,7 +409,7 @@ async function solveExact(
   const over = (): SolveOut | undefined =>
     rounds > MAX_REFINE
       ? { result: "unknown", reason: `route refinement did not converge in ${MAX_REFINE} rounds` }
-      : budget.exhausted || budget.wallOut || budget.memoryOut
+      : budget.exhausted || budget.interrupted
         ? { result: "unknown", reason: budget.reason() }
         : undefined;
   /** preference (assumption literals, radius 1, 2, 3) for a route's `to` near its pinned `from` */

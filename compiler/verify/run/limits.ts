@@ -13,10 +13,17 @@
 export const DEFAULT_RLIMIT = 60_000_000;
 
 /**
- * The wall-clock safety net of one obligation (ms), counted from its start in a solver process:
- * 10 minutes, far above what the budget takes on a loaded machine; only a wedged solver hits it.
+ * The safety net of one obligation (ms of its solver process's CPU time, counted from its start
+ * there): 10 minutes, far above what the budget takes (the largest bundled obligation: about
+ * 20 s). CPU time, not wall time: a process waiting for a busy core is not charged, so no load
+ * brings an obligation nearer to it; only a wedged solver hits it.
  */
 export const DEFAULT_TIMEOUT_MS = 600_000;
 
-/** What the parent adds to the timeout before it kills a solver process that does not answer (ms). */
+/**
+ * What the parent adds to the timeout before it kills a solver process that does not answer
+ * (ms): of the CPU time the process reports for the obligation, or of wall time during which a
+ * process reports nothing at all (runner.ts `runPool`).
+ */
 export const KILL_GRACE_MS = 30_000;
+

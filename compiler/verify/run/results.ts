@@ -11,8 +11,13 @@ export type { Example, Fact, ObligationResult, Profile, ProofReport, SolvedOblig
 export interface Limits {
   /** units of Z3's deterministic resource count (`rlimit`) all its checks may use together */
   rlimit: number;
-  /** wall-clock safety net in ms, counted from the obligation's start in its solver process */
+  /**
+   * safety net against a wedged solver, in ms of the solver process's CPU time, counted from the
+   * obligation's start in that process (CPU time: waiting for a busy core is not charged)
+   */
   timeoutMs: number;
+  /** the run's wall-clock end (performance.now() time of this process; `prove --deadline`), if any */
+  deadline?: number;
 }
 
 export interface Tracked {

@@ -69,7 +69,7 @@ export async function runInProcess(ir: IREdition, obs: Obligation[], o: RunOptio
       o.onStart?.(ob.id);
       const t0 = performance.now();
       const early = o.onEarlyVerdict ? (r: SolvedObligation) => o.onEarlyVerdict!(ob.id, r) : undefined;
-      const r = await prover.solve(ob, { rlimit: o.rlimit, timeoutMs: Math.max(1, Math.min(o.timeoutMs, Math.floor(left))) }, o.candidates?.(ob) ?? [], o.smt2, early);
+      const r = await prover.solve(ob, { rlimit: o.rlimit, timeoutMs: o.timeoutMs, deadline: o.deadline }, o.candidates?.(ob) ?? [], o.smt2, early);
       if (prover.defaultsKnown !== undefined) o.onDefaultsOk?.(prover.defaultsKnown);
       o.onResult(ob.id, r, Math.round(performance.now() - t0));
     }
@@ -79,14 +79,18 @@ export async function runInProcess(ir: IREdition, obs: Obligation[], o: RunOptio
 /**
  * Solves in a pool of solver processes (tinypool, runtime `child_process`, `workers` of them:
  * default one per core, at most 4). Each obligation is one task, but those with witness candidates,
- * which go in batches per action (`SolveTask.batch`); a watchdog per obligation starts when
- * its solver process starts it (`killAfterMs`; the time a task waits for a free process or for
- * the process to load Z3 is never counted) and a timer for the whole-run deadline aborts what is left.
+ * which go in batches per action (`SolveTask.batch`). A watchdog per obligation starts when its
+ * solver process starts it (the time a task waits for a free process or for the process to load
+ * Z3 is never counted): the process reports the obligation's CPU time about every second
+ * (worker.ts "tick"), and is killed when that passes `killAfterMs` (CPU time, like the budget's
+ * safety net: a loaded machine does not bring it nearer) or when it reports nothing for
+ * `killAfterMs` of wall time (its event loop is stuck; time this process's own event loop was
+ * blocked is not counted). A timer for the whole-run deadline aborts what is left.
  * An aborted task kills its process (tinypool starts a fresh one); a process that exits or
  * crashes fails its task. Either way the obligation is `unknown` with the reason, and the run
- * goes on. A pool that starts no task for `killAfterMs` + 60 s (a solver process that cannot
- * start) ends the run: every obligation left is `unknown` ("could not run"); time this process's
- * own event loop was blocked (compiling, judging witnesses) is not counted as the pool's.
+ * goes on. A pool from which nothing is heard (no start, tick or answer of any run sharing it) for
+ * `killAfterMs` + 60 s (a solver process that cannot start) ends the run: every obligation left
+ * is `unknown` ("could not run"). Waiting for a free process is never a stall.
  */
 export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, shared?: SolverPool): Promise<void> {
   if (!obs.length) return;
@@ -98,21 +102,7 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
   const all = new AbortController();
   setMaxListeners(0, all.signal);
   let settledAny = false;
-  let lastActivity = performance.now();
-  const stallMs = o.killAfterMs + 60_000;
-  let stalled = false;
-  let lastTick = performance.now();
-  const stall = setInterval(() => {
-    const now = performance.now();
-    // a tick that comes late: this process was busy (its event loop blocked), and the solver
-    // processes' messages wait behind this timer; that time is not the pool's
-    if (now - lastTick > 2000) lastActivity += now - lastTick - 1000;
-    lastTick = now;
-    if (now - lastActivity > stallMs) {
-      stalled = true;
-      all.abort();
-    }
-  }, 1000);
+  const watch = new RunWatch(solvers, o.killAfterMs + 60_000, () => all.abort());
   const deadlineTimer = o.deadline === undefined ? undefined : setTimeout(() => all.abort(), Math.max(0, o.deadline - performance.now()));
   /**
    * One task: an obligation solved alone, or (`batch`) obligations of one action answered by
@@ -125,29 +115,43 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
     const mine = new AbortController();
     const onAll = () => mine.abort();
     all.signal.addEventListener("abort", onAll);
-    let watchdog: NodeJS.Timeout | undefined;
     let killed: string | undefined;
     let started = false;
+    /** the obligation of this task running now in its process: since when (pool clock), and when last heard of */
+    let running: { id: string; heard: number } | undefined;
+    const kill = (why: string) => {
+      if (killed) return;
+      killed = why;
+      watch.watching.delete(check);
+      mine.abort();
+    };
+    // looked at every second by the pool's timer (`watching`): a process silent for the limit
+    // (its event loop stuck: no tick) is killed; pool-clock time, so this process's own
+    // blocked stretches do not count
+    const check = () => {
+      if (running && watch.clock() - running.heard > o.killAfterMs) kill(`no answer and no sign of life for ${o.killAfterMs} ms: the solver process was killed`);
+    };
     const listeners: ((m: unknown) => void)[] = [];
     const channel = {
       onMessage: (l: (m: unknown) => void) => void listeners.push(l),
       postMessage: (m: unknown) => {
         const msg = m as WorkerMessage;
-        if (msg?.type === "verdict") {
-          if (items.some((x) => x.id === msg.id)) o.onEarlyVerdict?.(msg.id, msg.result);
+        solvers.heard();
+        if (!msg || !items.some((x) => x.id === msg.id)) return;
+        watch.active();
+        if (msg.type === "verdict") return o.onEarlyVerdict?.(msg.id, msg.result);
+        if (msg.type === "tick") {
+          if (running?.id === msg.id) running.heard = watch.clock();
+          // the obligation's CPU time in its process: what the budget's safety net counts too
+          if (msg.cpuMs > o.killAfterMs) kill(`no answer after ${o.killAfterMs} ms of solver CPU time: the solver process was killed`);
           return;
         }
-        if (msg?.type !== "start" || !items.some((x) => x.id === msg.id)) return;
+        if (msg.type !== "start") return;
         started = true;
-        lastActivity = performance.now();
         o.onStart?.(msg.id);
         // one allowance per obligation (each one of a batch), from its own start
-        clearTimeout(watchdog);
-        const limit = o.killAfterMs;
-        watchdog = setTimeout(() => {
-          killed = `no answer within ${limit} ms: the solver process was killed`;
-          mine.abort();
-        }, limit);
+        running = { id: msg.id, heard: watch.clock() };
+        watch.watching.add(check);
       },
     };
     const base = { irFile, timeoutMs: o.timeoutMs, rlimit: o.rlimit, listBound: o.listBound, slicing: o.slicing ?? true, smt2: o.smt2 ?? "findings", defaultsOk: o.defaultsOk?.(), ...(o.onEarlyVerdict ? { early: true } : {}) } as const;
@@ -156,20 +160,20 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
       const task: SolveTask = batch ? { ...base, obligation: ob, candidates: [], batch: items.map((x) => ({ obligation: x, candidates: candidatesOf(x) })) } : { ...base, obligation: ob, candidates: candidatesOf(ob) };
       answer = await solvers.run(task, { signal: mine.signal, channel });
       settledAny = true;
-      lastActivity = performance.now();
+      watch.active();
     } catch (e) {
-      lastActivity = performance.now();
+      watch.active();
       if (batch && !all.signal.aborted) {
         // a crash or a kill of the batch: each obligation alone, where it is its own
-        clearTimeout(watchdog);
+        watch.watching.delete(check);
         all.signal.removeEventListener("abort", onAll);
         await Promise.all(items.map((x) => attempt([x], false, candidatesOf)));
         return;
       }
       const why =
         killed ??
-        (stalled
-          ? `the solver process could not run: no obligation started within ${stallMs} ms${settledAny ? "" : " of the start"}`
+        (watch.stalled
+          ? `the solver process could not run: nothing heard from the solver processes for ${watch.stallMs} ms${settledAny ? "" : " since the start"}`
           : all.signal.aborted
             ? started
               ? "deadline reached: the solver process was killed"
@@ -178,7 +182,7 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
       for (const x of items) o.onResult(x.id, unknown(why, x), 0);
       return;
     } finally {
-      clearTimeout(watchdog);
+      watch.watching.delete(check);
       all.signal.removeEventListener("abort", onAll);
     }
     if (answer.defaultsOk !== undefined) o.onDefaultsOk?.(answer.defaultsOk);
@@ -210,10 +214,60 @@ export async function runPool(ir: IREdition, obs: Obligation[], o: RunOptions, s
   try {
     await Promise.all(tasks.map((t) => attempt(t.items, t.batch, candidatesOf)));
   } finally {
-    clearInterval(stall);
+    watch.stop();
     clearTimeout(deadlineTimer);
     solvers.doneWith(ir);
     await owned?.close();
+  }
+}
+
+/**
+ * The clocks of one `runPool`, looked at every second: the watchdogs of the obligations running
+ * now (`watching`), and the stall of the whole pool (nothing heard from any of its processes for
+ * `stallMs`: `onStall`, `stalled`). `clock()` is wall time less the time this process's own event
+ * loop was blocked (its timers late: the solver processes' messages waited behind them), so a
+ * busy parent never makes a solver process look silent.
+ */
+class RunWatch {
+  stalled = false;
+  /** the watchdogs of the obligations running now */
+  readonly watching = new Set<() => void>();
+  private lastActivity = performance.now();
+  private lastTick = performance.now();
+  private blocked = 0;
+  private readonly timer: NodeJS.Timeout;
+  constructor(
+    private readonly solvers: SolverPool,
+    readonly stallMs: number,
+    onStall: () => void,
+  ) {
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      if (now - this.lastTick > 2000) {
+        this.lastActivity += now - this.lastTick - 1000;
+        this.blocked += now - this.lastTick - 1000;
+      }
+      this.lastTick = now;
+      // a pool shared with other runs is alive while any of its processes is heard from (this
+      // run's tasks may wait for a free process meanwhile: that is never a stall)
+      this.lastActivity = Math.max(this.lastActivity, this.solvers.lastHeard);
+      for (const w of [...this.watching]) w();
+      if (now - this.lastActivity > this.stallMs && !this.stalled) {
+        this.stalled = true;
+        onStall();
+      }
+    }, 1000);
+  }
+  /** wall time (ms) less the time this process was blocked */
+  clock(): number {
+    return performance.now() - this.blocked;
+  }
+  /** something of this run was heard from */
+  active(): void {
+    this.lastActivity = performance.now();
+  }
+  stop(): void {
+    clearInterval(this.timer);
   }
 }
 
@@ -317,6 +371,7 @@ export class SolverPool {
     if (this.inFlight >= this.size || this.waiting.length) return undefined;
     this.inFlight++;
     return (this.pool.run(task) as Promise<SolveAnswer>).finally(() => {
+      this.heard();
       this.inFlight--;
       done();
       this.release();
@@ -348,6 +403,7 @@ export class SolverPool {
     try {
       return (await this.pool.run(task, opts as never)) as SolveAnswer;
     } finally {
+      this.heard();
       this.inFlight--;
       this.release();
     }
@@ -397,6 +453,12 @@ export class SolverPool {
       this.irFiles.delete(old);
       fs.rmSync(f, { force: true });
     }
+  }
+  /** when (performance.now()) a solver process of this pool was last heard from: a message or an answer of any run */
+  lastHeard = performance.now();
+  /** Notes a message or an answer from one of the pool's processes (runPool's stall detection). */
+  heard(): void {
+    this.lastHeard = performance.now();
   }
   /** what went wrong with solver processes that held no obligation (for debugging) */
   readonly errors: string[] = [];

@@ -143,7 +143,7 @@ export class Prover {
   }
 
   private async solveOrWitness(ob: Obligation, limits: Limits, candidates: Candidate[], smt2: Smt2Mode, search: boolean, early?: (r: SolvedObligation) => void): Promise<SolvedObligation | undefined> {
-    const budget = new Budget(limits.rlimit, limits.timeoutMs);
+    const budget = new Budget(limits.rlimit, limits.timeoutMs, limits.deadline);
     const r = await this.solveWithin(ob, budget, candidates, smt2, search, early);
     return r && { ...r, rlimit: budget.record() };
   }

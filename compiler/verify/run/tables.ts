@@ -132,7 +132,7 @@ async function proveOne(ctx: Z3Ctx, enc: Encoder, t: IRTable, what: "gap" | "ove
       solver.add(ctx.Implies(pin, eqValue(ctx, enc, inp, v)));
       pins.push(pin);
     }
-    if ((await check()) !== "sat") return { result: "unknown", smt2, reason: budget.exhausted || budget.wallOut || budget.memoryOut ? budget.reason(solver) : "the canonical counterexample could not be confirmed" };
+    if ((await check()) !== "sat") return { result: "unknown", smt2, reason: budget.exhausted || budget.interrupted ? budget.reason(solver) : "the canonical counterexample could not be confirmed" };
     const model = solver.model();
     try {
       return { result: "sat", smt2, example: exampleOf(ctx, enc, t, inputs, conds, model) };

@@ -9,7 +9,8 @@
  * cached encodings), for the 8 files used last (a pool lives across the runs of `prove --watch`,
  * each with new files). Once the IR is read and Z3 loaded, before solving each obligation (each
  * one of a batch), the worker sends `{ type: "start", id }` to the parent (the parent's watchdog
- * for that obligation starts then: loading Z3 in a fresh process is not counted against it).
+ * for that obligation starts then: loading Z3 in a fresh process is not counted against it), and
+ * then `{ type: "tick", id, cpuMs }` about every second until it answers (WorkerMessage).
  *
  * RULEWRIGHT_SOLVER_NICE=<n> (set by the language server, compiler/lsp/proving.ts): the process
  * lowers its CPU priority to niceness n, so that a proof in the background never slows the
@@ -25,7 +26,7 @@ import type { IREdition } from "../../ir/types.js";
 import type { Obligation } from "../../ir/obligations.js";
 import { proverFor } from "./solve.js";
 import type { Candidate, Smt2Mode, SolvedObligation } from "./results.js";
-import { getZ3, runExclusive } from "./z3.js";
+import { getZ3, processCpuMs, runExclusive } from "./z3.js";
 
 const nice = Number(process.env.RULEWRIGHT_SOLVER_NICE);
 if (Number.isInteger(nice) && nice > 0) {
@@ -39,7 +40,7 @@ if (Number.isInteger(nice) && nice > 0) {
 export interface SolveTask {
   irFile: string;
   obligation: Obligation;
-  /** wall-clock safety net of one obligation (ms, from its start here) */
+  /** safety net of one obligation (ms of this process's CPU time, from its start here) */
   timeoutMs: number;
   /** resource budget of one obligation (units of Z3's rlimit count; README "Budgets") */
   rlimit: number;
@@ -73,7 +74,16 @@ export interface SolveAnswer {
   /** the answers of a batch task (SolveTask.batch), null where no witness held */
   batch?: (SolveAnswer | null)[];
 }
-export type WorkerMessage = { type: "start"; id: string; pid: number } | { type: "verdict"; id: string; pid: number; result: SolvedObligation };
+/**
+ * What a solver process tells its parent while it solves: an obligation started; about every
+ * second (`TICK_MS`), the CPU time (ms, all its threads) it has spent on it so far; a `refuted`
+ * verdict found before it is polished (`SolveTask.early`).
+ */
+export type WorkerMessage = { type: "start"; id: string; pid: number } | { type: "tick"; id: string; pid: number; cpuMs: number } | { type: "verdict"; id: string; pid: number; result: SolvedObligation };
+
+/** How often a solving process reports its CPU time (ms of wall time). */
+const TICK_MS = 1000;
+let ticking: NodeJS.Timeout | undefined;
 
 // the parent's stdout may carry a JSON/SARIF document, and tinypool pipes this process's stdout
 // into it: whatever this process (Z3, Node, a library) writes there goes to stderr instead
@@ -98,7 +108,11 @@ getZ3().catch(() => undefined);
 export default async function solveTask(task: SolveTask): Promise<SolveAnswer> {
   const ob = task.obligation;
   const started = (id: string) => {
-    if (!task.prepare) process.send?.({ type: "start", id, pid: process.pid } satisfies WorkerMessage);
+    if (task.prepare) return;
+    process.send?.({ type: "start", id, pid: process.pid } satisfies WorkerMessage);
+    clearInterval(ticking);
+    const cpu0 = processCpuMs();
+    ticking = setInterval(() => process.send?.({ type: "tick", id, pid: process.pid, cpuMs: Math.round(processCpuMs() - cpu0) } satisfies WorkerMessage), TICK_MS);
   };
   const crashOn = process.env.RW_WORKER_CRASH_ON;
   const hangOn = process.env.RW_WORKER_HANG_ON;
@@ -118,6 +132,14 @@ export default async function solveTask(task: SolveTask): Promise<SolveAnswer> {
   if (task.defaultsOk) prover.knowDefaultsSatisfyInvariants();
   const limits = { rlimit: task.rlimit, timeoutMs: task.timeoutMs };
   return runExclusive(async () => {
+    try {
+      return await solveNow();
+    } finally {
+      clearInterval(ticking);
+      ticking = undefined;
+    }
+  });
+  async function solveNow(): Promise<SolveAnswer> {
     const t0 = performance.now();
     if (task.prepare) {
       await prover.prepare(ob);
@@ -140,5 +162,5 @@ export default async function solveTask(task: SolveTask): Promise<SolveAnswer> {
     const early = task.early ? (r: SolvedObligation) => void process.send?.({ type: "verdict", id: ob.id, pid: process.pid, result: r } satisfies WorkerMessage) : undefined;
     const result = await prover.solve(ob, limits, task.candidates, task.smt2, early);
     return { result, ms: Math.round(performance.now() - t0), defaultsOk: prover.defaultsKnown };
-  });
+  }
 }

@@ -128,35 +128,54 @@ export function memoryLimitMb(): number {
   return Number.isInteger(v) && v > 0 ? v : 1536;
 }
 
+/** CPU time this process has used so far, all its threads (Z3's checks run on a worker thread), in ms. */
+export function processCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
 /**
  * The resource budget of one obligation (README "Budgets"): `rlimit` units of Z3's deterministic
  * resource count (the `rlimit` solver parameter; the same count on every machine and under any
- * load) shared by all its checks, and a wall-clock safety net `wallMs` against a wedged process,
- * measured from the moment the obligation starts in its solver process (never its wait in a
- * queue). `used` sums the count its checks consumed. A check that runs out of the count answers
- * `unknown` and sets `exhausted`; one stopped by the wall clock sets `wallOut`.
+ * load) shared by all its checks, and a safety net `cpuMs` against a wedged solver, counted in
+ * CPU time of this process from the moment the obligation starts (CPU time, not wall time: a
+ * process that waits for a busy core is not charged, so the net is as far above what the budget
+ * takes on a loaded machine as on a quiet one). `deadline` (performance.now() time, default none)
+ * is the user's wall-clock end of a whole run (`prove --deadline`), the only wall clock that can
+ * stop a check. `used` sums the count its checks consumed. A check that runs out of the count
+ * answers `unknown` and sets `exhausted`; one stopped by the net sets `netOut`, by the deadline
+ * `deadlineOut`.
  */
 export class Budget {
   used = 0;
   exhausted = false;
-  wallOut = false;
+  netOut = false;
+  deadlineOut = false;
   memoryOut = false;
-  readonly deadline: number;
+  private readonly cpu0 = processCpuMs();
   constructor(
     readonly rlimit: number,
-    readonly wallMs: number,
-  ) {
-    this.deadline = performance.now() + wallMs;
-  }
+    readonly cpuMs: number,
+    readonly deadline = Infinity,
+  ) {}
   /** units left (0 when spent) */
   get left(): number {
     return Math.max(0, this.rlimit - this.used);
   }
-  /** Why the last `unknown` check stopped, for a report: the budget, the wall clock, memory, or Z3's reason. */
+  /** CPU time (ms) left of the safety net (0 or less when spent) */
+  cpuLeft(): number {
+    return this.cpuMs - (processCpuMs() - this.cpu0);
+  }
+  /** Whether the budget stopped on something other than its resource count (a net, the deadline, memory): worth one more try in a fresh solver process. */
+  get interrupted(): boolean {
+    return this.netOut || this.deadlineOut || this.memoryOut;
+  }
+  /** Why the last `unknown` check stopped, for a report: the budget, the safety net, the deadline, memory, or Z3's reason. */
   reason(solver?: Solver<"main">): string {
     if (this.exhausted) return `resource budget exhausted (rlimit ${this.rlimit}; raise it with --rlimit)`;
     if (this.memoryOut) return `memory limit reached (${memoryLimitMb()} MB of Z3 memory)`;
-    if (this.wallOut) return `timeout (wall-clock safety net of ${this.wallMs} ms; --timeout)`;
+    if (this.deadlineOut) return "deadline reached: the check was interrupted (--deadline)";
+    if (this.netOut) return `timeout (safety net of ${this.cpuMs} ms of solver CPU time; --timeout)`;
     return solver ? reasonUnknown(solver) : "unknown";
   }
   /** `{ budget, used }` for a result (results.ts `SolvedObligation.rlimit`) */
@@ -183,44 +202,61 @@ function maxMemoryMb(solver: Solver<"main">): number {
   }
 }
 
+/** How often a running check's safety net and deadline are looked at (ms). */
+const WATCH_EVERY_MS = 250;
+
 /**
  * `solver.check(...assumptions)` under a budget: at most `cap` units (and never more than the
- * budget has left) of Z3's resource count, the wall-clock rest of the budget as Z3's timeout,
- * and a watchdog that interrupts 2 s past it (a solver that ignores its own timeout). The units
- * the check consumed are added to `budget.used`. With nothing left, answers `unknown` without a
- * check. A cap below the budget bounds a check that only refines an answer (canonical models,
- * minimal facts, concrete witnesses): its `unknown` does not mark the budget exhausted.
+ * budget has left) of Z3's resource count; a watchdog interrupts the check when the obligation's
+ * CPU-time safety net is spent or the run's deadline has passed (2 s after it: Z3 gets the
+ * deadline as its own timeout too). The units the check consumed are added to `budget.used`.
+ * With nothing left, answers `unknown` without a check. A cap below the budget bounds a check
+ * that only refines an answer (canonical models, minimal facts, concrete witnesses): its
+ * `unknown` does not mark the budget exhausted.
  */
 export async function budgetedCheck(ctx: Z3Ctx, solver: Solver<"main">, budget: Budget, assumptions: Bool<"main">[] = [], cap = Infinity): Promise<"sat" | "unsat" | "unknown"> {
   const left = budget.left;
-  const wall = Math.floor(budget.deadline - performance.now());
   if (left <= 0) {
     budget.exhausted = true;
     return "unknown";
   }
+  if (budget.cpuLeft() <= 0) {
+    budget.netOut = true;
+    return "unknown";
+  }
+  const wall = budget.deadline - performance.now();
   if (wall <= 0) {
-    budget.wallOut = true;
+    budget.deadlineOut = true;
     return "unknown";
   }
   const limit = Math.max(1, Math.floor(Math.min(left, cap)));
   solver.set("rlimit", limit);
-  solver.set("timeout", wall);
+  // Z3's own timeout is wall-clock time: set only for a run with a deadline (the user's choice)
+  if (Number.isFinite(wall)) solver.set("timeout", Math.max(1, Math.floor(wall)));
   const before = rlimitCount(solver);
-  const timer = setTimeout(() => ctx.interrupt(), wall + 2000);
+  let interrupted: "net" | "deadline" | undefined;
+  const watch = setInterval(() => {
+    if (interrupted) return;
+    if (budget.cpuLeft() <= 0) interrupted = "net";
+    else if (performance.now() > budget.deadline + 2000) interrupted = "deadline";
+    if (interrupted) ctx.interrupt();
+  }, WATCH_EVERY_MS);
+  const t0 = performance.now();
   let r: "sat" | "unsat" | "unknown";
   try {
     r = await duringCheck(() => solver.check(...assumptions));
   } finally {
-    clearTimeout(timer);
+    clearInterval(watch);
   }
   let spent = rlimitCount(solver) - before;
   if (spent < 0) spent += 2 ** 32; // a 32-bit statistic that wrapped
   budget.used += spent;
-  if (process.env.RW_VERIFY_DEBUG === "2") process.stderr.write(`  check ${r} spent=${spent} limit=${limit === left ? "budget" : limit} ms=${Math.round(wall - (budget.deadline - performance.now()))}\n`);
+  if (process.env.RW_VERIFY_DEBUG === "2") process.stderr.write(`  check ${r} spent=${spent} limit=${limit === left ? "budget" : limit} ms=${Math.round(performance.now() - t0)}\n`);
   if (r === "unknown") {
     if (spent >= limit) {
       if (limit >= left) budget.exhausted = true;
-    } else if (performance.now() >= budget.deadline) budget.wallOut = true;
+    } else if (interrupted === "net" || budget.cpuLeft() <= 0) budget.netOut = true;
+    else if (interrupted === "deadline" || performance.now() >= budget.deadline) budget.deadlineOut = true;
     else if (atMemoryLimit() || maxMemoryMb(solver) >= memoryLimitMb() * 0.9) budget.memoryOut = true;
   }
   return r;
