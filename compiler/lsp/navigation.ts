@@ -1,7 +1,7 @@
 /**
  * Go to definition, find references: the declaration of the name under the cursor and every
- * place it is used, over every edition the file belongs to (each symbol index resolves names as
- * symbols.ts says), without duplicates, sorted by file and position.
+ * place it is used, over every edition the file belongs to (each symbol index is the checker's
+ * resolution table, symbols.ts), without duplicates, sorted by file and position.
  */
 import type { Span } from "../diagnostics/types.js";
 import type { FeatureContext } from "./context.js";

@@ -14,8 +14,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Diagnostic } from "../diagnostics/types.js";
 import type { IREdition } from "../ir/types.js";
-import { loadEdition } from "../check/index.js";
-import { DISK, DSL_DIR, editionFolders, editionRuleFiles, editionsRootOf } from "../check/editions.js";
+import { loadEdition, type LoadResult } from "../check/index.js";
+import type { Resolution } from "../check/resolution.js";
+import { DISK, DSL_DIR, editionFolders, editionRuleFiles, editionsRootOf, type ParseRules } from "../check/editions.js";
 import { parseRules } from "../syntax/index.js";
 import type { AstFile } from "../syntax/ast.js";
 
@@ -67,12 +68,7 @@ export class Project {
 
   /** The parsed file (cached while its text is unchanged); an empty AST when unreadable. */
   parse(abs: string): ReturnType<typeof parseRules> {
-    const text = this.read(abs) ?? "";
-    const hit = this.parsed.get(abs);
-    if (hit && hit.text === text) return hit.result;
-    const result = parseRules(text, this.rel(abs));
-    this.parsed.set(abs, { text, result });
-    return result;
+    return this.parseText(this.read(abs) ?? "", this.rel(abs));
   }
 
   /** `parseRules(text, rel)`, cached by file and text (shared with `parse`). */
@@ -108,10 +104,16 @@ export class Project {
   }
 
   private editionsMemo = new Map<string, string[]>();
+  /** bumped by `invalidate`: a resolution table of an older stamp predates a change */
+  private stamp = 0;
+  /** the resolution table of each edition's last check, with the stamp it was made at */
+  /** (undefined: the check met a syntax error, see `resolutionOf`) */
+  private resolutions = new Map<string, { stamp: number; resolution?: Resolution }>();
 
   /** Forget what was derived from the files (call after any rule file changed, in the editor or on disk). */
   invalidate(): void {
     this.editionsMemo.clear();
+    this.stamp++;
   }
 
   /** The editions (absolute folders) a rule file is part of: its own folder and every edition under the same root using it. */
@@ -124,18 +126,54 @@ export class Project {
     return res;
   }
 
+  /**
+   * The checker's resolution table of an edition as the files are now (compiler/check/resolution.ts):
+   * the last check's, when no file changed since (`invalidate`), else from a new check. The
+   * checker stops before resolving names when a rule file has a syntax error; the editor needs
+   * names while a file is half typed, so then the edition is checked again on the ASTs the parser
+   * could build (a declaration with a syntax error left out, the syntax errors not reported): the
+   * checker's resolution of every declaration that parses.
+   */
+  resolutionOf(editionDir: string): Resolution {
+    let hit = this.resolutions.get(editionDir);
+    if (!hit || hit.stamp !== this.stamp) {
+      this.check(editionDir);
+      hit = this.resolutions.get(editionDir)!;
+    }
+    if (hit.resolution) return hit.resolution;
+    const resolution = this.load(editionDir, (text, file) => {
+      const r = this.parseText(text, file);
+      return r.diagnostics.length ? { ast: r.ast, diagnostics: [] } : r;
+    }).resolution;
+    this.resolutions.set(editionDir, { stamp: hit.stamp, resolution });
+    return resolution;
+  }
+
   /** Check one edition with the open buffers; remembers its IR when it has no error. */
   check(editionDir: string): Checked {
     const files = this.filesOf(editionDir);
-    const res = loadEdition(editionDir, {
+    let syntaxErrors = false;
+    const res = this.load(editionDir, (text, file) => {
+      const r = this.parseText(text, file);
+      if (r.diagnostics.some((d) => d.severity === "error")) syntaxErrors = true;
+      return r;
+    });
+    if (res.edition) this.lastGood.set(editionDir, res.edition);
+    this.resolutions.set(editionDir, { stamp: this.stamp, resolution: syntaxErrors ? undefined : res.resolution });
+    return { dir: editionDir, edition: res.edition, diagnostics: res.diagnostics, files };
+  }
+
+  /**
+   * `loadEdition` with the open buffers (new unsaved rule files included) and the given parser (an
+   * edit changes one file: the others' parses are reused from the cache `parse` shares).
+   */
+  private load(editionDir: string, parse: ParseRules): LoadResult {
+    return loadEdition(editionDir, {
       repoRoot: this.root,
       readFile: (a) => this.open.get(path.resolve(a))?.text,
       unsavedIn: (d) => this.ruleFilesIn(path.resolve(d)).map((f) => path.basename(f)),
-      // an edit changes one file: the others' parses are reused (the same cache as `parse`)
-      parse: (text, file) => this.parseText(text, file),
+      parse,
     });
-    if (res.edition) this.lastGood.set(editionDir, res.edition);
-    return { dir: editionDir, edition: res.edition, diagnostics: res.diagnostics, files };
   }
 
   /** The IR to answer questions with: the last one that checked (may be older than the buffers). */

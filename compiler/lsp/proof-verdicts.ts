@@ -14,28 +14,44 @@ import type { Project } from "./project.js";
 import { keyedFor, openProofCache, proofCacheFile, type ProofCache } from "./keys.js";
 import type { EditionIndex } from "./symbols.js";
 
-/** Proof reports read from disk, re-read when the file changes (by mtime). */
-export class Reports {
-  private cache = new Map<string, { mtime: number; report?: ProofReport }>();
-  constructor(private root: string) {}
-  get(folder: string): { file: string; report: ProofReport } | undefined {
-    const file = path.join(this.root, "proofs", folder, "report.json");
+/**
+ * Files read from disk and kept, each re-read only when its mtime changed: `get(file, read)` gives
+ * the value `read(file)` made at the last read (undefined when the file cannot be stat'ed; `read`
+ * may give undefined for an unreadable or malformed file, kept until the file changes).
+ */
+class ByMtime<T> {
+  private seen = new Map<string, { mtime: number; value: T | undefined }>();
+  get(file: string, read: (file: string) => T | undefined): T | undefined {
     let mtime: number;
     try {
       mtime = fs.statSync(file).mtimeMs;
     } catch {
       return undefined;
     }
-    const hit = this.cache.get(file);
-    if (hit && hit.mtime === mtime) return hit.report ? { file, report: hit.report } : undefined;
-    let report: ProofReport | undefined;
-    try {
-      report = JSON.parse(fs.readFileSync(file, "utf8")) as ProofReport;
-      if (!Array.isArray(report.obligations)) report = undefined;
-    } catch {
-      report = undefined;
-    }
-    this.cache.set(file, { mtime, report });
+    let hit = this.seen.get(file);
+    if (!hit || hit.mtime !== mtime) this.seen.set(file, (hit = { mtime, value: read(file) }));
+    return hit.value;
+  }
+}
+
+/** A proof report file parsed; undefined when unreadable, not JSON, or without an obligation list. */
+function readReport(file: string): ProofReport | undefined {
+  try {
+    const report = JSON.parse(fs.readFileSync(file, "utf8")) as ProofReport;
+    return Array.isArray(report.obligations) ? report : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Proof reports read from disk, re-read when the file changes (by mtime). */
+export class Reports {
+  private files = new ByMtime<ProofReport>();
+  constructor(private root: string) {}
+  /** The report of an edition folder (`his`: proofs/his/report.json), or undefined without a readable one. */
+  get(folder: string): { file: string; report: ProofReport } | undefined {
+    const file = path.join(this.root, "proofs", folder, "report.json");
+    const report = this.files.get(file, readReport);
     return report ? { file, report } : undefined;
   }
 }
@@ -46,39 +62,32 @@ export class Reports {
  * the file changes (by mtime), and the cache keys of an IR's obligations (memoized per IR).
  */
 export class Caches {
-  private stores = new Map<string, { mtime: number; cache: ProofCache }>();
+  /** the proof cache files read so far, by file (each opened again when its mtime changed) */
+  private stores = new ByMtime<ProofCache>();
   /** the proof caches the server's background proving keeps loaded (proving.ts), read instead of the files */
   loaded?: (editionRel: string) => ProofCache | undefined;
-  /** per IR: its obligations and their cache keys, each key computed when first asked for (a hover keys only the rule's obligations) */
   constructor(private root: string) {}
   /** The store of an edition folder, read (gunzip, parse) only when its file changed since the last read; undefined without a file. */
-  store(editionRel: string): { file: string; store: { mtime: number; cache: ProofCache } } | undefined {
+  store(editionRel: string): { file: string; cache: ProofCache } | undefined {
     const mine = this.loaded?.(editionRel);
-    if (mine) return { file: mine.file, store: { mtime: 0, cache: mine } };
+    if (mine) return { file: mine.file, cache: mine };
     const dir = path.join(this.root, "proofs", ".cache");
     const file = proofCacheFile(dir, editionRel);
     if (!file) return undefined;
-    let mtime: number;
-    try {
-      mtime = fs.statSync(file).mtimeMs;
-    } catch {
-      return undefined;
-    }
-    let store = this.stores.get(file);
-    if (!store || store.mtime !== mtime) this.stores.set(file, (store = { mtime, cache: openProofCache(dir, editionRel) }));
-    return { file, store };
+    const cache = this.stores.get(file, () => openProofCache(dir, editionRel));
+    return cache && { file, cache };
   }
 
   /** The verdicts the cache holds for `ir`'s obligations about `id` (in obligation order; undefined: not in the cache), or undefined without a cache file. */
   lookup(editionRel: string, ir: IREdition, about: (o: Obligation) => boolean): { file: string; hits: { ob: Obligation; hit?: ObligationResult }[] } | undefined {
     const got = this.store(editionRel);
     if (!got) return undefined;
-    const { file, store } = got;
+    const { file, cache } = got;
     const k = this.keyedFor(ir);
     const hits: { ob: Obligation; hit?: ObligationResult }[] = [];
     k.obligations.forEach((ob) => {
       if (!about(ob)) return;
-      const r = store!.cache.get(k.key(ob));
+      const r = cache.get(k.key(ob));
       hits.push({ ob, hit: r ? ({ ...ob, ...r, cached: true, ms: 0 } as ObligationResult) : undefined });
     });
     return { file, hits };

@@ -29,6 +29,7 @@ import { pathToFileURL } from "node:url";
 import { DiagnosticSeverity, type CodeAction, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from "vscode-languageserver/node";
 import { editionFolder, type IREdition, type SourcePos } from "../ir/types.js";
 import { safeName, type Obligation } from "../ir/obligations.js";
+import { ruleFingerprint } from "../ir/fingerprint.js";
 import type { ObligationResult, ProofReport, SolvedObligation } from "../ir/proof-report.js";
 import { factText, idInfo, involved, verdictMessage } from "../ir/verdict-words.js";
 import { keyedFor, loadProver, openProofCache, proofCacheFile, PROVE_LIST_BOUND as LIST_BOUND, type ProofCache, type ProverModule } from "./keys.js";
@@ -568,20 +569,13 @@ export class Proving {
 }
 
 /**
- * The ids of the rules of `ir` that are new or differ from those of `before` (positions aside):
- * the rules an edit touched. Every rule when there is no `before`.
+ * The ids of the rules of `ir` that are new or differ from those of `before` (positions aside:
+ * compiler/ir/fingerprint.ts, what the proof cache keys a rule by): the rules an edit touched.
+ * Every rule when there is no `before`.
  */
 export function editedRules(before: IREdition | undefined, ir: IREdition): Set<string> {
-  const old = new Map((before?.rules ?? []).map((r) => [r.id, ruleText(r)]));
-  return new Set(ir.rules.filter((r) => old.get(r.id) !== ruleText(r)).map((r) => r.id));
-}
-
-const ruleTexts = new WeakMap<IREdition["rules"][number], string>();
-/** A rule's IR as JSON without positions, made once per rule object (the last run's IR was serialised at its own edit). */
-function ruleText(r: IREdition["rules"][number]): string {
-  let t = ruleTexts.get(r);
-  if (t === undefined) ruleTexts.set(r, (t = JSON.stringify(r, (k, v) => (k === "pos" || k === "span" ? undefined : v))));
-  return t;
+  const old = new Map((before?.rules ?? []).map((r) => [r.id, ruleFingerprint(r)]));
+  return new Set(ir.rules.filter((r) => old.get(r.id) !== ruleFingerprint(r)).map((r) => r.id));
 }
 
 /** An obligation's result from a cached verdict. */

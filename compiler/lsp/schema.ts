@@ -82,6 +82,16 @@ export class StateSchema {
     return v && typeof v === "object" ? { node: v as Json, pointer: `${list!.pointer}/items` } : undefined;
   }
 
+  /** The node at a JSON pointer of the schema file (`/$defs/Card/properties/cost`), not dereferenced; undefined when the pointer leads nowhere. */
+  at(pointer: string): SchemaNode | undefined {
+    let node: unknown = this.root;
+    for (const seg of pointer.split("/").slice(1)) {
+      if (!node || typeof node !== "object") return undefined;
+      node = (node as Json)[seg.replace(/~1/g, "/").replace(/~0/g, "~")];
+    }
+    return node && typeof node === "object" && !Array.isArray(node) ? { node: node as Json, pointer } : undefined;
+  }
+
   /** Where a pointer's value starts in the schema file (line 1 when unknown). */
   spanOf(pointer: string): Span {
     return this.positions.get(pointer) ?? { line: 1, column: 1, endLine: 1, endColumn: 2 };

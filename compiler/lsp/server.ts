@@ -23,33 +23,17 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-  createConnection, TextDocuments, TextDocumentSyncKind, StreamMessageReader, StreamMessageWriter, DidChangeWatchedFilesNotification, DiagnosticSeverity, ResponseError, LSPErrorCodes,
-  type Connection, type InitializeResult, type Diagnostic as LspDiagnostic, type FileSystemWatcher,
+  createConnection, TextDocuments, TextDocumentSyncKind, StreamMessageReader, StreamMessageWriter, DidChangeWatchedFilesNotification, ResponseError, LSPErrorCodes,
+  type Connection, type InitializeParams, type InitializeResult, type FileSystemWatcher, type ServerCapabilities,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import type { Checked } from "./project.js";
 import { Project, projectRootOf } from "./project.js";
-import { parseRules } from "../syntax/index.js";
-import { Features, TOKEN_MODIFIERS, TOKEN_TYPES, toLspDiagnostic, uriOf } from "./protocol.js";
+import { Features, TOKEN_MODIFIERS, TOKEN_TYPES, uriOf } from "./protocol.js";
 import { formatRules } from "../fmt/format.js";
 import { Proving, type Progress, type ProvingOptions } from "./proving.js";
+import { DiagnosticsSchedule, type ProjectEntry } from "./diagnostics-schedule.js";
 
-/** A project root's project, its features and (after initialize) its background proving. */
-interface ProjectEntry {
-  project: Project;
-  features: Features;
-  proving?: Proving;
-}
-
-/** Quiet time after the last edit before the editions are checked again (ms). */
-export const DEBOUNCE_MS = 75;
-
-/**
- * Delay of the check of the other editions that include an edited file (variants, importers),
- * after its own edition's diagnostics are published (ms): the requests those diagnostics prompt
- * (a hover, code actions) are answered first.
- */
-export const DEFERRED_MS = 150;
+export { DEBOUNCE_MS, DEFERRED_MS } from "./diagnostics-schedule.js";
 
 /** What the server asks the client to watch on disk (when it can register watchers): rule files, schemas, boards, scenario files. */
 export const WATCHED_FILES: FileSystemWatcher[] = [
@@ -89,7 +73,6 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
   const documents = new TextDocuments(TextDocument);
   let project = new Project(path.resolve(opts.root ?? process.cwd()));
   let features = new Features(project);
-  /** one project per project root (the workspace's own, and those found from the files) */
   /** the settings of background proving, from initialize (proving.ts; none before it) */
   let provingSettings: Omit<ProvingOptions, "root"> | undefined;
   /** a project's background proving, once the settings are known */
@@ -98,6 +81,7 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
     const pv = (e.proving = new Proving({ ...provingSettings, root: e.project.root }));
     if (provingSettings.prove && provingSettings.findings) e.features.useProofCaches((rel) => pv.loadedCache(rel));
   };
+  /** one project per project root (the workspace's own, and those found from the files) */
   const projects = new Map<string, ProjectEntry>([[project.root, { project, features }]]);
   /** the project a file belongs to: found from the file, else the workspace's */
   const forFile = (f: string): ProjectEntry => {
@@ -112,23 +96,6 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
     }
     return p;
   };
-  const results = new Map<string, Checked & { project: Project }>();
-  /** edition folders to check, with the project they belong to */
-  const pending = new Map<string, Project>();
-  /** open `.rules` files that no edition includes, as last published (to clear when one joins an edition) */
-  const loose = new Set<string>();
-  let canWatch = false;
-  /** rule files changed since the last check: their editions are found when the check runs */
-  const pendingFiles = new Set<string>();
-  let timer: NodeJS.Timeout | undefined;
-
-  const fileOf = (uri: string): string | undefined => {
-    try {
-      return uri.startsWith("file:") ? fileURLToPath(uri) : undefined;
-    } catch {
-      return undefined;
-    }
-  };
   const safe = <T>(what: string, fallback: T, f: () => T): T => {
     try {
       return f();
@@ -137,99 +104,14 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
       return fallback;
     }
   };
-
-  const run = () => {
-    timer = undefined;
-    const looseNow: string[] = [];
-    /** the edited files' own editions (the folder the file is in, else the first that includes it) */
-    const own = new Set<string>();
-    for (const f of pendingFiles) {
-      const p = forFile(f).project;
-      const eds = safe("finding editions", [] as string[], () => p.editionsOf(f));
-      for (const d of eds) pending.set(d, p);
-      if (eds.length) own.add(eds.find((d) => d === path.dirname(f)) ?? eds[0]!);
-      // an edition the file was part of at the last check (a new file closed unsaved, a file deleted)
-      for (const [d, r] of results) if (r.files.includes(f)) pending.set(d, r.project);
-      if (!eds.length && f.endsWith(".rules") && project.open.has(f)) looseNow.push(f);
-      else if (loose.delete(f) || (!eds.length && f.endsWith(".rules"))) void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: [] });
-    }
-    pendingFiles.clear();
-    // the edited files' own editions now; the others that include them (variants, importers)
-    // right after, once the requests the first diagnostics prompt (a hover) are answered
-    const all = [...pending];
-    const dirs = all.some(([d]) => own.has(d)) ? all.filter(([d]) => own.has(d)) : all;
-    pending.clear();
-    for (const [d, p] of all) if (!dirs.some(([x]) => x === d)) pending.set(d, p);
-    const deferred = new Set(pending.keys());
-    const touched = new Set<string>();
-    const checked: (Checked & { project: Project })[] = [];
-    for (const [d, p] of dirs) {
-      const c = safe("check", undefined as Checked | undefined, () => p.check(d));
-      if (!c) continue;
-      results.set(d, { ...c, project: p });
-      checked.push({ ...c, project: p });
-      c.files.forEach((f) => touched.add(f));
-      c.diagnostics.forEach((x) => touched.add(p.abs(x.file)));
-    }
-    // the proof findings follow the edit; their proofs start after a quiet time of their own (never waited for here)
-    for (const c of checked) {
-      const e = [...projects.values()].find((x) => x.project === c.project);
-      for (const f of safe("proving", new Set<string>() as ReadonlySet<string>, () => e?.proving?.checked(c.dir, c.edition) ?? new Set<string>())) touched.add(f);
-    }
-    // an edition still to check after this edit is left out (its diagnostics of the edited file
-    // would have the old positions): its second publish gives the union again
-    publish(touched, deferred);
-    // a rule file no edition includes: its syntax errors, and why nothing else is checked
-    for (const f of looseNow) {
-      loose.add(f);
-      const p = forFile(f).project;
-      const diags = safe("syntax check", [] as LspDiagnostic[], () => [
-        ...p.parse(f).diagnostics.map((d) => toLspDiagnostic(d, p.root)),
-        {
-          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Information, source: "rulewright",
-          message: `${p.rel(f)} is not part of any edition: only its syntax is checked\nhelp: put it in an edition folder (dsl/<edition>/, beside a file with an \`edition\` declaration) or a module folder (dsl/modules/<module>/) an edition imports`,
-        },
-      ]);
-      void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: diags, ...(project.open.has(f) ? { version: project.open.get(f)!.version } : {}) });
-    }
-    if (pendingFiles.size) schedule([]);
-    else if (pending.size) {
-      clearTimeout(timer);
-      timer = setTimeout(run, DEFERRED_MS);
-    }
-    // idle after the check: what a hover needs (index, proof cache) is built now, not on the hover
-    else
-      setImmediate(() => {
-        if (timer) return;
-        for (const [d, p] of dirs) safe("warming", undefined, () => [...projects.values()].find((x) => x.project === p)?.features.warm(d));
-      });
-  };
-  /** Publishes the diagnostics of `files`: the compiler's (the union over the editions checked) and the proof findings. */
-  const publish = (files: ReadonlySet<string>, skip: ReadonlySet<string> = new Set()) => {
-    const versions = new Map([...project.open].map(([f, o]) => [f, o.version]));
-    for (const f of files) {
-      const seen = new Set<string>();
-      const diags: LspDiagnostic[] = [];
-      for (const [d, r] of results) {
-        if (skip.has(d)) continue;
-        for (const d of r.diagnostics) {
-          if (r.project.abs(d.file) !== f) continue;
-          const k = `${d.code}:${d.span.line}:${d.span.column}:${d.message}`;
-          if (seen.has(k)) continue;
-          seen.add(k);
-          diags.push(toLspDiagnostic(d, r.project.root));
-        }
-      }
-      const pr = forFile(f).proving;
-      if (pr) diags.push(...safe("proof diagnostics", [] as LspDiagnostic[], () => pr.diagnostics(f)));
-      void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: diags, ...(versions.has(f) ? { version: versions.get(f) } : {}) });
-    }
-  };
-  const schedule = (dirs: [string, Project][]) => {
-    dirs.forEach(([d, p]) => pending.set(d, p));
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(run, DEBOUNCE_MS);
-  };
+  let canWatch = false;
+  const diagnostics = new DiagnosticsSchedule({
+    forFile,
+    entries: () => projects.values(),
+    workspace: () => project,
+    send: (f, diags, version) => void connection.sendDiagnostics({ uri: uriOf(f), diagnostics: diags, ...(version !== undefined ? { version } : {}) }),
+    safe,
+  });
   /** after any change: what was derived from the files is forgotten in every project */
   const invalidate = () => {
     for (const p of projects.values()) {
@@ -239,8 +121,7 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
   };
   const changed = (file: string) => {
     invalidate();
-    pendingFiles.add(file);
-    schedule([]);
+    diagnostics.changed(file);
   };
 
   connection.onInitialize((params): InitializeResult => {
@@ -253,45 +134,9 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
       projects.set(root, { project, features });
     }
     canWatch = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
-    // initializationOptions: { prove: false } turns background proving off (the last report's
-    // findings still show); { findings: false } shows no proof findings at all
-    const init = (params.initializationOptions ?? {}) as { prove?: unknown; findings?: unknown; solverNice?: unknown };
-    const progressSupported = params.capabilities.window?.workDoneProgress === true;
-    provingSettings = {
-      prove: init.prove !== false,
-      findings: init.findings !== false,
-      solverNice: typeof init.solverNice === "number" && Number.isInteger(init.solverNice) && init.solverNice > 0 ? Math.min(19, init.solverNice) : undefined,
-      onChange: (files: ReadonlySet<string>) => publish(files),
-      progress: async (): Promise<Progress> => {
-        if (progressSupported) {
-          try {
-            return await connection.window.createWorkDoneProgress();
-          } catch {
-            // the client refused the token: no progress shown
-          }
-        }
-        return { begin: () => undefined, report: () => undefined, done: () => undefined };
-      },
-      log: (m: string) => connection.console.error(m),
-    };
+    provingSettings = provingSettingsOf(params, connection, (files) => diagnostics.publish(files));
     for (const e of projects.values()) attachProving(e);
-    return {
-      capabilities: {
-        textDocumentSync: TextDocumentSyncKind.Incremental,
-        hoverProvider: true,
-        definitionProvider: true,
-        referencesProvider: true,
-        documentSymbolProvider: true,
-        workspaceSymbolProvider: true,
-        completionProvider: { triggerCharacters: [".", " "] },
-        renameProvider: { prepareProvider: true },
-        codeActionProvider: { codeActionKinds: ["quickfix"] },
-        documentFormattingProvider: true,
-        foldingRangeProvider: true,
-        semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true },
-      },
-      serverInfo: { name: "rulewright" },
-    };
+    return { capabilities: CAPABILITIES, serverInfo: { name: "rulewright" } };
   });
 
   connection.onInitialized(() => {
@@ -315,16 +160,10 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
   connection.onDidChangeWatchedFiles((p) => {
     // a schema, board, scenario or rule file changed on disk: every edition checked so far is checked again, and the editions of a changed rule file
     invalidate();
-    for (const c of p.changes) {
-      const f = fileOf(c.uri);
-      if (f && f.endsWith(".rules")) pendingFiles.add(f);
-    }
-    schedule([...results].map(([d, r]) => [d, r.project] as [string, Project]));
+    diagnostics.recheck(p.changes.map((c) => fileOf(c.uri)).filter((f): f is string => !!f && f.endsWith(".rules")));
   });
 
   answerRequests(connection, { fileOf, safe, forFile, features, project });
-
-  // the solver processes end with the server (the cache's last verdicts written first)
 
   documents.listen(connection);
   return new Promise((resolve) => {
@@ -352,6 +191,60 @@ export function startServer(opts: ServerOptions = {}): Promise<number> {
     reader.onClose(() => stop(shutdown ? 0 : 1, shutdown ? undefined : "the client closed the connection without a shutdown request"));
     connection.listen();
   });
+}
+
+/** The path of a `file:` URI; undefined for another scheme or a URI that is not one. */
+function fileOf(uri: string): string | undefined {
+  try {
+    return uri.startsWith("file:") ? fileURLToPath(uri) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the server offers (initialize's answer). */
+const CAPABILITIES: ServerCapabilities = {
+  textDocumentSync: TextDocumentSyncKind.Incremental,
+  hoverProvider: true,
+  definitionProvider: true,
+  referencesProvider: true,
+  documentSymbolProvider: true,
+  workspaceSymbolProvider: true,
+  completionProvider: { triggerCharacters: [".", " "] },
+  renameProvider: { prepareProvider: true },
+  codeActionProvider: { codeActionKinds: ["quickfix"] },
+  documentFormattingProvider: true,
+  foldingRangeProvider: true,
+  semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true },
+};
+
+/**
+ * The settings of background proving from initialize's `initializationOptions`: `{ prove: false }`
+ * turns background proving off (the last report's findings still show), `{ findings: false }`
+ * shows no proof findings at all, `{ solverNice: n }` (an integer, capped at 19) lowers the solver
+ * processes' priority; `publish` is called with the files whose findings changed; progress is
+ * `$/progress` when the client supports it, else a no-op.
+ */
+function provingSettingsOf(params: InitializeParams, connection: Connection, publish: (files: ReadonlySet<string>) => void): Omit<ProvingOptions, "root"> {
+  const init = (params.initializationOptions ?? {}) as { prove?: unknown; findings?: unknown; solverNice?: unknown };
+  const progressSupported = params.capabilities.window?.workDoneProgress === true;
+  return {
+    prove: init.prove !== false,
+    findings: init.findings !== false,
+    solverNice: typeof init.solverNice === "number" && Number.isInteger(init.solverNice) && init.solverNice > 0 ? Math.min(19, init.solverNice) : undefined,
+    onChange: publish,
+    progress: async (): Promise<Progress> => {
+      if (progressSupported) {
+        try {
+          return await connection.window.createWorkDoneProgress();
+        } catch {
+          // the client refused the token: no progress shown
+        }
+      }
+      return { begin: () => undefined, report: () => undefined, done: () => undefined };
+    },
+    log: (m: string) => connection.console.error(m),
+  };
 }
 
 /**

@@ -22,6 +22,7 @@ import type { IREdition, IRRule } from "../../ir/types.js";
 import { liftsOf, type Obligation } from "../../ir/obligations.js";
 import { routesIn, tablesIn } from "../../ir/walk.js";
 import { stableJson } from "../../diagnostics/json.js";
+import { contentFingerprint } from "../../ir/fingerprint.js";
 
 /**
  * The prover's own code, relative to compiler/ (or dist/): what decides a verdict — the IR it
@@ -82,8 +83,6 @@ export const stable: (x: unknown) => string = stableJson;
 /** sha256 of a text, hex. */
 export const sha = (s: string): string => crypto.createHash("sha256").update(s).digest("hex");
 
-/** A hole in an array, marked in a fingerprint (JSON.stringify writes `null` for it, `stable` nothing). */
-const HOLE = "\u0000undefined";
 /** Texts kept by `contentHash` before its memo is emptied (a text is a rule's JSON: 20 KB on average in HIS). */
 const CONTENT_MEMO_MAX = 2000;
 const contentHashes = new Map<string, string>();
@@ -96,10 +95,7 @@ const contentHashes = new Map<string, string>();
  * the hash the value would get.
  */
 function contentHash(x: unknown, positions = false): string {
-  const fp = JSON.stringify(x, function (this: unknown, k: string, v: unknown) {
-    if (Array.isArray(this)) return v === undefined ? HOLE : v;
-    return !positions && k === "pos" ? undefined : v;
-  });
+  const fp = contentFingerprint(x, positions);
   const key = `${positions ? "p" : "s"}${fp}`;
   let h = contentHashes.get(key);
   if (h === undefined) {
