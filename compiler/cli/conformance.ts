@@ -242,6 +242,33 @@ function committedProofCases(folder: string): { kind: "witnesses" | "counterexam
   return out;
 }
 
+/** The kill rate per edition as conformance/README.md shows it (between its mutation markers), from the committed manifests. */
+export function mutationTable(): string {
+  const rows: string[] = [];
+  for (const e of fs.existsSync(CORPUS_DIR) ? fs.readdirSync(CORPUS_DIR).sort() : []) {
+    const f = path.join(CORPUS_DIR, e, "manifest.json");
+    if (!fs.existsSync(f)) continue;
+    const m = (JSON.parse(fs.readFileSync(f, "utf8")) as Manifest).mutation;
+    if (!m) continue;
+    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+    rows.push(`| ${e} | ${m.mutants} | ${m.killedByBase} (${pct(m.killedByBase / (m.mutants - m.equivalent))}) | ${m.added} | ${m.killed} | ${m.equivalent} | **${pct(m.killRate)}** |`);
+  }
+  return [
+    "| edition | mutants | killed by the scenarios and proof cases | cases added | killed | equivalent (bounded search) | kill rate (verdict-only) |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...rows,
+  ].join("\n");
+}
+
+/** Rewrites the table between `<!-- mutation:begin -->` and `<!-- mutation:end -->` in conformance/README.md. */
+function writeMutationTable(): void {
+  const f = path.join(CORPUS_DIR, "README.md");
+  if (!fs.existsSync(f)) return;
+  const text = fs.readFileSync(f, "utf8");
+  const next = text.replace(/<!-- mutation:begin -->[\s\S]*<!-- mutation:end -->/, `<!-- mutation:begin -->\n${mutationTable()}\n<!-- mutation:end -->`);
+  if (next !== text) fs.writeFileSync(f, next);
+}
+
 /** The kill rate and counts of a mutation run (manifest.json's `mutation`). */
 export function mutationSummary(m: { results: MutantResult[]; added: unknown[]; before: number }): MutationSummary {
   const byOp: MutationSummary["byOp"] = {};
@@ -337,6 +364,7 @@ export async function conformanceWriteCommand(editions: string[], opts: { check?
       if (mu) process.stdout.write(`  mutants: ${mu.killed} killed of ${mu.mutants} (${mu.equivalent} equivalent within the bounded search): kill rate ${(mu.killRate * 100).toFixed(1)}%; the scenarios and proof cases alone killed ${mu.killedByBase}\n`);
     }
   }
+  if (!opts.check) writeMutationTable();
   if (opts.format === "json") process.stdout.write(JSON.stringify({ editions: summary }, null, 2) + "\n");
   return stale ? 1 : 0;
 }
