@@ -142,11 +142,10 @@ mkdir -p "$VAL" && echo '{ "name": "validators-consumer", "version": "1.0.0", "p
 (cd "$VAL" && npm install --no-audit --no-fund --prefer-offline "$VTGZ" >/dev/null)
 (
   cd "$VAL"
-  deps=$(find node_modules -mindepth 1 -maxdepth 2 -name package.json -not -path "*/.bin/*" | wc -l)
-  pkgs=$(ls node_modules | grep -v '^\.' | wc -l)
+  pkgs=$(find node_modules -name package.json -not -path "*/corpus/*" | wc -l)
   bytes=$(find node_modules/@rulewright/his -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
-  echo "pack-check: @rulewright/his installs $bytes bytes ($((bytes / 1024)) KiB) in $(find node_modules -type f | wc -l) files; node_modules holds $pkgs package folder(s), $deps package.json"
-  [ "$pkgs" -eq 1 ] && [ -d node_modules/@rulewright ] && [ "$(ls node_modules/@rulewright)" = "his" ] || fail "validators: installing @rulewright/his brought other packages: $(ls node_modules)"
+  echo "pack-check: @rulewright/his installs $bytes bytes ($((bytes / 1024)) KiB) in $(find node_modules -type f | wc -l) files; node_modules holds $pkgs package(s), so $((pkgs - 1)) dependencies"
+  [ "$pkgs" -eq 1 ] && [ "$(ls node_modules | grep -v '^\.')" = "@rulewright" ] && [ "$(ls node_modules/@rulewright)" = "his" ] || fail "validators: installing @rulewright/his brought other packages: $(ls node_modules)"
   [ "$bytes" -le "$INSTALL_BUDGET" ] || fail "validators: @rulewright/his installs $bytes bytes, over the budget of $INSTALL_BUDGET"
   node -e 'const p = require("@rulewright/his/package.json"); if (p.sideEffects !== false || p.dependencies) { console.error("sideEffects must be false and there must be no dependencies"); process.exit(1); }' || fail "validators: package.json"
   # CommonJS: require (Node >= 20.19) gives the same API
@@ -216,7 +215,9 @@ echo "pack-check: validators package ok ($((SECONDS - t0)) s)"
   tail -1 conf.out
   echo 'import { check as c } from "@rulewright/his"; export const check = (s, a) => ({ allowed: c(s, a).allowed });' > verdicts.mjs
   $BIN conformance run his --module verdicts.mjs --verdict-only > conf2.out 2>&1 || { cat conf2.out; fail "esm: conformance run his --verdict-only"; }
-  $BIN explain pass.home_card > explain.out 2>&1 || { cat explain.out; fail "esm: rulewright explain pass.home_card"; }
+  $BIN explain pass.home_card --edition his > explain.out 2>&1 || { cat explain.out; fail "esm: rulewright explain pass.home_card --edition his"; }
+  $BIN explain deploy.other_units > explain2.out 2>&1 || { cat explain2.out; fail "esm: rulewright explain deploy.other_units (found among the shipped editions)"; }
+  grep -q "committed verdicts" explain2.out || { cat explain2.out; fail "esm: explain deploy.other_units proved"; }
   grep -q "committed verdicts" explain.out || { cat explain.out; fail "esm: explain proved instead of reading the committed verdicts"; }
   grep -q "his.dead_rule.pass.home_card" explain.out || { cat explain.out; fail "esm: explain shows no verdict"; }
   # build --out output compiles under strict settings
