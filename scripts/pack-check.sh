@@ -196,6 +196,9 @@ EOF2
   cp -r node_modules nodenext/ && cp -r node_modules bundler/
   (cd nodenext && node "$TSC" -p . > tsc.out 2>&1) || { cat nodenext/tsc.out; fail "validators: tsc (nodenext) against the packed .d.ts"; }
   (cd bundler && node "$TSC" -p . > tsc.out 2>&1) || { cat bundler/tsc.out; fail "validators: tsc (bundler) against the packed .d.ts"; }
+  # the minimum TypeScript the README states for nodenext (a CommonJS file's import = require of an ES module): 5.8
+  mkdir -p ts-min && (cd ts-min && echo '{ "private": true }' > package.json && npm install --no-audit --no-fund --prefer-offline typescript@5.8.3 >/dev/null 2>&1) || fail "validators: could not install typescript@5.8.3"
+  (cd nodenext && node ../ts-min/node_modules/typescript/bin/tsc -p . > tsc58.out 2>&1) || { cat nodenext/tsc58.out; fail "validators: TypeScript 5.8 (nodenext) against the packed .d.ts"; }
   # check alone, bundled for the browser (no Node built-ins; tree-shaken by "sideEffects": false)
   echo 'import { check } from "@rulewright/his"; globalThis.rulewrightCheck = check;' > entry.mjs
   "$ESBUILD" entry.mjs --bundle --minify --platform=browser --format=esm --log-level=warning --outfile=check.js || fail "validators: esbuild browser bundle of check"
