@@ -4,11 +4,13 @@
 //
 //   node conformance/runner.mjs conformance/his --module ./my-engine.mjs
 //   node conformance/runner.mjs conformance/his --command "python3 my_engine.py"
+//   add --verdict-only to compare only allowed/forbidden (rule ids optional: an engine that names
+//   its rules differently, or not at all, is judged on its verdicts alone);
 //   add --json for a JSON report on stdout; exit 0 when every case agrees, 1 otherwise, 2 bad usage
 //
 // A corpus folder holds manifest.json ({ edition, version, format, cases, bases }), cases.json
 // (an array of cases) and the base states its cases start from. A case is
-//   { id, name, source, citation?, base, patch, action, expect: { allowed, violations, obliged } }
+//   { id, name, source, origin, citation?, base, patch, action, expect: { allowed, violations, obliged }, rules }
 // and its state is the JSON of `base` deep-merged with `patch` (objects merge key by key; arrays,
 // scalars and null replace). `violations` and `obliged` are sorted rule ids.
 //
@@ -47,21 +49,28 @@ export function loadCorpus(dir) {
 
 const ids = (xs) => [...new Set((xs ?? []).map((x) => (typeof x === "string" ? x : x.rule)))].sort();
 
-/** What an engine answered, normalized: { allowed, violations, obliged? } or { error }. */
+/** What an engine answered, normalized: { allowed, violations?, obliged? } or { error }. */
 function normalize(answer) {
   if (!answer || typeof answer !== "object" || typeof answer.allowed !== "boolean") return { error: `not a verdict: ${JSON.stringify(answer)?.slice(0, 200)}` };
-  const out = { allowed: answer.allowed, violations: ids(answer.violations) };
+  const out = { allowed: answer.allowed };
+  if (answer.violations !== undefined) out.violations = ids(answer.violations);
   if (answer.obliged !== undefined) out.obliged = ids(answer.obliged);
   return out;
 }
 
-/** The disagreements of one answer with one case's expectation (empty when they agree). */
-export function compare(c, answer) {
+/**
+ * The disagreements of one answer with one case's expectation (empty when they agree). With
+ * `verdictOnly`, only `allowed` is compared; otherwise the violated rule ids too (an answer
+ * without `violations` then disagrees), and `obliged` when the answer has it.
+ */
+export function compare(c, answer, verdictOnly = false) {
   const a = normalize(answer);
   if (a.error) return [a.error];
   const d = [];
   if (a.allowed !== c.expect.allowed) d.push(`allowed: expected ${c.expect.allowed}, engine ${a.allowed}`);
-  if (a.violations.join(",") !== c.expect.violations.join(",")) d.push(`violations: expected [${c.expect.violations.join(", ")}], engine [${a.violations.join(", ")}]`);
+  if (verdictOnly) return d;
+  const v = a.violations ?? [];
+  if (v.join(",") !== c.expect.violations.join(",")) d.push(`violations: expected [${c.expect.violations.join(", ")}], engine [${v.join(", ")}]`);
   if (a.obliged && a.obliged.join(",") !== c.expect.obliged.join(",")) d.push(`obliged: expected [${c.expect.obliged.join(", ")}], engine [${a.obliged.join(", ")}]`);
   return d;
 }
@@ -93,25 +102,33 @@ export async function startEngine(opts) {
   };
 }
 
-/** Runs every case of a corpus folder through an engine: { manifest, total, agreed, disagreements }. */
-export async function runCorpus(dir, engineOpts) {
+/**
+ * Runs every case of a corpus folder through an engine: { edition, version, verdictOnly, total,
+ * agreed, verdictsAgreed, disagreements }. `verdictsAgreed` counts the cases whose allowed/forbidden
+ * answer agrees, whatever the mode. opts.verdictOnly: compare allowed/forbidden only.
+ */
+export async function runCorpus(dir, engineOpts, opts = {}) {
+  const verdictOnly = !!opts.verdictOnly;
   const { manifest, cases } = loadCorpus(dir);
   const engine = await startEngine(engineOpts);
   const disagreements = [];
+  let verdictsAgreed = 0;
   try {
     for (const c of cases) {
       let d;
       try {
-        d = compare(c, await engine.ask(c.state, c.action, c.id));
+        const answer = await engine.ask(c.state, c.action, c.id);
+        d = compare(c, answer, verdictOnly);
+        if (!compare(c, answer, true).length) verdictsAgreed++;
       } catch (e) {
         d = [`the engine failed: ${String(e?.message ?? e).split("\n")[0]}`];
       }
-      if (d.length) disagreements.push({ id: c.id, name: c.name, source: c.source, citation: c.citation, action: c.action, expect: c.expect, problems: d });
+      if (d.length) disagreements.push({ id: c.id, name: c.name, source: c.source, origin: c.origin, citation: c.citation, action: c.action, expect: c.expect, rules: c.rules, problems: d });
     }
   } finally {
     await engine.close();
   }
-  return { edition: manifest.edition, version: manifest.version, total: cases.length, agreed: cases.length - disagreements.length, disagreements };
+  return { edition: manifest.edition, version: manifest.version, verdictOnly, total: cases.length, agreed: cases.length - disagreements.length, verdictsAgreed, disagreements };
 }
 
 async function cli(argv) {
@@ -122,14 +139,14 @@ async function cli(argv) {
   };
   const engine = { module: opt("--module"), command: opt("--command") };
   if (!dir || !fs.existsSync(path.join(dir, "manifest.json")) || !!engine.module === !!engine.command) {
-    process.stderr.write("usage: node runner.mjs <corpus folder> (--module <file> | --command <cmd>) [--json]\n");
+    process.stderr.write("usage: node runner.mjs <corpus folder> (--module <file> | --command <cmd>) [--verdict-only] [--json]\n");
     return 2;
   }
-  const r = await runCorpus(dir, engine);
+  const r = await runCorpus(dir, engine, { verdictOnly: argv.includes("--verdict-only") });
   if (argv.includes("--json")) process.stdout.write(JSON.stringify(r, null, 2) + "\n");
   else {
     for (const d of r.disagreements) process.stdout.write(`✗ ${d.id} ${d.name} (${d.source}${d.citation ? `, ${d.citation}` : ""})\n${d.problems.map((p) => `    ${p}\n`).join("")}`);
-    process.stdout.write(`${r.edition} corpus ${r.version}: ${r.agreed}/${r.total} cases agree\n`);
+    process.stdout.write(`${r.edition} corpus ${r.version}: ${r.agreed}/${r.total} cases agree${r.verdictOnly ? " (verdicts only)" : `; verdicts alone: ${r.verdictsAgreed}/${r.total}`}\n`);
   }
   return r.disagreements.length ? 1 : 0;
 }

@@ -1,7 +1,8 @@
 // npm run build (and `prepack`, so `npm pack` / `npm publish` always ship a fresh build): the
 // compiler as JavaScript with type declarations in dist/ (tsconfig.build.json), the bundled
 // editions' committed validators in dist/editions/<edition>/ (tsconfig.editions.json), and the
-// worker scripts the compiler starts by file name (*.mjs, copied beside their modules).
+// worker scripts the compiler starts by file name (*.mjs, copied beside their modules); then the
+// validators packages, one per bundled edition (scripts/build-validators.mjs, packages/dist/).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -21,3 +22,5 @@ for (const dir of fs.readdirSync("compiler", { recursive: true, withFileTypes: t
   fs.copyFileSync(from, to);
 }
 console.log(`dist/ built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+// the runtime packages @rulewright/<edition> (packages/dist/<edition>/) from dist/editions and conformance/
+execFileSync(process.execPath, ["scripts/build-validators.mjs"], { stdio: "inherit" });

@@ -4,6 +4,13 @@
 # project and a fresh ESM project, runs the CLI and the library from each, and runs the example
 # engine (examples/engine) on the installed package. Nothing may need tsx or TypeScript at run
 # time: neither is installed in those projects, and the CLI must run compiled code.
+# Then the runtime package of an edition (@rulewright/his, packages/dist/his/, issue 26): its install
+# size and dependency count in a fresh project (budget 1 MiB, no dependency), TypeScript against its
+# packed declarations and the toolchain's (module nodenext, from an ES module and a CommonJS file;
+# moduleResolution bundler), a CommonJS require, `build --out` output compiled strictly, the
+# shipped corpus run through the installed CLI (`conformance run his`, also --verdict-only) and
+# through `@rulewright/his/corpus`, `explain pass.home_card` without proving, and an esbuild browser
+# bundle of `check` alone (budget below).
 # Usage: scripts/pack-check.sh [--no-build]   (--no-build: pack the dist/ already built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +27,14 @@ else
   npm pack --loglevel warn --pack-destination "$WORK" >/dev/null
 fi
 TGZ=$(ls "$WORK"/rulewright-*.tgz)
+[ -f packages/dist/his/package.json ] || fail "no packages/dist/his: scripts/build-validators.mjs did not run"
+(cd packages/dist/his && npm pack --loglevel warn --pack-destination "$WORK" >/dev/null)
+VTGZ=$(ls "$WORK"/rulewright-his-*.tgz)
+TSC="$REPO/node_modules/typescript/bin/tsc"
+ESBUILD="$REPO/node_modules/.bin/esbuild"
+# budgets: the validators package installed (bytes of its files) and check alone bundled for the browser (minified)
+INSTALL_BUDGET=1048576
+BUNDLE_BUDGET=${BUNDLE_BUDGET:-102400}
 tar tzf "$TGZ" > "$WORK/files.txt"
 echo "pack-check: packed $(basename "$TGZ") ($(du -k "$TGZ" | cut -f1) KiB, $(wc -l < "$WORK/files.txt") files) in $((SECONDS - t0)) s"
 # the tarball holds the compiled code and the bundled editions, no sources or tests
@@ -120,6 +135,110 @@ EOF
   node lib.mjs >/dev/null || fail "esm: the library"
 ) || exit 1
 echo "pack-check: ESM project ok ($((SECONDS - t0)) s)"
+
+# --- the validators package alone: size, dependencies, CommonJS, TypeScript, browser bundle ---------
+VAL=$WORK/validators
+mkdir -p "$VAL" && echo '{ "name": "validators-consumer", "version": "1.0.0", "private": true }' > "$VAL/package.json"
+(cd "$VAL" && npm install --no-audit --no-fund --prefer-offline "$VTGZ" >/dev/null)
+(
+  cd "$VAL"
+  pkgs=$(find node_modules -name package.json -not -path "*/corpus/*" | wc -l)
+  bytes=$(find node_modules/@rulewright/his -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+  echo "pack-check: @rulewright/his installs $bytes bytes ($((bytes / 1024)) KiB) in $(find node_modules -type f | wc -l) files; node_modules holds $pkgs package(s), so $((pkgs - 1)) dependencies"
+  [ "$pkgs" -eq 1 ] && [ "$(ls node_modules | grep -v '^\.')" = "@rulewright" ] && [ "$(ls node_modules/@rulewright)" = "his" ] || fail "validators: installing @rulewright/his brought other packages: $(ls node_modules)"
+  [ "$bytes" -le "$INSTALL_BUDGET" ] || fail "validators: @rulewright/his installs $bytes bytes, over the budget of $INSTALL_BUDGET"
+  node -e 'const p = require("@rulewright/his/package.json"); if (p.sideEffects !== false || p.dependencies) { console.error("sideEffects must be false and there must be no dependencies"); process.exit(1); }' || fail "validators: package.json"
+  # CommonJS: require (Node >= 20.19) gives the same API
+  cat > use.cjs <<'EOF2'
+const assert = require("node:assert/strict");
+const his = require("@rulewright/his");
+assert.equal(his.check(his.START_STATE, { action: "pass", power: "ottoman" }).allowed, false);
+assert.ok(his.ENUMS.MajorPower.includes("ottoman") && Object.isFrozen(his.ENUMS.Phase));
+assert.match(his.EDITION_HASH, /^[0-9a-f]{64}$/);
+assert.equal(require("@rulewright/his/corpus/manifest.json").version, his.EDITION_HASH);
+console.log("cjs require ok");
+EOF2
+  node use.cjs >/dev/null || fail "validators: require from CommonJS"
+  # the shipped corpus through the package's own runner: the package's check agrees with every case
+  cat > corpus.mjs <<'EOF2'
+import { check } from "@rulewright/his";
+import { runCorpus, loadCorpus } from "@rulewright/his/corpus";
+const r = await runCorpus(check);
+const v = await runCorpus((s, a) => ({ allowed: check(s, a).allowed }), { verdictOnly: true });
+const { manifest } = loadCorpus();
+if (r.agreed !== r.total || v.agreed !== v.total || r.total !== manifest.cases) { console.error(JSON.stringify(r.disagreements.slice(0, 3))); process.exit(1); }
+console.log(`corpus ${r.agreed}/${r.total}, kill rate ${manifest.mutation?.killRate}`);
+EOF2
+  node corpus.mjs || fail "validators: the shipped corpus through @rulewright/his/corpus"
+  # TypeScript against the packed declarations: nodenext (ES module and CommonJS files) and bundler
+  mkdir -p nodenext bundler
+  cat > nodenext/use.mts <<'EOF2'
+import { check, checkPass, legalMoves, ENUMS, START_STATE, EDITION_HASH, RULES, type State, type PassAction, type MajorPower } from "@rulewright/his";
+import { loadCorpus, type CorpusCase } from "@rulewright/his/corpus";
+const power: MajorPower = ENUMS.MajorPower[0];
+const state: State = JSON.parse(JSON.stringify(START_STATE)) as State;
+const a: PassAction = { action: "pass", power };
+const allowed: boolean = checkPass(state, a).allowed && check(state, a).allowed;
+const hash: string = EDITION_HASH;
+const first: CorpusCase | undefined = loadCorpus().cases[0];
+export const out = [allowed, hash, first?.source, legalMoves(state, power).length, RULES.length];
+EOF2
+  cat > nodenext/use.cts <<'EOF2'
+import his = require("@rulewright/his");
+export const allowed: boolean = his.check(his.START_STATE as his.State, { action: "pass", power: "france" }).allowed;
+EOF2
+  echo '{ "compilerOptions": { "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "lib": ["es2022"], "types": [], "strict": true, "noEmit": true, "skipLibCheck": false, "exactOptionalPropertyTypes": true, "noUncheckedIndexedAccess": true }, "files": ["use.mts", "use.cts"] }' > nodenext/tsconfig.json
+  cat > bundler/use.ts <<'EOF2'
+import { check, ENUMS, START_STATE, type State } from "@rulewright/his";
+export const v: boolean = check(START_STATE as State, { action: "declare_war", by: ENUMS.MajorPower[1], target: "scotland" }).allowed;
+EOF2
+  echo '{ "compilerOptions": { "module": "esnext", "moduleResolution": "bundler", "target": "es2022", "lib": ["es2022", "dom"], "types": [], "strict": true, "noEmit": true, "skipLibCheck": false, "verbatimModuleSyntax": true }, "files": ["use.ts"] }' > bundler/tsconfig.json
+  cp -r node_modules nodenext/ && cp -r node_modules bundler/
+  (cd nodenext && node "$TSC" -p . > tsc.out 2>&1) || { cat nodenext/tsc.out; fail "validators: tsc (nodenext) against the packed .d.ts"; }
+  (cd bundler && node "$TSC" -p . > tsc.out 2>&1) || { cat bundler/tsc.out; fail "validators: tsc (bundler) against the packed .d.ts"; }
+  # the minimum TypeScript the README states for nodenext (a CommonJS file's import = require of an ES module): 5.8
+  mkdir -p ts-min && (cd ts-min && echo '{ "private": true }' > package.json && npm install --no-audit --no-fund --prefer-offline typescript@5.8.3 >/dev/null 2>&1) || fail "validators: could not install typescript@5.8.3"
+  (cd nodenext && node ../ts-min/node_modules/typescript/bin/tsc -p . > tsc58.out 2>&1) || { cat nodenext/tsc58.out; fail "validators: TypeScript 5.8 (nodenext) against the packed .d.ts"; }
+  # check alone, bundled for the browser (no Node built-ins; tree-shaken by "sideEffects": false)
+  echo 'import { check } from "@rulewright/his"; globalThis.rulewrightCheck = check;' > entry.mjs
+  "$ESBUILD" entry.mjs --bundle --minify --platform=browser --format=esm --log-level=warning --outfile=check.js || fail "validators: esbuild browser bundle of check"
+  size=$(wc -c < check.js)
+  echo "pack-check: check alone bundles for the browser to $size bytes ($((size / 1024)) KiB minified, $(gzip -c check.js | wc -c) gzip'd; budget $BUNDLE_BUDGET)"
+  [ "$size" -le "$BUNDLE_BUDGET" ] || fail "validators: check alone bundles to $size bytes, over the budget of $BUNDLE_BUDGET"
+) || exit 1
+echo "pack-check: validators package ok ($((SECONDS - t0)) s)"
+
+# --- the toolchain in the ESM project: corpus, explain, build --out compiled, its declarations ----
+(
+  cd "$ESM"
+  BIN=node_modules/.bin/rulewright
+  cp "$VTGZ" . && npm install --no-audit --no-fund --prefer-offline "./$(basename "$VTGZ")" >/dev/null
+  echo 'export { check } from "@rulewright/his";' > engine.mjs
+  $BIN conformance run his --module engine.mjs > conf.out 2>&1 || { cat conf.out; fail "esm: rulewright conformance run his (the shipped corpus)"; }
+  tail -1 conf.out
+  echo 'import { check as c } from "@rulewright/his"; export const check = (s, a) => ({ allowed: c(s, a).allowed });' > verdicts.mjs
+  $BIN conformance run his --module verdicts.mjs --verdict-only > conf2.out 2>&1 || { cat conf2.out; fail "esm: conformance run his --verdict-only"; }
+  $BIN explain pass.home_card --edition his > explain.out 2>&1 || { cat explain.out; fail "esm: rulewright explain pass.home_card --edition his"; }
+  $BIN explain deploy.other_units > explain2.out 2>&1 || { cat explain2.out; fail "esm: rulewright explain deploy.other_units (found among the shipped editions)"; }
+  grep -q "committed verdicts" explain2.out || { cat explain2.out; fail "esm: explain deploy.other_units proved"; }
+  grep -q "committed verdicts" explain.out || { cat explain.out; fail "esm: explain proved instead of reading the committed verdicts"; }
+  grep -q "his.dead_rule.pass.home_card" explain.out || { cat explain.out; fail "esm: explain shows no verdict"; }
+  # build --out output compiles under strict settings
+  $BIN build his --out src/his >/dev/null
+  echo '{ "compilerOptions": { "module": "nodenext", "target": "es2022", "lib": ["es2022"], "types": [], "strict": true, "noEmit": true, "noUnusedLocals": true, "exactOptionalPropertyTypes": true, "noUncheckedIndexedAccess": true, "verbatimModuleSyntax": true }, "include": ["src/his/*.ts"] }' > tsconfig.out.json
+  node "$TSC" -p tsconfig.out.json > tsc-out.txt 2>&1 || { head -20 tsc-out.txt; fail "esm: build --out output does not compile"; }
+  # the toolchain's own declarations (rulewright, rulewright/editions/his) under nodenext
+  cat > lib-types.mts <<'EOF2'
+import { loadEdition, generateEdition } from "rulewright";
+import { check, type State } from "rulewright/editions/his";
+const { edition } = loadEdition("my-game");
+export const files = edition ? generateEdition(edition) : undefined;
+export const f = (s: State) => check(s, { action: "pass", power: "france" }).allowed;
+EOF2
+  echo '{ "compilerOptions": { "module": "nodenext", "target": "es2022", "lib": ["es2022"], "strict": true, "noEmit": true, "skipLibCheck": true }, "files": ["lib-types.mts"] }' > tsconfig.lib.json
+  node "$TSC" -p tsconfig.lib.json > tsc-lib.txt 2>&1 || { head -20 tsc-lib.txt; fail "esm: tsc against the toolchain's packed .d.ts"; }
+) || exit 1
+echo "pack-check: toolchain corpus, explain, build --out compiled, declarations ok ($((SECONDS - t0)) s)"
 
 # --- the example engine ------------------------------------------------------------------------
 cp -r examples/engine "$WORK/engine"

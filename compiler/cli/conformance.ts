@@ -21,11 +21,12 @@ import { editionFolder, type IREdition } from "../ir/types.js";
 import { findScenarioFiles, readScenarioFile } from "../scenarios/index.js";
 import { compile, UsageError, color, type Format } from "./common.js";
 import { actionProblems, stateProblems } from "../engine/validate.js";
-import { bundledEditions, resolveEdition } from "../engine/editions.js";
+import { bundledEditions, PACKAGE_ROOT, resolveEdition } from "../engine/editions.js";
 import { loadValidators, type ValidatorModule } from "../engine/loader.js";
+import { runMutation, type MutantResult, type MutationCase } from "../engine/mutation.js";
 
 /** The corpus format (bumped when a case's fields change). */
-export const CORPUS_FORMAT = 1;
+export const CORPUS_FORMAT = 2;
 const CORPUS_DIR = "conformance";
 
 type Json = unknown;
@@ -33,8 +34,14 @@ type Json = unknown;
 export interface CorpusCase {
   id: string;
   name: string;
-  /** where the case comes from: a scenario file and line, or a proof obligation */
+  /**
+   * the rule the case is about, as a position in the rule files shipped with the packages
+   * (`dsl/…/x.rules:line`, as `RULES[].file` and `line`): the first violated rule, else the
+   * first obliged one, else the mutated rule (a mutant's case), else the action's declaration
+   */
   source: string;
+  /** where the case was made from: `scenario <file>:<line>`, `proof <obligation id>` or `mutant <mutant id>` */
+  origin: string;
   citation?: string;
   /** the base state file, relative to the corpus folder */
   base: string;
@@ -42,6 +49,23 @@ export interface CorpusCase {
   patch: Json;
   action: Json;
   expect: { allowed: boolean; violations: string[]; obliged: string[] };
+  /** the title of every rule the case names (violated, obliged, the source rule) */
+  rules: Record<string, string>;
+}
+
+/** The corpus's mutation score (compiler/engine/mutation.ts): verdict-only, mutants of every rule. */
+export interface MutationSummary {
+  mutants: number;
+  /** killed by the scenarios and proof witnesses alone, before the search added cases */
+  killedByBase: number;
+  killed: number;
+  /** no state within the bounded search tells them apart */
+  equivalent: number;
+  /** killed / (mutants − equivalent), rounded to 4 decimals */
+  killRate: number;
+  /** cases the search added */
+  added: number;
+  byOp: Record<string, { mutants: number; killed: number; equivalent: number }>;
 }
 
 export interface Manifest {
@@ -51,7 +75,8 @@ export interface Manifest {
   format: number;
   cases: number;
   bases: string[];
-  sources: { scenarios: number; witnesses: number; counterexamples: number };
+  sources: { scenarios: number; witnesses: number; counterexamples: number; mutants: number };
+  mutation?: MutationSummary;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -91,14 +116,19 @@ function fixtureBases(ir: IREdition): Map<string, unknown> {
 }
 
 /** The corpus of an edition: its manifest, cases and base states (file name → state). */
-export function buildCorpus(ir: IREdition, mod: ValidatorModule, opts: { proofsDir?: string } = {}): { manifest: Manifest; cases: CorpusCase[]; bases: Map<string, unknown> } {
+export function buildCorpus(
+  ir: IREdition,
+  mod: ValidatorModule,
+  opts: { proofsDir?: string; mutation?: boolean; budget?: number; onMutant?: (done: number, total: number) => void } = {},
+): { manifest: Manifest; cases: CorpusCase[]; bases: Map<string, unknown>; mutation?: MutantResult[] } {
   const folder = editionFolder(ir);
   const candidates = fixtureBases(ir);
   const bases = new Map<string, unknown>();
   const cases: CorpusCase[] = [];
   const seen = new Set<string>();
-  const counts = { scenarios: 0, witnesses: 0, counterexamples: 0 };
-  const add = (kind: keyof typeof counts, name: string, source: string, citation: string | undefined, state: unknown, action: unknown): void => {
+  const counts = { scenarios: 0, witnesses: 0, counterexamples: 0, mutants: 0 };
+  const states: MutationCase[] = [];
+  const add = (kind: keyof typeof counts, name: string, origin: string, citation: string | undefined, state: unknown, action: unknown, about?: string): CorpusCase | undefined => {
     if (!isObj(state) || !isObj(action)) return;
     const key = JSON.stringify([state, action]);
     if (seen.has(key)) return;
@@ -124,23 +154,29 @@ export function buildCorpus(ir: IREdition, mod: ValidatorModule, opts: { proofsD
       bases.set(file, state);
     } else if (candidates.has(best.base)) bases.set(best.base, candidates.get(best.base));
     counts[kind]++;
-    cases.push({
+    const expect = { allowed: v.allowed, violations: [...new Set(v.violations.map((x) => x.rule))].sort(), obliged: [...new Set(v.obliged)].sort() };
+    const c: CorpusCase = {
       id: `${folder}-${String(cases.length + 1).padStart(4, "0")}`,
       name,
-      source,
+      source: sourceOf(ir, about ?? expect.violations[0] ?? expect.obliged[0], String(action.action)),
+      origin,
       ...(citation ? { citation } : {}),
       base: best.base,
       patch: best.patch,
       action,
-      expect: { allowed: v.allowed, violations: [...new Set(v.violations.map((x) => x.rule))].sort(), obliged: [...new Set(v.obliged)].sort() },
-    });
+      expect,
+      rules: titles(ir, [...expect.violations, ...expect.obliged, ...(about ? [about] : [])]),
+    };
+    cases.push(c);
+    states.push({ id: c.id, state, action, allowed: expect.allowed, violations: expect.violations });
+    return c;
   };
 
   const root = path.join("test", "scenarios", folder);
   if (fs.existsSync(root)) {
     for (const file of findScenarioFiles([root])) {
       for (const s of readScenarioFile(file, (e) => path.join("test", "fixtures", path.basename(e))).scenarios) {
-        add("scenarios", s.name, `${file.split(path.sep).join("/")}:${s.line}`, s.source, s.state, s.action);
+        add("scenarios", s.name, `scenario ${file.split(path.sep).join("/")}:${s.line}`, s.source, s.state, s.action);
       }
     }
   }
@@ -158,9 +194,113 @@ export function buildCorpus(ir: IREdition, mod: ValidatorModule, opts: { proofsD
         add(kind, `${kind === "witnesses" ? "witness" : "counterexample"} of ${o.id}`, `proof ${o.id}`, undefined, JSON.parse(fs.readFileSync(file, "utf8")), ex.action);
       }
     }
+  } else {
+    // no prove report here: the proof cases of the committed corpus are kept (same states, same verdicts source)
+    for (const c of committedProofCases(folder)) add(c.kind, c.name, c.origin, undefined, c.state, c.action);
+  }
+  let mutation: ReturnType<typeof runMutation> | undefined;
+  if (opts.mutation !== false) {
+    const valid = (state: unknown, action: Record<string, unknown>): boolean => !actionProblems(ir, action).length && !stateProblems(ir, mod, state).length;
+    mutation = runMutation(ir, [...states], {
+      check: mod.check,
+      valid,
+      budget: opts.budget,
+      onMutant: opts.onMutant,
+      makeCase: (found, m) => {
+        const c = add("mutants", `kills mutant ${m.id} (${m.detail})`, `mutant ${m.id}`, citationOf(ir, m.rule), found.state, found.action, m.rule);
+        return c && states[states.length - 1];
+      },
+    });
   }
   const manifest: Manifest = { edition: folder, title: ir.title, version: ir.inputHash, format: CORPUS_FORMAT, cases: cases.length, bases: [...bases.keys()].sort(), sources: counts };
-  return { manifest, cases, bases };
+  if (mutation) manifest.mutation = mutationSummary(mutation);
+  return { manifest, cases, bases, ...(mutation ? { mutation: mutation.results } : {}) };
+}
+
+/** The proof witness and counterexample cases of the committed corpus (`conformance/<edition>/`), their states rebuilt. */
+function committedProofCases(folder: string): { kind: "witnesses" | "counterexamples"; name: string; origin: string; state: unknown; action: unknown }[] {
+  const dir = path.join(CORPUS_DIR, folder);
+  let cases: { name: string; source?: string; origin?: string; base: string; patch: unknown; action: unknown }[];
+  try {
+    cases = JSON.parse(fs.readFileSync(path.join(dir, "cases.json"), "utf8"));
+  } catch {
+    return [];
+  }
+  const merge = (b: unknown, p: unknown): unknown => {
+    if (!isObj(p)) return p;
+    const out: Record<string, unknown> = { ...(isObj(b) ? b : {}) };
+    for (const [k, v] of Object.entries(p)) out[k] = merge(isObj(b) ? b[k] : undefined, v);
+    return out;
+  };
+  const out = [];
+  for (const c of cases) {
+    const origin = c.origin ?? c.source ?? "";
+    if (!origin.startsWith("proof ")) continue;
+    const base = JSON.parse(fs.readFileSync(path.join(dir, c.base), "utf8"));
+    out.push({ kind: c.name.startsWith("witness") ? ("witnesses" as const) : ("counterexamples" as const), name: c.name, origin, state: merge(base, c.patch), action: c.action });
+  }
+  return out;
+}
+
+/** The kill rate per edition as conformance/README.md shows it (between its mutation markers), from the committed manifests. */
+export function mutationTable(): string {
+  const rows: string[] = [];
+  for (const e of fs.existsSync(CORPUS_DIR) ? fs.readdirSync(CORPUS_DIR).sort() : []) {
+    const f = path.join(CORPUS_DIR, e, "manifest.json");
+    if (!fs.existsSync(f)) continue;
+    const m = (JSON.parse(fs.readFileSync(f, "utf8")) as Manifest).mutation;
+    if (!m) continue;
+    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+    rows.push(`| ${e} | ${m.mutants} | ${m.killedByBase} (${pct(m.killedByBase / (m.mutants - m.equivalent))}) | ${m.added} | ${m.killed} | ${m.equivalent} | **${pct(m.killRate)}** |`);
+  }
+  return [
+    "| edition | mutants | killed by the scenarios and proof cases | cases added | killed | equivalent (bounded search) | kill rate (verdict-only) |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...rows,
+  ].join("\n");
+}
+
+/** Rewrites the table between `<!-- mutation:begin -->` and `<!-- mutation:end -->` in conformance/README.md. */
+function writeMutationTable(): void {
+  const f = path.join(CORPUS_DIR, "README.md");
+  if (!fs.existsSync(f)) return;
+  const text = fs.readFileSync(f, "utf8");
+  const next = text.replace(/<!-- mutation:begin -->[\s\S]*<!-- mutation:end -->/, `<!-- mutation:begin -->\n${mutationTable()}\n<!-- mutation:end -->`);
+  if (next !== text) fs.writeFileSync(f, next);
+}
+
+/** The kill rate and counts of a mutation run (manifest.json's `mutation`). */
+export function mutationSummary(m: { results: MutantResult[]; added: unknown[]; before: number }): MutationSummary {
+  const byOp: MutationSummary["byOp"] = {};
+  for (const r of m.results) {
+    const o = (byOp[r.op] ??= { mutants: 0, killed: 0, equivalent: 0 });
+    o.mutants++;
+    o[r.status]++;
+  }
+  const killed = m.results.filter((r) => r.status === "killed").length;
+  const equivalent = m.results.length - killed;
+  const rate = m.results.length - equivalent ? killed / (m.results.length - equivalent) : 1;
+  return { mutants: m.results.length, killedByBase: m.before, killed, equivalent, killRate: Math.round(rate * 10000) / 10000, added: m.added.length, byOp };
+}
+
+/** `file:line` of a rule (its declaration), else of the action's declaration. */
+function sourceOf(ir: IREdition, rule: string | undefined, action: string): string {
+  const pos = (rule !== undefined ? ir.rules.find((r) => r.id === rule)?.pos : undefined) ?? ir.actions.find((a) => a.name === action)?.pos;
+  return pos ? `${pos.file}:${pos.line}` : "";
+}
+
+function citationOf(ir: IREdition, rule: string): string | undefined {
+  return ir.rules.find((r) => r.id === rule)?.citation.text;
+}
+
+/** Rule id → title, for the ids given (sorted, each once). */
+function titles(ir: IREdition, ids: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const id of [...new Set(ids)].sort()) {
+    const r = ir.rules.find((x) => x.id === id);
+    if (r) out[id] = r.title;
+  }
+  return out;
 }
 
 interface Example {
@@ -177,6 +317,8 @@ export function corpusFiles(c: ReturnType<typeof buildCorpus>): Map<string, stri
   // one case per line: diffs stay readable
   out.set(path.join(dir, "cases.json"), "[\n" + c.cases.map((x) => JSON.stringify(x)).join(",\n") + "\n]\n");
   for (const [f, s] of [...c.bases].sort(([a], [b]) => (a < b ? -1 : 1))) out.set(path.join(dir, f), JSON.stringify(s, null, 1) + "\n");
+  // every mutant and what killed it (compiler/engine/mutation.ts): test/interpret/mutation.test.ts re-checks it
+  if (c.mutation) out.set(path.join(dir, "mutation.json"), "[\n" + c.mutation.map((x) => JSON.stringify(x)).join(",\n") + "\n]\n");
   return out;
 }
 
@@ -190,48 +332,71 @@ export async function conformanceWriteCommand(editions: string[], opts: { check?
     const res = compile(ref, opts.format);
     if (!res.edition) throw new UsageError(`the rules of \`${ref.dir}\` do not compile`, 2);
     const mod = await loadValidators(ref, res.edition);
-    const corpus = buildCorpus(res.edition, mod, { proofsDir: opts.proofs });
+    if (opts.check) {
+      // only the verdicts' version decides staleness: no corpus is built
+      const m = path.join(CORPUS_DIR, editionFolder(res.edition), "manifest.json");
+      const committed = fs.existsSync(m) ? (JSON.parse(fs.readFileSync(m, "utf8")) as Manifest) : undefined;
+      const bad = !committed || committed.version !== res.edition.inputHash || committed.format !== CORPUS_FORMAT;
+      if (bad) stale++;
+      summary.push({ edition: editionFolder(res.edition), cases: committed?.cases ?? 0, version: committed?.version ?? "", stale: bad ? [m] : [] });
+      if (opts.format === "text") process.stdout.write(`${editionFolder(res.edition)}: ${bad ? color.red(`stale (made from other rules); run \`npx rulewright conformance write ${editionFolder(res.edition)}\``) : `up to date (${committed!.cases} cases)`}\n`);
+      continue;
+    }
+    const t0 = Date.now();
+    const corpus = buildCorpus(res.edition, mod, {
+      proofsDir: opts.proofs,
+      onMutant: (i, n) => {
+        if (opts.format === "text" && process.stderr.isTTY && i % 50 === 0) process.stderr.write(`\r${ref.dir}: mutant ${i}/${n} (${Math.round((Date.now() - t0) / 1000)} s)`);
+      },
+    });
     const files = corpusFiles(corpus);
     const dir = path.join(CORPUS_DIR, corpus.manifest.edition);
     const differs = [...files].filter(([f, text]) => !fs.existsSync(f) || fs.readFileSync(f, "utf8") !== text).map(([f]) => f);
     const extra = fs.existsSync(dir) ? fs.readdirSync(dir).map((n) => path.join(dir, n)).filter((f) => !files.has(f)) : [];
-    if (opts.check) {
-      // only the verdicts' version decides staleness: a corpus written with other proof witnesses is still current
-      const m = path.join(dir, "manifest.json");
-      const committed = fs.existsSync(m) ? (JSON.parse(fs.readFileSync(m, "utf8")) as Manifest) : undefined;
-      const bad = !committed || committed.version !== corpus.manifest.version || committed.format !== CORPUS_FORMAT;
-      if (bad) stale++;
-      summary.push({ edition: corpus.manifest.edition, cases: committed?.cases ?? 0, version: committed?.version ?? "", stale: bad ? [m] : [] });
-      if (opts.format === "text") process.stdout.write(`${corpus.manifest.edition}: ${bad ? color.red(`stale (made from other rules); run \`npx rulewright conformance write ${corpus.manifest.edition}\``) : `up to date (${committed!.cases} cases)`}\n`);
-      continue;
-    }
     fs.mkdirSync(dir, { recursive: true });
     for (const f of extra) fs.rmSync(f, { force: true });
     for (const [f, text] of files) fs.writeFileSync(f, text);
     summary.push({ edition: corpus.manifest.edition, cases: corpus.cases.length, version: corpus.manifest.version, stale: [...differs, ...extra] });
     if (opts.format === "text") {
       const s = corpus.manifest.sources;
-      process.stdout.write(`${corpus.manifest.edition}: ${corpus.cases.length} cases (${s.scenarios} scenarios, ${s.witnesses} proof witnesses, ${s.counterexamples} counterexamples) in ${dir}/${differs.length + extra.length ? "" : " (unchanged)"}\n`);
+      const mu = corpus.manifest.mutation;
+      process.stdout.write(`${corpus.manifest.edition}: ${corpus.cases.length} cases (${s.scenarios} scenarios, ${s.witnesses} proof witnesses, ${s.counterexamples} counterexamples, ${s.mutants} mutant killers) in ${dir}/${differs.length + extra.length ? "" : " (unchanged)"}\n`);
+      if (mu) process.stdout.write(`  mutants: ${mu.killed} killed of ${mu.mutants} (${mu.equivalent} equivalent within the bounded search): kill rate ${(mu.killRate * 100).toFixed(1)}%; the scenarios and proof cases alone killed ${mu.killedByBase}\n`);
     }
   }
+  if (!opts.check) writeMutationTable();
   if (opts.format === "json") process.stdout.write(JSON.stringify({ editions: summary }, null, 2) + "\n");
   return stale ? 1 : 0;
 }
 
-export async function conformanceRunCommand(edition: string, opts: { module?: string; command?: string; corpus?: string; format: Format }): Promise<number> {
+/**
+ * The corpus folder of an edition: `--corpus`, else `conformance/<edition>/` in the working folder,
+ * else the one shipped in the installed rulewright package (PACKAGE_ROOT/conformance/<edition>).
+ */
+export function corpusDir(edition: string, given?: string): string {
+  if (given) return given;
+  const here = path.join(CORPUS_DIR, edition);
+  if (fs.existsSync(path.join(here, "manifest.json"))) return here;
+  const shipped = path.join(PACKAGE_ROOT, CORPUS_DIR, edition);
+  return fs.existsSync(path.join(shipped, "manifest.json")) ? shipped : here;
+}
+
+export async function conformanceRunCommand(edition: string, opts: { module?: string; command?: string; corpus?: string; verdictOnly?: boolean; format: Format }): Promise<number> {
   if (!!opts.module === !!opts.command) throw new UsageError("conformance run needs one engine: --module <file> or --command <cmd>", 2, 'e.g. rulewright conformance run his --command "python3 engine.py"');
-  const dir = opts.corpus ?? path.join(CORPUS_DIR, edition);
+  const dir = corpusDir(edition, opts.corpus);
   if (!fs.existsSync(path.join(dir, "manifest.json"))) throw new UsageError(`no conformance corpus in \`${dir}\``, 2, `run \`npx rulewright conformance write ${edition}\``);
   if (opts.module && !fs.existsSync(opts.module)) throw new UsageError(`no engine module \`${opts.module}\``, 2, "give the path of an ES module exporting check(state, action)");
   const runnerUrl = new URL("../../conformance/runner.mjs", import.meta.url).href;
-  const runner = (await import(runnerUrl)) as { runCorpus(dir: string, engine: { module?: string; command?: string }): Promise<RunResult> };
-  const r = await runner.runCorpus(dir, { module: opts.module, command: opts.command });
+  const runner = (await import(runnerUrl)) as { runCorpus(dir: string, engine: { module?: string; command?: string }, o: { verdictOnly?: boolean }): Promise<RunResult> };
+  const r = await runner.runCorpus(dir, { module: opts.module, command: opts.command }, { verdictOnly: opts.verdictOnly });
   if (opts.format === "json") process.stdout.write(JSON.stringify(r, null, 2) + "\n");
   else {
     for (const d of r.disagreements) {
-      process.stdout.write(`${color.red("✗")} ${d.id} ${d.name}\n    from ${d.source}${d.citation ? ` (${d.citation})` : ""}\n    action ${JSON.stringify(d.action)}\n${d.problems.map((p) => `    ${p}\n`).join("")}`);
+      const names = Object.entries(d.rules ?? {}).map(([id, t]) => `      ${id}: ${t}\n`).join("");
+      process.stdout.write(`${color.red("✗")} ${d.id} ${d.name}\n    rule ${d.source}${d.citation ? ` (${d.citation})` : ""}; from ${d.origin ?? "?"}\n    action ${JSON.stringify(d.action)}\n${d.problems.map((p) => `    ${p}\n`).join("")}${names}`);
     }
-    process.stdout.write(`${r.edition} corpus ${r.version.slice(0, 12)}: ${r.agreed}/${r.total} cases agree${r.disagreements.length ? `, ${color.red(`${r.disagreements.length} disagree`)}` : ""}\n`);
+    const mode = r.verdictOnly ? " (verdicts only)" : `; verdicts alone: ${r.verdictsAgreed}/${r.total}`;
+    process.stdout.write(`${r.edition} corpus ${r.version.slice(0, 12)}: ${r.agreed}/${r.total} cases agree${r.disagreements.length ? `, ${color.red(`${r.disagreements.length} disagree`)}` : ""}${mode}\n`);
   }
   return r.disagreements.length ? 1 : 0;
 }
@@ -239,7 +404,9 @@ export async function conformanceRunCommand(edition: string, opts: { module?: st
 interface RunResult {
   edition: string;
   version: string;
+  verdictOnly: boolean;
   total: number;
   agreed: number;
-  disagreements: { id: string; name: string; source: string; citation?: string; action: unknown; problems: string[] }[];
+  verdictsAgreed: number;
+  disagreements: { id: string; name: string; source: string; origin?: string; citation?: string; action: unknown; rules?: Record<string, string>; problems: string[] }[];
 }

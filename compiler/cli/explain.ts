@@ -3,8 +3,10 @@
  * asks about it — its citation, file position and source text; what it is related to (the other
  * rules of its action, the exemptions that lift it, the defs and routes it uses); and the
  * verdicts of every proof obligation it takes part in, with their explanations. Verdicts come
- * from the last `prove` report when it matches the rule files, else they are proved on demand
- * (through the proof cache, so usually without solving). Exit 0 shown, 2 unknown id / bad usage.
+ * from the last `prove` report when it matches the rule files; else, for a bundled edition, from
+ * the committed verdicts (`proofs/verdicts.tsv`, shipped in the package: no solver runs) when they
+ * cover every obligation of the id; else they are proved on demand (through the proof cache, so
+ * usually without solving; not with `--no-prove`). Exit 0 shown, 2 unknown id / bad usage.
  */
 import { closest, didYouMeanText } from "../diagnostics/suggest.js";
 import fs from "node:fs";
@@ -17,7 +19,8 @@ import { liftedBy, liftedRules } from "../ir/derived.js";
 import { routesIn } from "../ir/walk.js";
 import { idInfo, posText } from "../ir/verdict-words.js";
 import { compile, parseMillis, UsageError, color } from "./common.js";
-import { bundledEditions, resolveEdition, type EditionRef } from "../engine/editions.js";
+import { bundledEditions, PACKAGE_ROOT, resolveEdition, type EditionRef } from "../engine/editions.js";
+import { obligationsFor } from "../ir/obligations.js";
 import { DEFAULT_CACHE_DIR, explainLines, parseRlimit, proofsDirFor, type ProveResult } from "./prove.js";
 import { Progress } from "./progress.js";
 
@@ -85,7 +88,9 @@ function defsUsed(ir: IREdition, file: string, id: string): string[] {
 }
 
 function find(id: string, edition?: string): Found {
-  const refs = edition ? [resolveEdition(edition)] : bundledEditions().map((e) => resolveEdition(e));
+  // the working folder's bundled editions, else (an engine's project) those shipped in the package
+  const names = bundledEditions().length ? bundledEditions() : bundledEditions(PACKAGE_ROOT);
+  const refs = edition ? [resolveEdition(edition)] : names.map((e) => resolveEdition(e));
   const hits: Found[] = [];
   const all: string[] = [];
   for (const ref of refs) {
@@ -130,6 +135,13 @@ export async function explainCommand(id: string, opts: ExplainOptions): Promise<
     }
   } catch {
     // no report
+  }
+  if (!report && ref.bundled) {
+    const committed = committedVerdicts(ref, ir, id);
+    if (committed) {
+      report = committed.report;
+      source = committed.source;
+    }
   }
   if (!report && opts.prove !== false) {
     const progress = new Progress(`prove ${ref.dir}`, true);
@@ -214,6 +226,32 @@ export async function explainCommand(id: string, opts: ExplainOptions): Promise<
   }
   if (!obligations.length && report) out("    (none)");
   return 0;
+}
+
+/**
+ * The committed verdicts of the obligations `id` takes part in (`proofs/verdicts.tsv` of the
+ * checkout, or of the installed package for an edition shipped with it), as a report holding
+ * just those obligations; undefined when the file is missing or lacks one of them (rules changed
+ * since it was written).
+ */
+export function committedVerdicts(ref: EditionRef, ir: IREdition, id: string): { report: ProofReport; source: string } | undefined {
+  const file = path.join(ref.root ?? ".", "proofs", "verdicts.tsv");
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const verdicts = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const [oid, verdict] = line.split("\t");
+    if (oid && verdict) verdicts.set(oid, verdict);
+  }
+  const mine = obligationsFor(ir).filter((o) => takesPart(o, id));
+  if (!mine.length || mine.some((o) => !verdicts.has(o.id))) return undefined;
+  const obligations = mine.map((o) => ({ ...o, verdict: verdicts.get(o.id) })) as unknown as ObligationResult[];
+  const report = { edition: ir.name, inputHash: ir.inputHash, obligations } as unknown as ProofReport;
+  return { report, source: `committed verdicts, ${ref.root ? "shipped in the package" : file} (run \`rulewright prove\` for cores and counterexamples)` };
 }
 
 /** The counterexample files the last prove wrote, for replay commands. */

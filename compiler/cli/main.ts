@@ -91,7 +91,7 @@ function editionCommands(program: Command, set: SetCode): void {
     .description("show a rule (or exemption, invariant): citation, source, related rules, and the verdicts of its proof obligations; or a diagnostic code (RWxxxx): what it means, a wrong and a right example, the fix")
     .argument("<id>", "a rule, exemption or invariant id, e.g. pass.home_card, or a diagnostic code, e.g. RW2001")
     .option("--edition <edition>", "bundled edition name or edition folder (default: the bundled edition that has the id)")
-    .option("--no-prove", "only use the last prove report; do not prove on demand")
+    .option("--no-prove", "only use the last prove report or the committed verdicts (proofs/verdicts.tsv); do not prove on demand")
     .option("--rlimit <units>", "resource budget of one obligation when proving on demand (default 60M)")
     .option("--timeout <ms>", "safety net of one obligation when proving on demand (ms of solver CPU time)")
     .addOption(formatOption())
@@ -169,7 +169,7 @@ function toolCommands(program: Command, set: SetCode): void {
   const conformance = program.command("conformance").description("the conformance corpus of an edition (conformance/<edition>/) and an external engine run against it");
   conformance
     .command("write")
-    .description("write conformance/<edition>/ from the scenarios and the last prove's witnesses and counterexamples (exit 1 with --check when a corpus was made from other rules)")
+    .description("write conformance/<edition>/ from the scenarios, the last prove's witnesses and counterexamples and the cases that kill the rules' mutants (exit 1 with --check when a corpus was made from other rules)")
     .argument("[editions...]", "bundled edition names (default: all)")
     .option("--check", "write nothing; exit 1 when a committed corpus is stale")
     .option("--proofs <dir>", "where the prove reports are (default proofs)")
@@ -183,9 +183,10 @@ function toolCommands(program: Command, set: SetCode): void {
     .argument("<edition>", "bundled edition name")
     .option("--module <file>", "an ES module exporting check(state, action)")
     .option("--command <cmd>", "a command reading one JSON line per case and answering one JSON line per case")
-    .option("--corpus <dir>", "the corpus folder (default conformance/<edition>)")
+    .option("--corpus <dir>", "the corpus folder (default conformance/<edition>, else the one shipped in the package)")
+    .option("--verdict-only", "compare allowed/forbidden only (rule ids optional)")
     .addOption(formatOption())
-    .action(async (edition: string, o: { module?: string; command?: string; corpus?: string; format: Format }) => {
+    .action(async (edition: string, o: { module?: string; command?: string; corpus?: string; verdictOnly?: boolean; format: Format }) => {
       set(await conformanceRunCommand(edition, o));
     });
   program

@@ -14,7 +14,7 @@ import { diffState } from "../../compiler/cli/conformance.js";
 import * as runner from "../../conformance/runner.mjs";
 
 const { runCorpus, loadCorpus, deepMerge } = runner as {
-  runCorpus(dir: string, engine: { module?: string; command?: string }): Promise<{ total: number; agreed: number; disagreements: { id: string; problems: string[] }[] }>;
+  runCorpus(dir: string, engine: { module?: string; command?: string }, o?: { verdictOnly?: boolean }): Promise<{ total: number; agreed: number; verdictsAgreed: number; disagreements: { id: string; problems: string[] }[] }>;
   loadCorpus(dir: string): { manifest: { version: string; cases: number; format: number }; cases: { state: unknown; expect: { allowed: boolean; violations: string[] } }[] };
   deepMerge(a: unknown, b: unknown): unknown;
 };
@@ -51,6 +51,33 @@ describe("conformance corpus", () => {
     expect(r.disagreements[0]!.problems[0]).toMatch(/^allowed: expected false, engine true$/);
     fs.rmSync(dir, { recursive: true, force: true });
   }, 600_000);
+
+  it("verdict-only: an engine with the right verdicts and no rule ids agrees on every case; compared with ids, it disagrees", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rw-conf-"));
+    const engine = path.join(dir, "engine.mjs");
+    fs.writeFileSync(engine, `import { check as c } from ${JSON.stringify(path.resolve("generated/his-500/index.ts"))};\nexport const check = (s, a) => ({ allowed: c(s, a).allowed });\n`);
+    const only = await runCorpus("conformance/his-500", { module: engine }, { verdictOnly: true });
+    expect(only.disagreements).toEqual([]);
+    expect(only.verdictsAgreed).toBe(only.total);
+    const full = await runCorpus("conformance/his-500", { module: engine });
+    const forbidden = loadCorpus("conformance/his-500").cases.filter((c) => c.expect.violations.length).length;
+    expect(full.disagreements.length).toBe(forbidden);
+    expect(full.verdictsAgreed).toBe(full.total);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 600_000);
+
+  it("every case names its rule by a position in the shipped rule files, its origin, and the titles of the rules it names", () => {
+    for (const e of ["his", "his-500", "vq"]) {
+      const ir = loadEdition(`dsl/${e}`).edition!;
+      const rulesAt = new Set([...ir.rules.map((r) => `${r.pos.file}:${r.pos.line}`), ...ir.actions.map((a) => `${a.pos.file}:${a.pos.line}`)]);
+      for (const c of loadCorpus(`conformance/${e}`).cases as unknown as { id: string; source: string; origin: string; rules: Record<string, string>; expect: { violations: string[] } }[]) {
+        expect(rulesAt.has(c.source), `${c.id} ${c.source}`).toBe(true);
+        expect(c.source.startsWith("dsl/"), c.id).toBe(true);
+        expect(c.origin, c.id).toMatch(/^(scenario test\/scenarios\/|proof |mutant )/);
+        for (const v of c.expect.violations) expect(c.rules[v], `${c.id} ${v}`).toBe(ir.rules.find((r) => r.id === v)!.title);
+      }
+    }
+  });
 
   it("diffState gives a patch that deepMerge turns back into the state, or none when a key is gone", () => {
     const base = { a: 1, b: { c: [1, 2], d: "x" }, e: null };

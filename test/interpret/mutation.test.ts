@@ -1,0 +1,173 @@
+/**
+ * The conformance corpus catches engine bugs (issue 26, item 5): the committed mutation run of
+ * each bundled edition (conformance/<edition>/mutation.json, written by `rulewright conformance
+ * write`) is fresh (the same mutants as the rules give now), its kill rate in verdict-only mode is
+ * at least 95% of the mutants the bounded search can tell apart, and a deterministic sample of its
+ * "killed by case X" claims holds when re-evaluated. Two engine bugs from public engines are caught
+ * by the corpus in verdict-only mode: a home-card check that looks at the first card only, and the
+ * Ottoman allowed to declare war on Hungary-Bohemia. The whole search is not re-run here (it takes
+ * minutes: `npx rulewright conformance write`); two of its "equivalent" verdicts are.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadEdition } from "../../compiler/check/index.js";
+import { mutantsOf, mutateEdition, type Mutant } from "../../compiler/engine/mutants.js";
+import { distinguish, killingCase, mutantVerdict, type MutantResult } from "../../compiler/engine/mutation.js";
+import { createInterpreter } from "../../compiler/interpret/index.js";
+import type { IREdition } from "../../compiler/ir/types.js";
+// @ts-expect-error: plain JavaScript without declarations (the reference runner imports nothing of rulewright)
+import * as runner from "../../conformance/runner.mjs";
+
+interface Case {
+  id: string;
+  state: Record<string, unknown>;
+  action: Record<string, unknown>;
+  expect: { allowed: boolean; violations: string[] };
+  source: string;
+  origin: string;
+  rules: Record<string, string>;
+}
+const { loadCorpus, runCorpus } = runner as {
+  loadCorpus(dir: string): { manifest: { version: string; mutation: { killRate: number; mutants: number; killed: number; equivalent: number } }; cases: Case[] };
+  runCorpus(dir: string, engine: { module?: string }, o?: { verdictOnly?: boolean }): Promise<{ total: number; agreed: number; disagreements: { id: string }[] }>;
+};
+
+const EDITIONS = ["his", "his-500", "vq"];
+const load = (e: string) => {
+  const ir = loadEdition(`dsl/${e}`).edition!;
+  const corpus = loadCorpus(`conformance/${e}`);
+  const results = JSON.parse(fs.readFileSync(`conformance/${e}/mutation.json`, "utf8")) as MutantResult[];
+  return { ir, corpus, results };
+};
+const asMutationCase = (c: Case) => ({ id: c.id, state: c.state, action: c.action, allowed: c.expect.allowed, violations: c.expect.violations });
+
+describe("mutation testing of the conformance corpus (verdict-only)", () => {
+  for (const e of EDITIONS) {
+    it(`${e}: the committed run is fresh, kills ≥ 95% of the non-equivalent mutants, and its sampled kills hold`, () => {
+      const { ir, corpus, results } = load(e);
+      expect(corpus.manifest.version).toBe(ir.inputHash);
+      const mutants = mutantsOf(ir);
+      // the same mutants, in the same order, as the rules give now
+      expect(results.map((r) => r.id)).toEqual(mutants.map((m) => m.id));
+      const killed = results.filter((r) => r.status === "killed").length;
+      const equivalent = results.length - killed;
+      const rate = killed / (results.length - equivalent);
+      expect(rate).toBeGreaterThanOrEqual(0.95);
+      expect(corpus.manifest.mutation).toMatchObject({ mutants: results.length, killed, equivalent, killRate: Math.round(rate * 10000) / 10000 });
+      // every 25th killed mutant: the case it names kills it (verdict-only), re-evaluated on the interpreter
+      const byId = new Map(corpus.cases.map((c) => [c.id, c]));
+      const sample = results.filter((r) => r.status === "killed").filter((_, i) => i % 25 === 0);
+      expect(sample.length).toBeGreaterThan(10);
+      for (const r of sample) {
+        const m = mutants.find((x) => x.id === r.id)!;
+        const c = byId.get(r.by!)!;
+        expect(c, r.id).toBeDefined();
+        expect(killingCase(ir, m, [asMutationCase(c)])?.id, r.id).toBe(c.id);
+      }
+    });
+  }
+
+  it("conformance/README.md states the kill rate per edition, as the manifests have it", async () => {
+    const { mutationTable } = await import("../../compiler/cli/conformance.js");
+    const table = mutationTable();
+    for (const e of EDITIONS) expect(table).toMatch(new RegExp(`^\\| ${e} \\|`, "m"));
+    expect(fs.readFileSync("conformance/README.md", "utf8")).toContain(table);
+  });
+
+  it("the home-card check that looks at the first card only is killed, by a case whose home card is not first", () => {
+    const { ir, corpus, results } = load("his");
+    const r = results.find((x) => x.id === "pass.home_card#first_element@when")!;
+    expect(r.status).toBe("killed");
+    const c = corpus.cases.find((x) => x.id === r.by)!;
+    const hand = (c.state.hands as Record<string, { home: boolean }[]>)[c.action.power as string]!;
+    expect(hand[0]!.home).toBe(false);
+    expect(hand.some((card) => card.home)).toBe(true);
+    expect(c.expect.allowed).toBe(false);
+    expect(c.rules["pass.home_card"]).toMatch(/home card/);
+    expect(c.source).toMatch(/^dsl\/modules\/pass\/pass\.rules:\d+$/);
+    // the mutant itself: the first card only
+    const m = mutantsOf(ir).find((x) => x.id === r.id)!;
+    expect(mutantVerdict(ir, m, createInterpreter(mutateEdition(ir, m)), c.state, c.action, false, false)).toBe(true);
+  });
+
+  it("the Ottoman at peace with Hungary-Bohemia may not declare war on it: a case has it", () => {
+    const { corpus, results } = load("his");
+    const r = results.find((x) => x.id === "dow.hungary_bohemia#exempt_actor@when:ottoman")!;
+    expect(r.status).toBe("killed");
+    const c = corpus.cases.find((x) => x.id === r.by)!;
+    expect(c.action).toMatchObject({ action: "declare_war", by: "ottoman", target: "hungary_bohemia" });
+    expect(c.expect).toMatchObject({ allowed: false, violations: ["dow.hungary_bohemia"] });
+  });
+
+  it("two engines with those bugs (and perfect rule ids elsewhere) fail the corpus in verdict-only mode", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rw-mut-"));
+    const gen = path.resolve("generated/his/index.ts");
+    const engines = {
+      firstCard: `import { check as c } from ${JSON.stringify(gen)};
+export function check(s, a) {
+  if (a.action !== "pass") return c(s, a);
+  const hand = s.hands[a.power] ?? [];
+  // the bug: only the first card is looked at
+  const v = c({ ...s, hands: { ...s.hands, [a.power]: hand.map((x, i) => (i === 0 ? x : { ...x, home: false })) } }, a);
+  return { allowed: v.allowed };
+}`,
+      ottoman: `import { check as c } from ${JSON.stringify(gen)};
+export function check(s, a) {
+  const v = c(s, a);
+  if (a.action === "declare_war" && a.by === "ottoman") { const rest = v.violations.filter((x) => x.rule !== "dow.hungary_bohemia"); return { allowed: rest.length === 0 }; }
+  return { allowed: v.allowed };
+}`,
+    };
+    for (const [name, src] of Object.entries(engines)) {
+      const file = path.join(dir, `${name}.mjs`);
+      fs.writeFileSync(file, src);
+      const r = await runCorpus("conformance/his", { module: file }, { verdictOnly: true });
+      expect(r.disagreements.length, name).toBeGreaterThan(0);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
+
+  it("a mutant judged equivalent is not told apart by the bounded search when run again (two of them)", async () => {
+    const { ir, corpus, results } = load("his");
+    const { loadValidators } = await import("../../compiler/engine/loader.js");
+    const { resolveEdition } = await import("../../compiler/engine/editions.js");
+    const mod = await loadValidators(resolveEdition("his"), ir);
+    const eq = results.filter((r) => r.status === "equivalent" && /^(pass|dow)\./.test(r.rule)).slice(0, 2);
+    expect(eq.length).toBe(2);
+    const { actionProblems, stateProblems } = await import("../../compiler/engine/validate.js");
+    const valid = (s: unknown, a: Record<string, unknown>) => !actionProblems(ir, a).length && !stateProblems(ir, mod, s).length;
+    const interp = createInterpreter(ir);
+    for (const r of eq) {
+      const m = mutantsOf(ir).find((x) => x.id === r.id)!;
+      // as `conformance write` searched: every case as a seed, the default bounds
+      expect(distinguish(ir, m, corpus.cases.map(asMutationCase), { check: mod.check, interp, valid }), r.id).toBeUndefined();
+    }
+  }, 120_000);
+});
+
+describe("mutants of a rule (compiler/engine/mutants.ts)", () => {
+  const ir: IREdition = loadEdition("dsl/his").edition!;
+  const byRule = (id: string): Mutant[] => mutantsOf(ir).filter((m) => m.rule === id);
+  it("negates comparisons, drops conjuncts, swaps parameters of one type and exempts each actor", () => {
+    const ops = new Set(mutantsOf(ir).map((m) => m.op));
+    expect([...ops].sort()).toEqual(["const_minus", "const_plus", "drop_conjunct", "drop_disjunct", "exempt_actor", "first_element", "negate_cmp", "swap_params"]);
+    expect(byRule("dow.self").map((m) => m.detail)).toEqual(expect.arrayContaining(["= → !=", "by ↔ target", "by != ottoman"]));
+    // ids are unique
+    const ids = mutantsOf(ir).map((m) => m.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+  it("the first-element mutant of `some c in hand: c.home` reads the first card only", () => {
+    const m = byRule("pass.home_card").find((x) => x.op === "first_element")!;
+    const mut = createInterpreter(mutateEdition(ir, m));
+    const orig = createInterpreter(ir);
+    const base = JSON.parse(fs.readFileSync("test/fixtures/his/base-state.json", "utf8"));
+    const hand = [{ id: "a", home: false, mandatory: false, combat: false }, { id: "b", home: true, mandatory: false, combat: false }];
+    const state = { ...base, phase: "action_phase", active_power: "france", hands: { ...base.hands, france: hand } };
+    const action = { action: "pass", power: "france" };
+    expect(orig.fires("pass.home_card", state, action)).toBe(true);
+    expect(mut.fires("pass.home_card", state, action)).toBe(false);
+    expect(mut.fires("pass.home_card", { ...state, hands: { ...state.hands, france: [...hand].reverse() } }, action)).toBe(true);
+  });
+});
