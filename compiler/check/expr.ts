@@ -18,6 +18,7 @@ import { SAFE_INT_MAX, isLanguageInt } from "../ir/ints.js";
 import { localKey, type Resolution, type Use } from "./resolution.js";
 import { recordPointer } from "./schema.js";
 import { substitute } from "./substitute.js";
+import { markDefCall } from "../ir/def-calls.js";
 
 export { BOARD_DOMAIN_FNS, BOARD_FNS, DISTANCE } from "./builtins.js";
 export { assignable, comparable, isScalar } from "./env.js";
@@ -437,7 +438,7 @@ export class ExprChecker implements CallChecker {
       const m = new Map(def.params.map((p, i) => [p.name, args[i]!]));
       const pos = posOf(ctx.file, e.span);
       this.spans.set(pos, e.span);
-      return { ...substitute(tpl, m), pos };
+      return markDefCall({ ...substitute(tpl, m), pos }, { def: n, params: def.params.map((p) => p.name), args });
     }
     // a table named like a builtin takes precedence, as a def does (and as `t(args).field` reads it)
     if (env.tables?.has(n)) return tableCall(this, e, ctx);
