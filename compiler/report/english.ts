@@ -57,7 +57,7 @@ export function lexicon(ir: IREdition, phrases: Phrases = emptyPhrases(), opts: 
     spaces: new Map(ir.board.spaces.map((s) => [s.id, s.name])),
     bases,
     tables: new Map((ir.tables ?? []).map((t) => [t.name, t.title])),
-    tableParams: new Map((ir.tables ?? []).map((t) => [t.name, t.params.map((p) => p.name)])),
+    tableParams: new Map((ir.tables ?? []).map((t) => [t.name, (t.params ?? []).map((p) => p.name)])),
     routes: new Map(ir.routes.map((r) => [r.name, r.params.map((p) => p.name)])),
     params: new Map(),
     vars: new Map(),
@@ -168,7 +168,7 @@ export function readExpr(e: Expr, lex: Lexicon, depth = 0): string {
       const p = lex.params.get(e.name);
       if (p !== undefined) return p;
       lex.misses.add(`var:${e.name}`);
-      return `the ${words(e.name)}`;
+      return words(e.name);
     }
     case "state":
       return "the game state";
@@ -309,13 +309,15 @@ function inSet(set: Expr, lex: Lexicon, depth: number): string {
   return `one of ${r(set)}`;
 }
 
-/** The phrase keys of a field read: its path from the state (`spaces.unrest`), then its record type's (`Card.home`). */
+/** The phrase keys of a field read: its path from the state (`spaces.unrest`), then its record type's (`Card.home`), or for an unnamed record off the state its bare name. */
 function fieldKeys(e: Extract<Expr, { k: "field" }>): string[] {
   const keys: string[] = [];
   const path = pathOf(e);
   if (path !== undefined) keys.push(path);
   const t = e.obj.type;
   if (t.k === "record" && t.name) keys.push(`${t.name}.${e.field}`);
+  // a field of an unnamed record off the state (a quantified element of a literal list type): its bare name
+  if (path === undefined && t.k === "record" && !t.name) keys.push(e.field);
   return keys;
 }
 
