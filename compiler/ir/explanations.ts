@@ -123,6 +123,15 @@ export interface Explanation {
   replay?: string;
 }
 
+/** What a verdict means, one sentence: the analysis's words for it, why it is vacuous, or why it is unknown. */
+export function verdictMeaning(o: Pick<ObligationResult, "kind" | "verdict" | "vacuous" | "reason">): string {
+  const w = analysisWords(o.kind);
+  if (o.verdict === "unknown") return `Not decided: ${o.reason ?? "the prover gave no answer"}.`;
+  if (o.verdict === "refuted") return w?.refuted ?? "Refuted.";
+  if (o.vacuous) return `Proved only because its subject never applies${o.reason ? ` (${o.reason})` : ""}.`;
+  return w?.proved ?? "Proved.";
+}
+
 /** The command that replays a counterexample written to `stateFile` and `actionFile` (paths as `prove` wrote them). */
 export function replayCommandFor(editionDir: string, stateFile: string, actionFile: string): string {
   return `npx rulewright check --edition ${editionDir} --state ${stateFile} --action ${actionFile}`;
@@ -139,14 +148,7 @@ export function explainObligation(
   editionDir = `dsl/${ir.folder ?? ir.name}`,
 ): Explanation {
   const w = analysisWords(o.kind);
-  const means =
-    o.verdict === "unknown"
-      ? `Not decided: ${o.reason ?? "the prover gave no answer"}.`
-      : o.verdict === "proved"
-        ? o.vacuous
-          ? `Proved only because its subject never applies${o.reason ? ` (${o.reason})` : ""}.`
-          : (w?.proved ?? "Proved.")
-        : (w?.refuted ?? "Refuted.");
+  const means = verdictMeaning(o);
   const core: CoreEntry[] = [];
   for (const id of o.core ?? []) {
     const info = idInfo(ir, id);

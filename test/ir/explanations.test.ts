@@ -29,3 +29,15 @@ describe("explainObligation", () => {
     expect(replayCommandFor("dsl/his", "a.state.json", "a.action.json")).toBe("npx rulewright check --edition dsl/his --state a.state.json --action a.action.json");
   });
 });
+
+describe("the CLI's explanation of a finding", () => {
+  it("`prove` prints what the verdict means under the finding, and the replay command", async () => {
+    const { explainLines } = await import("../../compiler/cli/prove.js");
+    const ir = tinyIR();
+    const rule = ir.rules[0]!;
+    const o = { id: "t.contradiction", kind: "contradiction", severity: "error", verdict: "refuted", action: rule.action, rules: [rule.id, rule.id], subjects: [rule.id], ms: 0, counterexample: { state: {}, action: { action: rule.action }, replayable: true, facts: [] } } as unknown as ObligationResult;
+    const lines = explainLines({ edition: ir.name, dir: "dsl/t", outDir: "proofs/t", ir, files: new Map([[o.id, { state: "s.json", action: "a.json" }]]), errors: 0, failed: false, ms: 0 }, o, "").map((l) => l.replace(/\x1b\[[0-9;]*m/g, ""));
+    expect(lines[1]).toBe("Some state obliges the action and forbids it at once: a player cannot obey both rules.");
+    expect(lines).toContain(`replay: ${replayCommandFor("dsl/t", "s.json", "a.json")}`);
+  });
+});
