@@ -5,15 +5,19 @@
  */
 import type { Domain, Expr } from "../ir/types.js";
 import { freeVars } from "../ir/walk.js";
-import { defCallOf, markDefCall } from "../ir/def-calls.js";
+import { defCallOf, defSpansOf, markDefCall, markDefSpans } from "../ir/def-calls.js";
 
 /** Replace free variables by expressions, renaming binders that would capture them. */
 export function substitute(e: Expr, m: Map<string, Expr>): Expr {
   if (m.size === 0) return e;
-  const out = substituteNode(e, m);
+  let out = substituteNode(e, m);
+  if (out === e) return out;
   // a def called inside the template keeps its mark (compiler/ir/def-calls.ts), its arguments substituted too
   const call = defCallOf(e);
-  return call && out !== e ? markDefCall({ ...out }, { def: call.def, params: call.params, args: call.args.map((a) => substitute(a, m)) }) : out;
+  if (call) out = markDefCall({ ...out }, { def: call.def, params: call.params, args: call.args.map((a) => substitute(a, m)) });
+  const spans = defSpansOf(e);
+  if (spans.length) out = markDefSpans(out, spans.map((sp) => ({ ...sp, call: { ...sp.call, args: sp.call.args.map((a) => substitute(a, m)) } })));
+  return out;
 }
 
 function substituteNode(e: Expr, m: Map<string, Expr>): Expr {

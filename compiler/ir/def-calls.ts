@@ -20,6 +20,18 @@ export interface DefCall {
 }
 
 const KEY = "__defCall";
+const SPANS = "__defSpans";
+
+/**
+ * A def call whose body (an `and`/`or`) the checker spread into an enclosing `and`/`or` of the
+ * same kind (`a and d(x)` with `d`'s body `b and c` becomes `a and b and c`): the call covers
+ * `count` arguments of the enclosing node from `start`.
+ */
+export interface DefSpan {
+  start: number;
+  count: number;
+  call: DefCall;
+}
 
 /** Mark `e` (an inlined def body, freshly built) as the call `def(args)`; returns `e`. */
 export function markDefCall<T extends Expr>(e: T, call: DefCall): T {
@@ -30,4 +42,15 @@ export function markDefCall<T extends Expr>(e: T, call: DefCall): T {
 /** The def call `e` is the inlined body of, or undefined. */
 export function defCallOf(e: Expr): DefCall | undefined {
   return (e as unknown as Record<string, DefCall | undefined>)[KEY];
+}
+
+/** Mark the def calls spread into `e`'s arguments (an `and`/`or`, freshly built); returns `e`. */
+export function markDefSpans<T extends Expr>(e: T, spans: DefSpan[]): T {
+  if (spans.length) Object.defineProperty(e, SPANS, { value: spans, enumerable: false, configurable: true, writable: false });
+  return e;
+}
+
+/** The def calls spread into the arguments of an `and`/`or` (none for any other node), by `start`. */
+export function defSpansOf(e: Expr): readonly DefSpan[] {
+  return (e as unknown as Record<string, DefSpan[] | undefined>)[SPANS] ?? [];
 }

@@ -9,10 +9,13 @@
  * capitalized). Pure functions of the IR; every `Expr` kind, `Domain` kind, board function,
  * operator and table pattern has a rendering (test/cli/report.test.ts enumerates them).
  */
-import type { BoardDomainFn, BoardFn, CmpOp, Domain, Expr, IRAction, IREdition, IRExemption, IRInvariant, IRRoute, IRRule, IRTable, TablePattern, TableValue } from "../ir/types.js";
-import { defCallOf } from "../ir/def-calls.js";
+import type { CmpOp, Domain, Expr, IRAction, IREdition, IRExemption, IRInvariant, IRRoute, IRRule, IRTable, TablePattern, TableValue } from "../ir/types.js";
+import { defCallOf, defSpansOf, type DefCall } from "../ir/def-calls.js";
 import { liftedBy } from "../ir/derived.js";
 import { emptyPhrases, fillPhrase, negative, positive, type Phrases } from "./phrases.js";
+import { BOARD_DOMAIN, BOARD_ELEMENT, BOARD_FN, BOARD_FN_NOT } from "./board-words.js";
+
+export { BOARD_DOMAIN, BOARD_FN };
 
 /** What a reading needs from the edition: its board names, enums, actions, tables and phrases. */
 export interface Lexicon {
@@ -84,6 +87,7 @@ export function valueName(lex: Lexicon, v: string, type?: Expr["type"]): string 
   const base = type?.k === "enum" ? type.base : lex.bases.get(v);
   const named = lex.phrases.names[`${base}.${v}`] ?? lex.phrases.names[v];
   if (named !== undefined) return named;
+  if (base === "Phase") return `the ${phase(v)}`;
   if ((base === "Space" || base === undefined) && lex.spaces.has(v)) return lex.spaces.get(v)!;
   return memberName(base, v);
 }
@@ -92,50 +96,6 @@ const CMP: Record<string, string> = { "=": "is", "!=": "is not", "<": "is less t
 /** the comparison that holds when `op` does not */
 const NOT_CMP: Record<string, string> = { "=": "!=", "!=": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<" };
 const ARITH: Record<string, string> = { "+": "plus", "-": "minus", "*": "times" };
-
-/** Board predicates: a sentence with the arguments in place of $0, $1. */
-export const BOARD_FN: Record<BoardFn, string> = {
-  is_land: "$0 is a land space",
-  is_sea: "$0 is a sea zone",
-  is_port: "$0 is a port",
-  is_fortified: "$0 is fortified",
-  is_key: "$0 is a key space",
-  is_electorate: "$0 is an electorate",
-  is_capital: "$0 is the capital of $1",
-  is_home: "$0 is a home space of $1",
-  adjacent: "$0 is adjacent to $1",
-  pass_between: "a mountain pass lies between $0 and $1",
-  port_on: "$0 is a port on $1",
-};
-
-/** Board predicates negated. */
-const BOARD_FN_NOT: Record<BoardFn, string> = {
-  is_land: "$0 is not a land space",
-  is_sea: "$0 is not a sea zone",
-  is_port: "$0 is not a port",
-  is_fortified: "$0 is not fortified",
-  is_key: "$0 is not a key space",
-  is_electorate: "$0 is not an electorate",
-  is_capital: "$0 is not the capital of $1",
-  is_home: "$0 is not a home space of $1",
-  adjacent: "$0 is not adjacent to $1",
-  pass_between: "no mountain pass lies between $0 and $1",
-  port_on: "$0 is not a port on $1",
-};
-
-/** Board collections: a noun phrase with the arguments in place of $0. */
-export const BOARD_DOMAIN: Record<BoardDomainFn, string> = {
-  ports_of: "the ports on $0",
-  sea_zones_of: "the sea zones touching $0",
-  neighbors: "the spaces connected to $0",
-};
-
-/** One element of a board collection, for a quantifier: "some port on the sea zone". */
-const BOARD_ELEMENT: Record<BoardDomainFn, [noun: string, tail: string]> = {
-  ports_of: ["port", " on $0"],
-  sea_zones_of: ["sea zone", " touching $0"],
-  neighbors: ["space", " connected to $0"],
-};
 
 const AGG: Record<string, string> = { sum: "the sum", max: "the largest", min: "the smallest" };
 
@@ -180,7 +140,7 @@ export function readExpr(e: Expr, lex: Lexicon, depth = 0): string {
       return readNot(e.arg, lex, depth + 1);
     case "and":
     case "or":
-      return group(e.args.map((x) => part(x, lex, depth)).join(` ${e.k} `), lex);
+      return group(connectiveParts(e, lex, depth).join(` ${e.k} `), lex);
     case "implies":
       return group(`if ${part(e.left, lex, depth)} then ${part(e.right, lex, depth)}`, lex);
     case "cmp":
@@ -241,7 +201,11 @@ function hasPhrase(e: Expr, lex: Lexicon): boolean {
 /** A def call with a phrase, positive or negated; undefined when `e` is no def call with one. */
 function readDefCall(e: Expr, lex: Lexicon, depth: number, negated: boolean): string | undefined {
   const call = defCallOf(e);
-  if (!call) return undefined;
+  return call ? readCall(call, lex, depth, negated) : undefined;
+}
+
+/** A def call in its phrase's words (undefined, and noted as a miss, when the def has no phrase). */
+function readCall(call: DefCall, lex: Lexicon, depth: number, negated: boolean): string | undefined {
   const p = lex.phrases.defs[call.def];
   if (p === undefined) {
     lex.misses.add(`def:${call.def}`);
@@ -256,6 +220,27 @@ function readDefCall(e: Expr, lex: Lexicon, depth: number, negated: boolean): st
   if (!negated) return fillPhrase(positive(p), args);
   const neg = negative(p);
   return neg !== undefined ? fillPhrase(neg, args) : `it is not the case that ${fillPhrase(positive(p), args)}`;
+}
+
+/**
+ * The clauses of an `and`/`or`: each argument, but a def call the checker spread into it (its body
+ * an `and`/`or` of the same kind: compiler/ir/def-calls.ts `DefSpan`) read as one clause, its phrase.
+ */
+function connectiveParts(e: Extract<Expr, { k: "and" | "or" }>, lex: Lexicon, depth: number): string[] {
+  const spans = defSpansOf(e);
+  const out: string[] = [];
+  for (let i = 0; i < e.args.length; ) {
+    const sp = spans.find((x) => x.start === i);
+    const text = sp ? readCall(sp.call, lex, depth, false) : undefined;
+    if (sp && text !== undefined) {
+      out.push(text);
+      i += sp.count;
+    } else {
+      out.push(part(e.args[i]!, lex, depth));
+      i++;
+    }
+  }
+  return out;
 }
 
 /** `not x` in words: the negative phrase of a def or field, "is not", "no …", or "it is not the case that …". */
@@ -387,7 +372,8 @@ function element(d: Domain, varType: Expr["type"], lex: Lexicon, depth: number):
 
 /** A variable bound to a noun: "the card", "the other power" when a power is already in scope. */
 function bind(lex: Lexicon, v: string, noun: string): { inner: Lexicon; noun: string; ref: string } {
-  const taken = [...lex.vars.values()].filter((x) => x.noun === noun || x.noun === `other ${noun}`).length;
+  // a variable or action parameter already read "the <noun>" takes the plain name: this one is "the other <noun>"
+  const taken = [...lex.vars.values()].filter((x) => x.noun === noun || x.noun === `other ${noun}`).length + ([...lex.params.values()].includes(`the ${noun}`) ? 1 : 0);
   const n = taken === 0 ? noun : taken === 1 ? `other ${noun}` : `${ORDINAL[taken] ?? `${taken + 1}th`} ${noun}`;
   const vars = new Map(lex.vars);
   vars.set(v, { noun, ref: `the ${n}` });

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Expr, IREdition } from "../../compiler/ir/types.js";
 import { children } from "../../compiler/ir/walk.js";
-import { defCallOf } from "../../compiler/ir/def-calls.js";
+import { defCallOf, defSpansOf } from "../../compiler/ir/def-calls.js";
 import { liftedBy } from "../../compiler/ir/derived.js";
 import { editionReadings } from "../../compiler/report/readings.js";
 import { fillPhrase, parsePhrases, readPhrases, type Phrases } from "../../compiler/report/phrases.js";
@@ -86,8 +86,20 @@ describe("the golden readings", () => {
 function irShape(e: Expr, phrases: Phrases): string {
   const call = defCallOf(e);
   if (call && phrases.defs[call.def] !== undefined) return call.args.map((a) => irShape(a, phrases)).sort().join("");
+  if (e.k === "and" || e.k === "or") {
+    // a def spread into this connective with a phrase is one clause: only its arguments' connectives show
+    const parts: string[] = [];
+    for (let i = 0; i < e.args.length; ) {
+      const sp = defSpansOf(e).find((x) => x.start === i && phrases.defs[x.call.def] !== undefined);
+      if (sp) {
+        parts.push(...sp.call.args.map((a) => irShape(a, phrases)));
+        i += sp.count;
+      } else parts.push(irShape(e.args[i++]!, phrases));
+    }
+    return `(${parts.sort().join("")})`;
+  }
   const inner = children(e).map((x) => irShape(x, phrases)).sort().join("");
-  return e.k === "and" || e.k === "or" || e.k === "implies" ? `(${inner})` : inner;
+  return e.k === "implies" ? `(${inner})` : inner;
 }
 
 /** The nesting of the brackets of a reading in bracket mode, in the same form. */
@@ -161,6 +173,18 @@ describe("def marks (compiler/ir/def-calls.ts)", () => {
     expect(defCallOf(r.when)!.args.map((a) => (a.k === "var" ? a.name : a.k))).toEqual(["by", "target"]);
     expect(JSON.stringify(r.when)).not.toContain("defCall");
     expect(Object.keys(r.when)).not.toContain("__defCall");
+  });
+
+  it("a def whose body is spread into an enclosing and/or keeps its place and reads as its phrase", () => {
+    const { ir, phrases } = editions.get("his")!;
+    // `(power = protestant and faith_neighbors_all_in_unrest(space, protestant)) or …`: the def's `and` is spread into the rule's
+    const r = ir.rules.find((x) => x.id === "unrest.reformation_adjacent")!;
+    const first = (r.when as Extract<Expr, { k: "or" }>).args[0]! as Extract<Expr, { k: "and" }>;
+    expect(first.k).toBe("and");
+    expect(first.args.length).toBe(3); // flattened: the IR (and so codegen and the prover) is as before
+    expect(defSpansOf(first).map((sp) => [sp.start, sp.count, sp.call.def])).toEqual([[1, 2, "faith_neighbors_all_in_unrest"]]);
+    const line = editionReadings(ir, phrases).lines.find((l) => l.id === r.id)!.text;
+    expect(line).toContain("(the acting power is the Protestant and the space is next to a land space of Protestant faith and every such space next to it is in unrest)");
   });
 
   it("a def called inside another def keeps its mark, with its arguments substituted", () => {

@@ -181,7 +181,7 @@ describe("plain-English readings", () => {
     const dx = diff.diffs[0].proved!.actions[0].examples[0];
     expect(dx).toMatchObject({ kind: "diff", highlight: ["istanbul", "varna"], actionText: "spring deploy: power the Ottoman, origin Istanbul, destination Varna" });
     // the fact in words, grouped, and the space it is about marked by its type
-    expect(dx.factGroups).toEqual([{ key: "spaces", title: "the spaces", facts: [expect.objectContaining({ text: "the naval units of Independent in Varna is 1", space: "varna" })] }]);
+    expect(dx.factGroups).toEqual([{ key: "spaces", title: "the spaces", facts: [expect.objectContaining({ text: "the number of naval units of Independent in Varna is 1", space: "varna" })] }]);
     expect(diff.states[dx.state!]).toBeDefined();
     // a hostile title stays text: the data is inlined with every `<` escaped (client.js escapes what it renders)
     const evil = "</script><img src=x onerror=alert(1)>";
