@@ -20,7 +20,9 @@ import { readPhrases } from "./phrases.js";
 import { factGroups, type FactGroup } from "./facts.js";
 import { analysisList, explainObligation, type AnalysisWords, type Explanation } from "../ir/explanations.js";
 import type { Fact } from "../ir/proof-report.js";
-import { readsOf, sectionKey, sectionOf } from "./view-helpers.js";
+import { readsOf, sectionOf } from "./view-helpers.js";
+import { readManifests, sortSections } from "./sections.js";
+import type { Manifest } from "../coverage/manifest.js";
 
 export { readsOf };
 export { reportInputProblems } from "./input-checks.js";
@@ -204,6 +206,8 @@ interface Build {
   states: SiteData["states"];
   cache: Map<IREdition, { lex: ReturnType<typeof lexicon>; spaceIds: Set<string> }>;
   sourceCache: Map<string, string[]>;
+  /** the coverage manifests, read once when the sections are first ordered */
+  manifests?: Manifest[];
 }
 
 /** The lines of a rule file (relative to the root), read once; none when it cannot be read. */
@@ -458,7 +462,7 @@ function editionView(b: Build, e: EditionInput): EditionView {
     proofs: proofSummary(e),
     coverage: coverageView(b, folder),
     scenarios: { passed: mine.filter((r) => r.pass).length, failed: mine.filter((r) => !r.pass).length },
-    sections: [...sections].map(([section, ids]) => ({ section, ids })).sort((x, y) => sectionKey(x.section).localeCompare(sectionKey(y.section), "en", { numeric: true })),
+    sections: sortSections((b.manifests ??= readManifests(b.inp.root)), ir, sections),
     rules,
     obligations,
     board: {
