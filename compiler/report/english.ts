@@ -274,6 +274,8 @@ function readNot(x: Expr, lex: Lexicon, depth: number): string {
 function readCmp(op: CmpOp, left: Expr, right: Expr, lex: Lexicon, depth: number): string {
   const r = (y: Expr) => readExpr(y, lex, depth + 1);
   if (right.k === "lit" && typeof right.value === "boolean" && (op === "=" || op === "!=")) return (right.value === (op === "=")) ? r(left) : readNot(left, lex, depth);
+  // two true/false clauses compared: "exactly when", or for `!=` "either … or …, but not both"
+  if (left.type.k === "bool" && right.type.k === "bool" && (op === "=" || op === "!=")) return op === "=" ? `${r(left)} exactly when ${r(right)}` : `either ${r(left)} or ${r(right)}, but not both`;
   if (left.k === "len" && right.k === "lit" && typeof right.value === "number") {
     const list = r(left.arg);
     if ((op === "=" && right.value === 0) || (op === "<" && right.value === 1) || (op === "<=" && right.value === 0)) return `${list} ${pluralVerb(list)} empty`;
