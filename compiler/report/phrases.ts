@@ -70,8 +70,8 @@ export function phraseFolders(ir: Pick<IREdition, "inputs" | "name" | "folder" |
 
 /**
  * The merged phrases of an edition, read from `<root>/<folder>/phrases.json` for each folder of
- * `phraseFolders`. A missing file is no phrases; a malformed one throws an Error naming the file
- * and the entry.
+ * `phraseFolders`. A missing file is no phrases; a malformed one throws a `PhrasesError` naming
+ * the file, line, column and entry.
  */
 export function readPhrases(ir: Pick<IREdition, "inputs" | "name" | "folder" | "parent">, root: string): Phrases {
   const out = emptyPhrases();
@@ -89,24 +89,41 @@ export function mergePhrases(into: Phrases, more: Partial<Phrases>): Phrases {
   return into;
 }
 
-/** A phrases file's JSON, checked: each kind an object of strings (or `{ is, not }` for defs, fields, tables). */
+/** A malformed phrases file: the message starts with `<file>:<line>:<column>:`. */
+export class PhrasesError extends Error {
+  readonly hint = 'a phrases.json holds sections (defs, fields, nouns, params, routes, tables, actions, names), each an object of strings or { "is": "…", "not": "…" } (dsl/README.md, "Phrases")';
+}
+
+/** 1-based line and column of an offset of a text. */
+function lineCol(text: string, offset: number): string {
+  const before = text.slice(0, Math.max(0, offset));
+  const line = before.split("\n").length;
+  return `${line}:${offset - before.lastIndexOf("\n")}`;
+}
+
+/**
+ * A phrases file's JSON, checked: each section an object of strings (or `{ is, not }` for defs,
+ * fields, tables). Errors: `PhrasesError` naming `file:line:column` and the entry.
+ */
 export function parsePhrases(text: string, file: string): Partial<Phrases> {
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${file}: not JSON (${(e as Error).message})`);
+    const at = /position (\d+)/.exec((e as Error).message);
+    throw new PhrasesError(`${file}:${at ? lineCol(text, Number(at[1])) : "1:1"}: not JSON (${(e as Error).message})`);
   }
-  if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error(`${file}: must hold a JSON object`);
+  const where = (key: string) => `${file}:${lineCol(text, Math.max(0, text.indexOf(JSON.stringify(key))))}`;
+  if (!v || typeof v !== "object" || Array.isArray(v)) throw new PhrasesError(`${file}:1:1: must hold a JSON object`);
   const out: Partial<Phrases> = {};
   for (const [kind, entries] of Object.entries(v as Record<string, unknown>)) {
     if (kind.startsWith("$")) continue; // $comment
-    if (!(KINDS as readonly string[]).includes(kind)) throw new Error(`${file}: unknown section "${kind}" (expected one of ${KINDS.join(", ")})`);
-    if (!entries || typeof entries !== "object" || Array.isArray(entries)) throw new Error(`${file}: "${kind}" must be an object`);
+    if (!(KINDS as readonly string[]).includes(kind)) throw new PhrasesError(`${where(kind)}: unknown section "${kind}" (expected one of ${KINDS.join(", ")})`);
+    if (!entries || typeof entries !== "object" || Array.isArray(entries)) throw new PhrasesError(`${where(kind)}: "${kind}" must be an object`);
     const withNot = kind === "defs" || kind === "fields" || kind === "tables";
     for (const [name, p] of Object.entries(entries as Record<string, unknown>)) {
       const ok = typeof p === "string" || (withNot && !!p && typeof p === "object" && typeof (p as { is?: unknown }).is === "string" && ["undefined", "string"].includes(typeof (p as { not?: unknown }).not));
-      if (!ok) throw new Error(`${file}: ${kind}.${name} must be a string${withNot ? ' or { "is": "…", "not": "…" }' : ""}`);
+      if (!ok) throw new PhrasesError(`${where(name)}: ${kind}.${name} must be a string${withNot ? ' or { "is": "…", "not": "…" }' : ""}`);
     }
     (out as Record<string, unknown>)[kind] = entries;
   }

@@ -2,6 +2,7 @@
  * The readings of every bundled rule (issue 25): the golden file, the words they may not contain,
  * their grouping against the IR, the phrase files, and the def marks the checker leaves on the IR.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,7 +13,7 @@ import { children } from "../../compiler/ir/walk.js";
 import { defCallOf, defSpansOf } from "../../compiler/ir/def-calls.js";
 import { liftedBy } from "../../compiler/ir/derived.js";
 import { editionReadings } from "../../compiler/report/readings.js";
-import { fillPhrase, parsePhrases, readPhrases, type Phrases } from "../../compiler/report/phrases.js";
+import { fillPhrase, parsePhrases, PhrasesError, readPhrases, type Phrases } from "../../compiler/report/phrases.js";
 import { GOLDEN_EDITIONS, goldenText, loadBundled } from "./readings-golden.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -141,9 +142,22 @@ describe("grouping", () => {
 
 describe("phrases", () => {
   it("a malformed phrases file is an error naming the file and the entry", () => {
-    expect(() => parsePhrases("{", "dsl/x/phrases.json")).toThrow(/dsl\/x\/phrases.json: not JSON/);
-    expect(() => parsePhrases('{"defs": {"allied": 3}}', "dsl/x/phrases.json")).toThrow(/dsl\/x\/phrases.json: defs.allied must be a string/);
+    expect(() => parsePhrases("{", "dsl/x/phrases.json")).toThrow(/^dsl\/x\/phrases.json:1:2: not JSON/);
+    expect(() => parsePhrases('{\n  "defs": {\n    "allied": 3}}', "dsl/x/phrases.json")).toThrow(/^dsl\/x\/phrases.json:3:5: defs.allied must be a string/);
+    expect(() => parsePhrases('{"defs": {"allied": 3}}', "f.json")).toThrow(PhrasesError);
     expect(() => parsePhrases('{"verbs": {}}', "f.json")).toThrow(/unknown section "verbs"/);
+  });
+
+  it("`rulewright report` with a malformed phrases.json: exit 2, the file, line and column named, no stack trace", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "rw-phrases-cli-"));
+    fs.mkdirSync(path.join(root, "dsl"), { recursive: true });
+    fs.cpSync(path.join(ROOT, "test/fixtures/frontend/mini"), path.join(root, "dsl", "mini"), { recursive: true });
+    fs.writeFileSync(path.join(root, "dsl", "mini", "phrases.json"), '{\n  "defs": {\n    "x": 3\n  }\n}\n');
+    const r = spawnSync(process.execPath, [path.join(ROOT, "bin/rulewright.mjs"), "report", "mini", "--out", path.join(root, "out")], { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain("dsl/mini/phrases.json:3:5: defs.x must be a string");
+    expect(r.stderr).toContain("help: a phrases.json holds sections");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
   it("a variant's phrases override its parent's, a module's come first", () => {
