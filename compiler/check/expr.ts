@@ -18,6 +18,7 @@ import { SAFE_INT_MAX, isLanguageInt } from "../ir/ints.js";
 import { localKey, type Resolution, type Use } from "./resolution.js";
 import { recordPointer } from "./schema.js";
 import { substitute } from "./substitute.js";
+import { defCallOf, defSpansOf, markDefCall, markDefSpans, type DefSpan } from "../ir/def-calls.js";
 
 export { BOARD_DOMAIN_FNS, BOARD_FNS, DISTANCE } from "./builtins.js";
 export { assignable, comparable, isScalar } from "./env.js";
@@ -283,15 +284,22 @@ export class ExprChecker implements CallChecker {
       operands.push(cur);
       operands.reverse();
       const args: Expr[] = [];
+      const spans: DefSpan[] = [];
       let ok = true;
       for (const x of operands) {
         const c = this.bool(x, ctx, op);
         if (!c) ok = false;
-        else if (c.k === op) for (const a of (c as Extract<Expr, { k: "and" | "or" }>).args) args.push(a);
-        else args.push(c);
+        else if (c.k === op) {
+          // a def call whose body is spread here keeps its place (compiler/ir/def-calls.ts), as do those spread into it
+          const call = defCallOf(c);
+          if (call) spans.push({ start: args.length, count: c.args.length, call });
+          else for (const sp of defSpansOf(c)) spans.push({ ...sp, start: args.length + sp.start });
+          for (const a of (c as Extract<Expr, { k: "and" | "or" }>).args) args.push(a);
+        } else args.push(c);
       }
       if (!ok) return undefined;
-      return this.mk({ k: op, args, type: BOOL }, ctx, e.span);
+      const made = this.mk({ k: op, args, type: BOOL }, ctx, e.span);
+      return made && markDefSpans(made, spans);
     }
     if (op === "implies") {
       const l = this.bool(e.left, ctx, op);
@@ -437,7 +445,8 @@ export class ExprChecker implements CallChecker {
       const m = new Map(def.params.map((p, i) => [p.name, args[i]!]));
       const pos = posOf(ctx.file, e.span);
       this.spans.set(pos, e.span);
-      return { ...substitute(tpl, m), pos };
+      const body = substitute(tpl, m);
+      return markDefSpans(markDefCall({ ...body, pos }, { def: n, params: def.params.map((p) => p.name), args }), [...defSpansOf(body)]);
     }
     // a table named like a builtin takes precedence, as a def does (and as `t(args).field` reads it)
     if (env.tables?.has(n)) return tableCall(this, e, ctx);

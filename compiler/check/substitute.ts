@@ -5,10 +5,22 @@
  */
 import type { Domain, Expr } from "../ir/types.js";
 import { freeVars } from "../ir/walk.js";
+import { defCallOf, defSpansOf, markDefCall, markDefSpans } from "../ir/def-calls.js";
 
 /** Replace free variables by expressions, renaming binders that would capture them. */
 export function substitute(e: Expr, m: Map<string, Expr>): Expr {
   if (m.size === 0) return e;
+  let out = substituteNode(e, m);
+  if (out === e) return out;
+  // a def called inside the template keeps its mark (compiler/ir/def-calls.ts), its arguments substituted too
+  const call = defCallOf(e);
+  if (call) out = markDefCall({ ...out }, { def: call.def, params: call.params, args: call.args.map((a) => substitute(a, m)) });
+  const spans = defSpansOf(e);
+  if (spans.length) out = markDefSpans(out, spans.map((sp) => ({ ...sp, call: { ...sp.call, args: sp.call.args.map((a) => substitute(a, m)) } })));
+  return out;
+}
+
+function substituteNode(e: Expr, m: Map<string, Expr>): Expr {
   const s = (x: Expr) => substitute(x, m);
   const sd = (d: Domain): Domain => (d.k === "list" ? { k: "list", expr: s(d.expr) } : d.k === "board" ? { ...d, args: d.args.map(s) } : d);
   switch (e.k) {

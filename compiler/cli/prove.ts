@@ -26,6 +26,7 @@ import { editionFolder, type IREdition } from "../ir/types.js";
 import { proveEdition, SolverPool, safeName, type ObligationResult, type ProofReport, type ProveOptions, type Witnesses } from "../verify/index.js";
 import { judgeWith, scenarioWitnesses, stagedJudge } from "../engine/witnesses.js";
 import { claim, describeTableExample, factText, idInfo, involved, posText, verdictMessage } from "../ir/verdict-words.js";
+import { replayCommandFor, verdictMeaning } from "../ir/explanations.js";
 import { toSarif, type FormatInput } from "../verify/report/sarif.js";
 import { counts, toJunit } from "../verify/report/junit.js";
 import { KIND_ORDER } from "../ir/obligations.js";
@@ -233,7 +234,7 @@ async function witnessesFor(ref: EditionRef, ir: IREdition, roots: string[] | un
 export function replayCommand(r: ProveResult, o: ObligationResult): string | undefined {
   const f = r.files?.get(o.id);
   if (!o.counterexample || !f) return undefined;
-  return `npx rulewright check --edition ${r.dir} --state ${f.state} --action ${f.action}`;
+  return replayCommandFor(r.dir, f.state, f.action);
 }
 
 const sevColor = (s: string) => (s === "error" ? color.red(s) : s === "warning" ? color.yellow(s) : s === "info" ? color.cyan(s) : color.dim(s));
@@ -243,6 +244,8 @@ export function explainLines(r: ProveResult, o: ObligationResult, indent = "    
   const ir = r.ir!;
   const lines: string[] = [];
   lines.push(`${indent}${verdictMessage(o, ir)}`);
+  // what the verdict means (compiler/ir/explanations.ts, shared with the report and the hover)
+  lines.push(`${indent}${color.dim(verdictMeaning(o))}`);
   if (o.severityNote) lines.push(`${indent}severity ${o.severity}: ${o.severityNote}`);
   const ids = involved(o);
   if (ids.length) {

@@ -17,6 +17,7 @@ import http from "node:http";
 import path from "node:path";
 import { buildSiteData, reportInputProblems, type DiffReport, type EditionInput, type TestResults } from "../report/data.js";
 import { readLayout, writeSite } from "../report/site.js";
+import { PhrasesError } from "../report/phrases.js";
 import { findScenarioFiles, readScenarioFile } from "../scenarios/index.js";
 import type { CoverageReport } from "../coverage/index.js";
 import type { ProofReport } from "../ir/proof-report.js";
@@ -90,7 +91,14 @@ export async function buildReport(editionArgs: string[], opts: ReportOptions): P
     }
   }
   const layout = readLayout();
-  const data = buildSiteData({ root: process.cwd(), editions, coverage, tests, diffs }, layout);
+  let data: ReturnType<typeof buildSiteData>;
+  try {
+    data = buildSiteData({ root: process.cwd(), editions, coverage, tests, diffs }, layout);
+  } catch (e) {
+    // a malformed phrases.json beside the rules (compiler/report/phrases.ts) is bad input, not a bug
+    if (e instanceof PhrasesError) throw new UsageError(e.message, 2, e.hint);
+    throw e;
+  }
   const out = writeSite(opts.out ?? DEFAULT_REPORT_DIR, data, layout);
   return { ...out, ms: Math.round(performance.now() - t0), dirs };
 }

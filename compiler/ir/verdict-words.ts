@@ -61,7 +61,7 @@ export function verdictMessage(o: ObligationResult, ir: IREdition): string {
       return `no legal state allows ${q(o.action)}: ${(o.core ?? []).map(q).join(", ")} forbid it everywhere`;
     case "stuck_power": {
       const s = o.stuck;
-      const blocked = s?.blocked.map((x) => `${x.action}${x.everyChoice ? " (every choice)" : ""}: ${x.rules.length ? x.rules.join(", ") : "?"}`).join("; ");
+      const blocked = s?.blocked.map((x) => `${x.action}${x.everyChoice ? " (every choice)" : ""}: ${x.rules.length ? x.rules.join(", ") : x.everyChoice ? "each choice forbidden by another rule, no one rule forbids them all" : "forbidden, no rule named"}`).join("; ");
       const decline = s?.decline ? `declining (${q(s.decline)}) is forbidden too` : `it may not decline: ${s?.obliged.map(q).join(", ") || "an obligation"} binds it`;
       return `in ${q(o.phase ?? "?")} the active power${s ? ` (${s.actor})` : ""} can be left with no legal move — ${blocked ?? "every declared action is forbidden"}; ${decline}`;
     }

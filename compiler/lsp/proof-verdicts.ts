@@ -13,6 +13,7 @@ import type { Obligation } from "../ir/obligations.js";
 import type { Project } from "./project.js";
 import { keyedFor, openProofCache, proofCacheFile, type ProofCache } from "./keys.js";
 import type { EditionIndex } from "./symbols.js";
+import { verdictMeaning } from "../ir/explanations.js";
 
 /**
  * Files read from disk and kept, each re-read only when its mtime changed: `get(file, read)` gives
@@ -150,7 +151,7 @@ export function verdictLines(ctx: VerdictSources, all: readonly { dir: string }[
       if (cached && cached.hits.some((h) => h.hit)) {
         out.push(`**Proofs (${folder}, from the proof cache ${ctx.project.rel(cached.file)}, for the rules as they are now):**`);
         for (const { ob, hit } of cached.hits) {
-          out.push(hit ? `- ${verdictWords(hit, id)}${hit.severity === "off" ? " (severity off)" : ""}` : `- ${ob.kind}${ob.kind === "contradiction" || ob.kind === "obligation_clash" ? ` with \`${ob.rules.find((r) => r !== id) ?? id}\`` : ""}: not proved since the last change — run \`npx rulewright prove ${ctx.project.rel(idx.dir)}\``);
+          out.push(hit ? `- ${verdictWords(hit, id)}${hit.severity === "off" ? " (severity off)" : ""} — ${verdictMeaning(hit)}` : `- ${ob.kind}${ob.kind === "contradiction" || ob.kind === "obligation_clash" ? ` with \`${ob.rules.find((r) => r !== id) ?? id}\`` : ""}: not proved since the last change — run \`npx rulewright prove ${ctx.project.rel(idx.dir)}\``);
         }
         continue;
       }
@@ -163,7 +164,7 @@ export function verdictLines(ctx: VerdictSources, all: readonly { dir: string }[
     const stale = ir && ir.inputHash !== got.report.inputHash ? " — the rule files changed since (verdicts may be out of date)" : "";
     out.push(`**Proofs (${folder}, ${ctx.project.rel(got.file)}${stale}):**`);
     if (!obs.length) out.push("- none of the report's obligations is about it");
-    for (const o of obs) out.push(`- ${verdictWords(o, id)}${o.severity === "off" ? " (severity off)" : ""}`);
+    for (const o of obs) out.push(`- ${verdictWords(o, id)}${o.severity === "off" ? " (severity off)" : ""} — ${verdictMeaning(o)}`);
   }
   return out;
 }

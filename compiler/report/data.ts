@@ -16,9 +16,16 @@ import type { ObligationResult, ProofReport } from "../ir/proof-report.js";
 import type { Scenario } from "../scenarios/index.js";
 import { ruleDiff, type RuleDiff } from "./rule-diff.js";
 import { lexicon, readExemption, readInvariant, readRoute, readRule, readTableRow, valueName, words } from "./english.js";
-import { readsOf, sectionKey, sectionOf } from "./view-helpers.js";
+import { readPhrases } from "./phrases.js";
+import { factGroups, type FactGroup } from "./facts.js";
+import { analysisList, explainObligation, type AnalysisWords, type Explanation } from "../ir/explanations.js";
+import type { Fact } from "../ir/proof-report.js";
+import { readsOf, sectionOf } from "./view-helpers.js";
+import { readManifests, sortSections } from "./sections.js";
+import type { Manifest } from "../coverage/manifest.js";
 
 export { readsOf };
+export { reportInputProblems } from "./input-checks.js";
 
 /** The scenario results as `rulewright test --format json` prints them. */
 export interface TestResults {
@@ -41,62 +48,6 @@ export interface DiffReport {
   bounds?: { listBound: number; rlimit?: number; timeoutMs: number; maxStates: number };
 }
 
-/**
- * What is wrong with a `--coverage` (`kind` "coverage") or `--tests` ("tests") file before the
- * report reads it: each number the report shows must be a finite number (or null where a share
- * may be missing), each text a string, each flag a boolean — a file is input from anyone, and a
- * "number" that is markup must never reach the page (issue 29). Returns up to 5 problems, each
- * `<path>: <what> (got <value>)`; empty when the file has the shape the report reads.
- */
-export function reportInputProblems(kind: "coverage" | "tests", v: unknown): string[] {
-  const problems: string[] = [];
-  const show = (x: unknown) => {
-    const t = JSON.stringify(x) ?? String(x);
-    return t.length > 40 ? t.slice(0, 40) + "…" : t;
-  };
-  const need = (ok: boolean, where: string, what: string, got: unknown) => {
-    if (!ok && problems.length < 5) problems.push(`${where}: ${what} (got ${show(got)})`);
-  };
-  const obj = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
-  const list = (o: Record<string, unknown>, k: string, where: string): unknown[] => {
-    need(Array.isArray(o[k]), `${where}${k}`, "must be a list", o[k]);
-    return Array.isArray(o[k]) ? (o[k] as unknown[]) : [];
-  };
-  const nums = (o: Record<string, unknown>, where: string, keys: string[], nullable: string[] = []) => {
-    for (const k of keys) need(typeof o[k] === "number" && Number.isFinite(o[k]), `${where}${k}`, "must be a number", o[k]);
-    for (const k of nullable) need(o[k] === null || o[k] === undefined || (typeof o[k] === "number" && Number.isFinite(o[k])), `${where}${k}`, "must be a number or null", o[k]);
-  };
-  const strs = (o: Record<string, unknown>, where: string, keys: string[]) => {
-    for (const k of keys) need(typeof o[k] === "string", `${where}${k}`, "must be a string", o[k]);
-  };
-  if (!obj(v)) return [`the file must hold a JSON object (got ${show(v)})`];
-  if (kind === "tests") {
-    nums(v, "", ["passed", "failed"]);
-    list(v, "results", "").forEach((r, i) => {
-      const w = `results[${i}].`;
-      if (!obj(r)) return need(false, `results[${i}]`, "must be an object", r);
-      strs(r, w, ["file", "name", "edition", "detail"]);
-      nums(r, w, ["line"]);
-      need(typeof r.pass === "boolean", `${w}pass`, "must be true or false", r.pass);
-    });
-    return problems;
-  }
-  list(v, "editions", "").forEach((e, i) => {
-    const w = `editions[${i}].`;
-    if (!obj(e)) return need(false, `editions[${i}]`, "must be an object", e);
-    strs(e, w, ["edition"]);
-    nums(e, w, ["encoded", "restriction", "auditable", "audited"], ["percent", "auditedPercent"]);
-    list(e, "files", w).forEach((f, j) => {
-      const wf = `${w}files[${j}].`;
-      if (!obj(f)) return need(false, `${w}files[${j}]`, "must be an object", f);
-      strs(f, wf, ["source"]);
-      nums(f, wf, ["encoded", "restriction", "auditable", "audited"], ["percent"]);
-      if (!obj(f.counts)) return need(false, `${wf}counts`, "must be an object", f.counts);
-      nums(f.counts, `${wf}counts.`, ["out_of_scope", "procedure", "not_encoded"]);
-    });
-  });
-  return problems;
-}
 
 export interface EditionInput {
   ir: IREdition;
@@ -132,8 +83,19 @@ export interface Example {
   actionText: string;
   /** facts the prover reported, as "path = value" */
   facts: string[];
-  /** board space ids to highlight: the action's spaces and those the facts name */
+  /**
+   * board space ids to highlight: the action's Space parameters and the spaces the facts are
+   * about by their type (a Space-keyed map's key, a Space value), never a power or other value
+   * spelled like a space (`state.alliances[8].a = genoa` names Genoa the power)
+   */
   highlight: string[];
+  /**
+   * the facts the finding depends on (those the rules of its core — for a stuck power, the rules
+   * that block its moves; for a witness, its subject — read; all facts when they read none),
+   * grouped by what they are about, in words, each with the space it is about (`space`, only
+   * when space-typed) and the rules that read it (issue 25)
+   */
+  factGroups: FactGroup[];
   /** file the state was read from (relative to the root) */
   file?: string;
   source?: string;
@@ -151,8 +113,10 @@ export interface ObligationView {
   reason?: string;
   vacuous?: boolean;
   example?: Example;
-  /** a stuck_power counterexample: the power left without a move, and what forbids each action */
-  stuck?: { actor: string; decline: string | null; blocked: { action: string; rules: string[] }[] };
+  /** a stuck_power counterexample: the power left without a move, and what forbids each action (`text`: the move and why, in words) */
+  stuck?: { actor: string; decline: string | null; blocked: { action: string; rules: string[]; everyChoice: boolean; text: string }[] };
+  /** the verdict explained (compiler/ir/explanations.ts): what the analysis asks, what this verdict means, the finding, the core as data, the replay command */
+  explanation: Explanation;
 }
 
 export interface RuleView {
@@ -221,6 +185,8 @@ export interface DiffView {
 
 export interface SiteData {
   editions: EditionView[];
+  /** every analysis: what it asks and what proved/refuted mean (the "analyses" page) */
+  analyses: AnalysisWords[];
   diffs: DiffView[];
   /** compact states by key: top-level fields but `spaces`, and `spaces` as DrawnSpace per id */
   states: Record<string, { fields: Record<string, unknown>; spaces: Record<string, DrawnSpace> }>;
@@ -230,7 +196,7 @@ export interface SiteData {
 export function buildSiteData(inp: ReportInputs, layout: { positions: Record<string, [number, number]> }): SiteData {
   const b: Build = { inp, layout, states: {}, cache: new Map(), sourceCache: new Map() };
   const editions = inp.editions.map((e) => editionView(b, e));
-  return { editions, diffs: diffViews(b), states: b.states };
+  return { editions, analyses: analysisList(), diffs: diffViews(b), states: b.states };
 }
 
 /** What one build of the site data shares: its inputs, the states stored so far and the per-edition and per-file caches. */
@@ -240,6 +206,8 @@ interface Build {
   states: SiteData["states"];
   cache: Map<IREdition, { lex: ReturnType<typeof lexicon>; spaceIds: Set<string> }>;
   sourceCache: Map<string, string[]>;
+  /** the coverage manifests, read once when the sections are first ordered */
+  manifests?: Manifest[];
 }
 
 /** The lines of a rule file (relative to the root), read once; none when it cannot be read. */
@@ -298,7 +266,7 @@ function provedDiffView(b: Build, d: DiffReport, ia: IREdition | undefined, ib: 
       action: a.action,
       verdict: a.verdict,
       reason: a.reason,
-      examples: ir ? (a.differences ?? []).map((x) => exampleOf(b, "diff", ir, { action: x.action }, x.stateFile, x.facts, `${na}: ${x.verdictA}; ${nb}: ${x.verdictB} (${x.aspect})`)) : [],
+      examples: ir ? (a.differences ?? []).map((x) => exampleOf(b, "diff", ir, { action: x.action }, x.stateFile, x.facts.map(parseFactLine), [...x.rulesA, ...x.rulesB].map((r) => r.id), `${na}: ${x.verdictA}; ${nb}: ${x.verdictB} (${x.aspect})`)) : [],
     })),
     notCompared: d.notCompared ?? [],
   };
@@ -477,7 +445,7 @@ function coverageView(b: Build, folder: string): EditionView["coverage"] {
 function editionView(b: Build, e: EditionInput): EditionView {
   const ir = e.ir;
   const folder = ir.folder ?? ir.name;
-  const lex = lexicon(ir);
+  const { lex } = perEdition(b, ir);
   const obligations = (e.proof?.report.obligations ?? []).map((o) => obligationView(b, ir, o));
   const links = ruleLinks(obligations);
   const rules: RuleView[] = [...ruleAndExemptionViews(b, e, links, lex), ...invariantRouteTableViews(b, ir, links, lex)];
@@ -494,7 +462,7 @@ function editionView(b: Build, e: EditionInput): EditionView {
     proofs: proofSummary(e),
     coverage: coverageView(b, folder),
     scenarios: { passed: mine.filter((r) => r.pass).length, failed: mine.filter((r) => !r.pass).length },
-    sections: [...sections].map(([section, ids]) => ({ section, ids })).sort((x, y) => sectionKey(x.section).localeCompare(sectionKey(y.section), "en", { numeric: true })),
+    sections: sortSections((b.manifests ??= readManifests(b.inp.root)), ir, sections),
     rules,
     obligations,
     board: {
@@ -505,11 +473,12 @@ function editionView(b: Build, e: EditionInput): EditionView {
   };
 }
 
-/** An obligation's result as the page shows it, with its witness or counterexample as an example. */
-function obligationView(b: Build, ir: IREdition, o: ObligationResult & { witness?: { stateFile?: string }; counterexample?: { stateFile?: string } }): ObligationView {
+/** An obligation's result as the page shows it, with its witness or counterexample as an example and its explanation. */
+function obligationView(b: Build, ir: IREdition, o: ObligationResult & { witness?: { stateFile?: string }; counterexample?: { stateFile?: string; actionFile?: string } }): ObligationView {
   const ex = o.counterexample ?? o.witness;
   const kind = o.counterexample ? "counterexample" : "witness";
-  const facts = (ex?.facts ?? []).map((f) => `${f.path} = ${typeof f.value === "string" ? f.value : JSON.stringify(f.value)}`);
+  // the rules whose reads decide which facts matter: the core, the rules blocking a stuck power's moves, else the obligation's own
+  const readers = [...new Set([...(o.core ?? []), ...(o.stuck?.blocked.flatMap((x) => x.rules) ?? []), ...(o.stuck?.obliged ?? []), ...(o.core?.length ? [] : [...o.subjects, ...o.rules])])];
   return {
     id: o.id,
     kind: o.kind,
@@ -521,20 +490,46 @@ function obligationView(b: Build, ir: IREdition, o: ObligationResult & { witness
     core: o.core ?? [],
     reason: o.reason,
     vacuous: o.vacuous,
-    example: ex ? exampleOf(b, kind, ir, ex, (ex as { stateFile?: string }).stateFile, facts, ex.source ?? (ex.replayable === false && ex.reason ? `not replayable: ${ex.reason}` : undefined)) : undefined,
-    stuck: o.stuck ? { actor: o.stuck.actor, decline: o.stuck.decline, blocked: o.stuck.blocked.map((x) => ({ action: x.action, rules: x.rules })) } : undefined,
+    example: ex ? exampleOf(b, kind, ir, ex, (ex as { stateFile?: string }).stateFile, ex.facts ?? [], readers, ex.source ?? (ex.replayable === false && ex.reason ? `not replayable: ${ex.reason}` : undefined)) : undefined,
+    stuck: o.stuck ? { actor: o.stuck.actor, decline: o.stuck.decline, blocked: o.stuck.blocked.map((x) => ({ action: x.action, rules: x.rules, everyChoice: x.everyChoice, text: blockedText(perEdition(b, ir).lex, x) })) } : undefined,
+    explanation: explainObligation(o, ir),
   };
 }
 
-/** An edition's lexicon and board space ids, made once per build. */
+/** "play card: forbidden by cards.home_card", "spend CP: every choice forbidden, each by another rule". */
+function blockedText(lex: ReturnType<typeof lexicon>, x: { action: string; rules: string[]; everyChoice: boolean }): string {
+  const name = lex.phrases.actions[x.action] ?? words(x.action);
+  if (x.rules.length) return `${name}: ${x.everyChoice ? "every choice forbidden, by" : "forbidden by"} ${x.rules.join(", ")}`;
+  return `${name}: ${x.everyChoice ? "every choice of its parameters forbidden (no one rule forbids them all)" : "forbidden (the prover named no rule)"}`;
+}
+
+/** A diff report's fact line (`state.x = value`) as a fact; the value JSON when it parses, else the text. */
+function parseFactLine(line: string): Fact {
+  const i = line.indexOf(" = ");
+  if (i < 0) return { path: line, value: "" };
+  const text = line.slice(i + 3);
+  let value: unknown = text;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = text;
+  }
+  return { path: line.slice(0, i).replace(/^count\((.*)\)$/, "$1#len"), value };
+}
+
+/** An edition's lexicon (with its phrases) and board space ids, made once per build. */
 function perEdition(b: Build, ir: IREdition): { lex: ReturnType<typeof lexicon>; spaceIds: Set<string> } {
   let c = b.cache.get(ir);
-  if (!c) b.cache.set(ir, (c = { lex: lexicon(ir), spaceIds: new Set(ir.board.spaces.map((s) => s.id)) }));
+  if (!c) b.cache.set(ir, (c = { lex: lexicon(ir, readPhrases(ir, b.inp.root)), spaceIds: new Set(ir.board.spaces.map((s) => s.id)) }));
   return c;
 }
 
-/** An example as drawn: its state stored once by content hash (null when unreadable), the action in words, the spaces to ring. */
-function exampleOf(b: Build, kind: Example["kind"], ir: IREdition, ex: { action: Record<string, unknown>; state?: Record<string, unknown> }, stateFile: string | undefined, facts: string[], source?: string): Example {
+/**
+ * An example as drawn: its state stored once by content hash (null when unreadable), the action in
+ * words, its facts grouped and read (facts.ts), the spaces to ring (the action's Space parameters
+ * and the space-typed facts').
+ */
+function exampleOf(b: Build, kind: Example["kind"], ir: IREdition, ex: { action: Record<string, unknown>; state?: Record<string, unknown> }, stateFile: string | undefined, facts: Fact[], readers: string[], source?: string): Example {
   let key: string | null = null;
   if (stateFile) {
     try {
@@ -547,12 +542,18 @@ function exampleOf(b: Build, kind: Example["kind"], ir: IREdition, ex: { action:
     }
   }
   const { lex, spaceIds } = perEdition(b, ir);
-  const highlight = new Set<string>();
-  for (const v of Object.values(ex.action)) if (typeof v === "string" && spaceIds.has(v)) highlight.add(v);
-  for (const f of facts) for (const m of f.matchAll(/spaces\[([a-z0-9_]+)\]|= ([a-z0-9_]+)$/g)) if (spaceIds.has(m[1] ?? m[2])) highlight.add(m[1] ?? m[2]);
   const act = ex.action;
+  const action = ir.actions.find((a) => a.name === act.action);
+  const highlight = new Set<string>();
+  for (const p of action?.params ?? []) {
+    const v = act[p.name];
+    if (p.type.k === "enum" && p.type.base === "Space" && typeof v === "string" && spaceIds.has(v)) highlight.add(v);
+  }
+  const groups = factGroups(ir, lex, facts, readers, action?.name);
+  for (const g of groups) for (const f of g.facts) if (f.space) highlight.add(f.space);
   const params = Object.entries(act).filter(([k]) => k !== "action").map(([k, v]) => `${words(k)} ${typeof v === "string" ? valueName(lex, v) : JSON.stringify(v)}`);
-  return { kind, state: key, action: act, actionText: `${words(String(act.action ?? "?"))}${params.length ? `: ${params.join(", ")}` : ""}`, facts, highlight: [...highlight].sort(), file: stateFile, source };
+  const factLines = facts.map((f) => `${f.path} = ${typeof f.value === "string" ? f.value : JSON.stringify(f.value)}`);
+  return { kind, state: key, action: act, actionText: `${words(String(act.action ?? "?"))}${params.length ? `: ${params.join(", ")}` : ""}`, facts: factLines, highlight: [...highlight].sort(), factGroups: groups, file: stateFile, source };
 }
 
 /** A state in the report's compact form: each board space as a DrawnSpace, the other fields as they are. */

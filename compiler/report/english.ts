@@ -9,9 +9,15 @@
  * capitalized). Pure functions of the IR; every `Expr` kind, `Domain` kind, board function,
  * operator and table pattern has a rendering (test/cli/report.test.ts enumerates them).
  */
-import type { BoardDomainFn, BoardFn, Domain, Expr, IRAction, IREdition, IRExemption, IRInvariant, IRRoute, IRRule, IRTable, TablePattern, TableValue } from "../ir/types.js";
+import type { CmpOp, Domain, Expr, IRAction, IREdition, IRExemption, IRInvariant, IRRoute, IRRule, IRTable, TablePattern, TableValue } from "../ir/types.js";
+import { defCallOf, defSpansOf, type DefCall } from "../ir/def-calls.js";
+import { liftedBy } from "../ir/derived.js";
+import { emptyPhrases, fillPhrase, negative, positive, type Phrases } from "./phrases.js";
+import { BOARD_DOMAIN, BOARD_ELEMENT, BOARD_FN, BOARD_FN_NOT } from "./board-words.js";
 
-/** What a reading needs from the edition: its board names, enums, actions and tables. */
+export { BOARD_DOMAIN, BOARD_FN };
+
+/** What a reading needs from the edition: its board names, enums, actions, tables and phrases. */
 export interface Lexicon {
   /** space id → printed name */
   spaces: Map<string, string>;
@@ -19,10 +25,20 @@ export interface Lexicon {
   bases: Map<string, string>;
   /** table name → title */
   tables: Map<string, string>;
+  /** table name → its parameter names */
+  tableParams: Map<string, string[]>;
   /** route name → its parameter names */
   routes: Map<string, string[]>;
   /** the variables in scope that are action parameters: name → words ("the target") */
   params: Map<string, string>;
+  /** the bound variables in scope (quantifiers, aggregates): name → what they are called */
+  vars: Map<string, { noun: string; ref: string }>;
+  /** the domain's words (compiler/report/phrases.ts) */
+  phrases: Phrases;
+  /** every connective (and, or, if … then) in square brackets, for checking a reading's grouping */
+  brackets: boolean;
+  /** names read without a phrase of their own (`field:spaces.unrest`, `def:allied`, `var:m`): a reading to improve */
+  misses: Set<string>;
 }
 
 /** `active_power` → "active power", `MajorPower` → "major power". */
@@ -36,100 +52,99 @@ function memberName(base: string | undefined, m: string): string {
   return base && /power/i.test(base) ? w.replace(/\b\w/g, (c) => c.toUpperCase()) : w;
 }
 
-/** The lexicon of an edition (params empty: set per rule by `forAction`). */
-export function lexicon(ir: IREdition): Lexicon {
+/** The lexicon of an edition (params empty: set per rule by `forAction`), with its phrases (none by default). */
+export function lexicon(ir: IREdition, phrases: Phrases = emptyPhrases(), opts: { brackets?: boolean } = {}): Lexicon {
   const bases = new Map<string, string>();
   for (const e of ir.enums) for (const m of e.members) if (!bases.has(m)) bases.set(m, e.base);
   return {
     spaces: new Map(ir.board.spaces.map((s) => [s.id, s.name])),
     bases,
     tables: new Map((ir.tables ?? []).map((t) => [t.name, t.title])),
+    tableParams: new Map((ir.tables ?? []).map((t) => [t.name, (t.params ?? []).map((p) => p.name)])),
     routes: new Map(ir.routes.map((r) => [r.name, r.params.map((p) => p.name)])),
     params: new Map(),
+    vars: new Map(),
+    phrases,
+    brackets: opts.brackets ?? false,
+    misses: new Set(),
   };
 }
 
-/** The lexicon with an action's parameters in scope: the actor reads "the acting power", the rest "the <param>". */
+/** The lexicon with an action's parameters in scope: the actor reads "the acting power", the rest their phrase or "the <param>". */
 export function forAction(lex: Lexicon, action: IRAction | undefined): Lexicon {
   const params = new Map<string, string>();
-  for (const p of action?.params ?? []) params.set(p.name, p.actor ? "the acting power" : `the ${words(p.name)}`);
-  return { ...lex, params };
+  for (const p of action?.params ?? []) params.set(p.name, lex.phrases.params[`${action!.name}.${p.name}`] ?? (p.actor ? "the acting power" : `the ${words(p.name)}`));
+  return { ...lex, params, vars: new Map() };
+}
+
+/** An action's name in words: its phrase, or the name's words ("declare war"). */
+export function actionName(lex: Lexicon, action: string): string {
+  return lex.phrases.actions[action] ?? words(action);
 }
 
 /** An enum literal or space id in words. */
 export function valueName(lex: Lexicon, v: string, type?: Expr["type"]): string {
   const base = type?.k === "enum" ? type.base : lex.bases.get(v);
+  const named = lex.phrases.names[`${base}.${v}`] ?? lex.phrases.names[v];
+  if (named !== undefined) return named;
+  if (base === "Phase") return `the ${phase(v)}`;
   if ((base === "Space" || base === undefined) && lex.spaces.has(v)) return lex.spaces.get(v)!;
   return memberName(base, v);
 }
 
 const CMP: Record<string, string> = { "=": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least" };
+/** the comparison that holds when `op` does not */
+const NOT_CMP: Record<string, string> = { "=": "!=", "!=": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<" };
 const ARITH: Record<string, string> = { "+": "plus", "-": "minus", "*": "times" };
-
-/** Board predicates: a sentence with the arguments in place of $0, $1. */
-export const BOARD_FN: Record<BoardFn, string> = {
-  is_land: "$0 is a land space",
-  is_sea: "$0 is a sea zone",
-  is_port: "$0 is a port",
-  is_fortified: "$0 is fortified",
-  is_key: "$0 is a key space",
-  is_electorate: "$0 is an electorate",
-  is_capital: "$0 is the capital of $1",
-  is_home: "$0 is a home space of $1",
-  adjacent: "$0 is adjacent to $1",
-  pass_between: "a mountain pass lies between $0 and $1",
-  port_on: "$0 is a port on $1",
-};
-
-/** Board collections: a noun phrase with the arguments in place of $0. */
-export const BOARD_DOMAIN: Record<BoardDomainFn, string> = {
-  ports_of: "the ports on $0",
-  sea_zones_of: "the sea zones touching $0",
-  neighbors: "the spaces connected to $0",
-};
 
 const AGG: Record<string, string> = { sum: "the sum", max: "the largest", min: "the smallest" };
 
 const fill = (tpl: string, args: string[]) => tpl.replace(/\$(\d)/g, (_, i) => args[Number(i)] ?? "?");
 
+/** Kinds whose reading is a connective: grouped by brackets when nested. */
+const CONNECTIVE = new Set(["and", "or", "implies"]);
+
+/** A plural noun ("card" → "cards", "sea zone" → "sea zones", "alliance" → "alliances"). */
+function plural(noun: string): string {
+  if (/(s|x|ch|sh)$/.test(noun)) return `${noun}es`;
+  if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
+  return `${noun}s`;
+}
+
 /** An expression in words. Depth-limited (a reading deeper than 60 levels ends in "…"). */
 export function readExpr(e: Expr, lex: Lexicon, depth = 0): string {
   if (depth > 60) return "…";
   const r = (x: Expr) => readExpr(x, lex, depth + 1);
-  // a sub-clause of and/or/implies gets brackets when it is itself a connective
-  const part = (x: Expr) => (x.k === "and" || x.k === "or" || x.k === "implies" ? `(${r(x)})` : r(x));
+  const viaDef = readDefCall(e, lex, depth, false);
+  if (viaDef !== undefined) return viaDef;
   switch (e.k) {
     case "lit":
       if (typeof e.value === "boolean") return e.value ? "true" : "false";
       if (typeof e.value === "number") return String(e.value);
       return e.type.k === "string" ? `“${e.value}”` : valueName(lex, e.value, e.type);
-    case "var":
-      return lex.params.get(e.name) ?? words(e.name);
+    case "var": {
+      const v = lex.vars.get(e.name);
+      if (v) return v.ref;
+      const p = lex.params.get(e.name);
+      if (p !== undefined) return p;
+      lex.misses.add(`var:${e.name}`);
+      return words(e.name);
+    }
     case "state":
       return "the game state";
     case "field":
-      if (e.obj.k === "state") return `the ${words(e.field)}`;
-      if (e.obj.k === "var" && !lex.params.has(e.obj.name)) return `${words(e.obj.name)}'s ${words(e.field)}`;
-      return `the ${words(e.field)} of ${r(e.obj)}`;
+      return readField(e, lex, depth, false);
     case "index":
-      // state.spaces[s] is the space itself ("the controller of the origin")
-      if (e.obj.k === "field" && e.obj.obj.k === "state" && e.key.type.k === "enum" && e.key.type.base === "Space") return r(e.key);
-      if (e.obj.k === "field" && e.obj.obj.k === "state") return `${possessive(r(e.key))} ${words(e.obj.field)}`;
-      if (e.obj.k === "field") return `${possessive(r(e.key))} ${words(e.obj.field)} in ${r(e.obj.obj)}`;
-      return `${r(e.obj)} of ${r(e.key)}`;
+      return readIndex(e, lex, depth);
     case "not":
-      if (e.arg.k === "cmp" && e.arg.op === "=") return `${r(e.arg.left)} is not ${r(e.arg.right)}`;
-      if (e.arg.k === "in") return `${r(e.arg.elem)} is not ${inSet(e.arg.set)}`;
-      return `it is not the case that ${part(e.arg)}`;
+      return readNot(e.arg, lex, depth + 1);
     case "and":
-      return e.args.map(part).join(" and ");
     case "or":
-      return e.args.map(part).join(" or ");
+      return group(connectiveParts(e, lex, depth).join(` ${e.k} `), lex);
     case "implies":
-      return `if ${part(e.left)} then ${part(e.right)}`;
+      return group(`if ${part(e.left, lex, depth)} then ${part(e.right, lex, depth)}`, lex);
     case "cmp":
-      if (e.right.k === "lit" && e.right.value === true && e.op === "=") return r(e.left);
-      return `${r(e.left)} ${CMP[e.op]} ${r(e.right)}`;
+      return readCmp(e.op, e.left, e.right, lex, depth);
     case "arith":
       return `${r(e.left)} ${ARITH[e.op]} ${r(e.right)}`;
     case "neg":
@@ -137,47 +152,315 @@ export function readExpr(e: Expr, lex: Lexicon, depth = 0): string {
     case "ite":
       return `(${r(e.then)} if ${r(e.cond)}, otherwise ${r(e.else)})`;
     case "in":
-      return `${r(e.elem)} is ${inSet(e.set)}`;
+      return `${r(e.elem)} is ${inSet(e.set, lex, depth)}`;
     case "setlit":
-      return e.items.length ? e.items.map(r).join(", ") : "nothing";
+      return e.items.length ? listWords(e.items.map(r), "and") : "nothing";
     case "quant":
-      return `for ${e.q} ${over(e.var, e.domain)}, ${readExpr(e.body, lex, depth + 1)}`;
-    case "agg": {
-      const where = e.where ? ` such that ${readExpr(e.where, lex, depth + 1)}` : "";
-      if (e.op === "count") return `the number of ${over(e.var, e.domain)}${where}`;
-      const what = e.body ? readExpr(e.body, lex, depth + 1) : words(e.var);
-      const op = e.op === "sum_highest" ? `the sum of the ${e.n ?? 1} highest` : AGG[e.op];
-      return `${op} of ${what} over ${over(e.var, e.domain)}${where}`;
-    }
+      return readQuant(e.q, e, lex, depth);
+    case "agg":
+      return readAgg(e, lex, depth);
     case "len":
-      return `the number of ${r(e.arg)}`;
+      return readLen(e.arg, lex, depth);
     case "board":
       return fill(BOARD_FN[e.fn], e.args.map(r));
     case "distance":
       return `the distance from ${r(e.from)} to ${r(e.to)}`;
-    case "reach": {
-      const names = lex.routes.get(e.route) ?? [];
-      const args = e.args.length ? ` (with ${e.args.map((a, i) => `${words(names[i] ?? `argument ${i + 1}`)} ${r(a)}`).join(", ")})` : "";
-      const route = words(e.route);
-      return `a ${route}${/path$/.test(route) ? "" : " path"}${args} leads from ${r(e.from)} to ${r(e.to)}`;
-    }
+    case "reach":
+      return readReach(e, lex, depth, false);
     case "table":
-      return `${e.field ? `the ${words(e.field)} entry of ` : ""}the ${words(e.table)} table for ${e.args.map(r).join(" and ")}`;
+      return readTable(e, lex, depth);
     default: {
       const never: never = e;
       throw new Error(`no reading for expression ${JSON.stringify(never)}`);
     }
   }
+}
 
-  /** "major power m" over an enum, "c in the acting power's hands" over a list or board collection */
-  function over(v: string, d: Domain): string {
-    return d.k === "enum" ? `${words(d.type.name)} ${words(v)}` : `${words(v)} in ${readDomain(d, lex, depth + 1)}`;
-  }
+/** "A, B or C" */
+function listWords(items: string[], conj: string): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} ${conj} ${items[items.length - 1]}`;
+}
 
-  function inSet(set: Expr): string {
-    if (set.k === "setlit") return set.items.length === 1 ? r(set.items[0]) : `one of ${set.items.map(r).join(", ")}`;
-    return `in ${r(set)}`;
+/** A connective's words: in brackets in bracket mode. */
+function group(text: string, lex: Lexicon): string {
+  return lex.brackets ? `[${text}]` : text;
+}
+
+/** A clause of a connective: in parentheses when it is itself a connective (brackets already in bracket mode). */
+function part(x: Expr, lex: Lexicon, depth: number): string {
+  const s = readExpr(x, lex, depth + 1);
+  return !lex.brackets && CONNECTIVE.has(x.k) && !hasPhrase(x, lex) ? `(${s})` : s;
+}
+
+/** Whether `e` is an inlined def with a phrase (read as one clause). */
+function hasPhrase(e: Expr, lex: Lexicon): boolean {
+  const call = defCallOf(e);
+  return !!call && lex.phrases.defs[call.def] !== undefined;
+}
+
+/** A def call with a phrase, positive or negated; undefined when `e` is no def call with one. */
+function readDefCall(e: Expr, lex: Lexicon, depth: number, negated: boolean): string | undefined {
+  const call = defCallOf(e);
+  return call ? readCall(call, lex, depth, negated) : undefined;
+}
+
+/** A def call in its phrase's words (undefined, and noted as a miss, when the def has no phrase). */
+function readCall(call: DefCall, lex: Lexicon, depth: number, negated: boolean): string | undefined {
+  const p = lex.phrases.defs[call.def];
+  if (p === undefined) {
+    lex.misses.add(`def:${call.def}`);
+    return undefined;
   }
+  const args: Record<string, string> = {};
+  call.args.forEach((a, i) => {
+    const text = readExpr(a, lex, depth + 1);
+    args[call.params[i] ?? String(i)] = text;
+    args[String(i)] = text;
+  });
+  if (!negated) return fillPhrase(positive(p), args);
+  const neg = negative(p);
+  return neg !== undefined ? fillPhrase(neg, args) : `it is not the case that ${fillPhrase(positive(p), args)}`;
+}
+
+/**
+ * The clauses of an `and`/`or`: each argument, but a def call the checker spread into it (its body
+ * an `and`/`or` of the same kind: compiler/ir/def-calls.ts `DefSpan`) read as one clause, its phrase.
+ */
+function connectiveParts(e: Extract<Expr, { k: "and" | "or" }>, lex: Lexicon, depth: number): string[] {
+  const spans = defSpansOf(e);
+  const out: string[] = [];
+  for (let i = 0; i < e.args.length; ) {
+    const sp = spans.find((x) => x.start === i);
+    const text = sp ? readCall(sp.call, lex, depth, false) : undefined;
+    if (sp && text !== undefined) {
+      out.push(text);
+      i += sp.count;
+    } else {
+      out.push(part(e.args[i]!, lex, depth));
+      i++;
+    }
+  }
+  return out;
+}
+
+/** `not x` in words: the negative phrase of a def or field, "is not", "no …", or "it is not the case that …". */
+function readNot(x: Expr, lex: Lexicon, depth: number): string {
+  const r = (y: Expr) => readExpr(y, lex, depth + 1);
+  const viaDef = readDefCall(x, lex, depth, true);
+  if (viaDef !== undefined) return viaDef;
+  switch (x.k) {
+    case "not":
+      return r(x.arg);
+    case "cmp":
+      return readCmp(NOT_CMP[x.op] as CmpOp, x.left, x.right, lex, depth);
+    case "in":
+      return `${r(x.elem)} is not ${inSet(x.set, lex, depth)}`;
+    case "field":
+      return readField(x, lex, depth, true);
+    case "board":
+      return fill(BOARD_FN_NOT[x.fn], x.args.map(r));
+    case "quant":
+      return readQuant(x.q === "some" ? "no" : "not every", x, lex, depth);
+    case "reach":
+      return readReach(x, lex, depth, true);
+    default: {
+      const inner = readExpr(x, lex, depth + 1);
+      return lex.brackets ? `not ${inner}` : CONNECTIVE.has(x.k) ? `it is not the case that (${inner})` : `it is not the case that ${inner}`;
+    }
+  }
+}
+
+/** A comparison; `= true`/`= false` read as the clause; `count(list) = 0` as "… is empty". */
+function readCmp(op: CmpOp, left: Expr, right: Expr, lex: Lexicon, depth: number): string {
+  const r = (y: Expr) => readExpr(y, lex, depth + 1);
+  if (right.k === "lit" && typeof right.value === "boolean" && (op === "=" || op === "!=")) return (right.value === (op === "=")) ? r(left) : readNot(left, lex, depth);
+  // two true/false clauses compared: "exactly when", or for `!=` "either … or …, but not both"
+  if (left.type.k === "bool" && right.type.k === "bool" && (op === "=" || op === "!=")) return op === "=" ? `${r(left)} exactly when ${r(right)}` : `either ${r(left)} or ${r(right)}, but not both`;
+  if (left.k === "len" && right.k === "lit" && typeof right.value === "number") {
+    const list = r(left.arg);
+    if ((op === "=" && right.value === 0) || (op === "<" && right.value === 1) || (op === "<=" && right.value === 0)) return `${list} ${pluralVerb(list)} empty`;
+    if ((op === "!=" && right.value === 0) || (op === ">" && right.value === 0) || (op === ">=" && right.value === 1)) return `${list} ${pluralVerb(list)} not empty`;
+  }
+  return `${r(left)} ${CMP[op]} ${r(right)}`;
+}
+
+/** "is" or "are" for a noun phrase (a plural read from its last word). */
+function pluralVerb(np: string): string {
+  return /\b(units|cards|alliances|wars|powers|leaders|spaces|loans|deployments|expeditions|arrivals|galleons|treasures)$/.test(np) ? "are" : "is";
+}
+
+/** `elem in set` in words: "one of A, B or C", "one of <the list>". */
+function inSet(set: Expr, lex: Lexicon, depth: number): string {
+  const r = (y: Expr) => readExpr(y, lex, depth + 1);
+  if (set.k === "setlit") return set.items.length === 1 ? r(set.items[0]!) : `one of ${listWords(set.items.map(r), "or")}`;
+  return `one of ${r(set)}`;
+}
+
+/** The phrase keys of a field read: its path from the state (`spaces.unrest`), then its record type's (`Card.home`), or for an unnamed record off the state its bare name. */
+function fieldKeys(e: Extract<Expr, { k: "field" }>): string[] {
+  const keys: string[] = [];
+  const path = pathOf(e);
+  if (path !== undefined) keys.push(path);
+  const t = e.obj.type;
+  if (t.k === "record" && t.name) keys.push(`${t.name}.${e.field}`);
+  // a field of an unnamed record off the state (a quantified element of a literal list type): its bare name
+  if (path === undefined && t.k === "record" && !t.name) keys.push(e.field);
+  return keys;
+}
+
+/** The dotted path of a state read, map keys left out (`state.spaces[s].unrest` → "spaces.unrest"); undefined off the state. */
+function pathOf(e: Expr): string | undefined {
+  if (e.k === "field") {
+    if (e.obj.k === "state") return e.field;
+    const p = pathOf(e.obj);
+    return p === undefined ? undefined : `${p}.${e.field}`;
+  }
+  if (e.k === "index") return pathOf(e.obj);
+  return undefined;
+}
+
+/** The reading of a map's key or a field's record, for `{key}`/`{of}`. */
+function ownerReading(e: Expr, lex: Lexicon, depth: number): string {
+  return readExpr(e, lex, depth + 1);
+}
+
+/** A field read: its phrase (negated when `negated` and the phrase says how), or "the <field> of <record>". */
+function readField(e: Extract<Expr, { k: "field" }>, lex: Lexicon, depth: number, negated: boolean): string {
+  const of = e.obj.k === "state" ? "" : ownerReading(e.obj, lex, depth);
+  for (const key of fieldKeys(e)) {
+    const p = lex.phrases.fields[key];
+    if (p === undefined) continue;
+    if (!negated) return fillPhrase(positive(p), { of });
+    const neg = negative(p);
+    return neg !== undefined ? fillPhrase(neg, { of }) : `it is not the case that ${fillPhrase(positive(p), { of })}`;
+  }
+  lex.misses.add(`field:${fieldKeys(e)[0] ?? e.field}`);
+  const plain = e.obj.k === "state" ? `the ${words(e.field)}` : `the ${words(e.field)} of ${of}`;
+  return negated ? `it is not the case that ${plain}` : plain;
+}
+
+/** A map lookup: the record of a space is the space itself; otherwise the map's phrase with `{key}`, or "<key>'s <map>". */
+function readIndex(e: Extract<Expr, { k: "index" }>, lex: Lexicon, depth: number): string {
+  const key = ownerReading(e.key, lex, depth);
+  // state.spaces[s] is the space itself ("the controller of the origin")
+  if (e.obj.k === "field" && e.obj.obj.k === "state" && e.key.type.k === "enum" && e.key.type.base === "Space" && e.type.k === "record") return key;
+  if (e.obj.k === "field") {
+    const of = e.obj.obj.k === "state" ? "" : ownerReading(e.obj.obj, lex, depth);
+    for (const k of fieldKeys(e.obj)) {
+      const p = lex.phrases.fields[k];
+      if (p !== undefined) return fillPhrase(positive(p), { key, of });
+    }
+    lex.misses.add(`field:${fieldKeys(e.obj)[0] ?? e.obj.field}`);
+    return e.obj.obj.k === "state" ? `${possessive(key)} ${words(e.obj.field)}` : `${possessive(key)} ${words(e.obj.field)} in ${of}`;
+  }
+  return `${readExpr(e.obj, lex, depth + 1)} of ${key}`;
+}
+
+/** What one element of a domain is called, and the words after it ("in the hand of the acting power"). */
+function element(d: Domain, varType: Expr["type"], lex: Lexicon, depth: number): { noun: string; tail: string } {
+  if (d.k === "enum") return { noun: lex.phrases.nouns[d.type.name] ?? words(d.type.name), tail: "" };
+  if (d.k === "board") {
+    const [noun, tail] = BOARD_ELEMENT[d.fn];
+    return { noun, tail: fill(tail, d.args.map((a) => readExpr(a, lex, depth + 1))) };
+  }
+  const path = pathOf(d.expr);
+  const named = path !== undefined ? lex.phrases.nouns[path] : undefined;
+  const typeNoun = varType.k === "record" && varType.name ? lex.phrases.nouns[varType.name] ?? words(varType.name) : varType.k === "enum" ? lex.phrases.nouns[varType.name] ?? words(varType.name) : varType.k === "string" ? "name" : "item";
+  const noun = named ?? typeNoun;
+  // a state list read whole is named by its noun alone ("some alliance"); a list of something ("in the hand of …") keeps its words
+  const whole = d.expr.k === "field" && d.expr.obj.k === "state" && named !== undefined;
+  return { noun, tail: whole ? "" : ` in ${readExpr(d.expr, lex, depth + 1)}` };
+}
+
+/** A variable bound to a noun: "the card", "the other power" when a power is already in scope. */
+function bind(lex: Lexicon, v: string, noun: string): { inner: Lexicon; noun: string; ref: string } {
+  // a variable or action parameter already read "the <noun>" takes the plain name: this one is "the other <noun>"
+  const taken = [...lex.vars.values()].filter((x) => x.noun === noun || x.noun === `other ${noun}`).length + ([...lex.params.values()].includes(`the ${noun}`) ? 1 : 0);
+  const n = taken === 0 ? noun : taken === 1 ? `other ${noun}` : `${ORDINAL[taken] ?? `${taken + 1}th`} ${noun}`;
+  const vars = new Map(lex.vars);
+  vars.set(v, { noun, ref: `the ${n}` });
+  return { inner: { ...lex, vars }, noun: n, ref: `the ${n}` };
+}
+const ORDINAL = ["first", "second", "third", "fourth", "fifth"];
+
+/** Whether a body reads as one clause that can take the quantified noun in place of its variable. */
+function atomic(e: Expr, lex: Lexicon): boolean {
+  return hasPhrase(e, lex) || !["and", "or", "implies", "not", "quant", "agg", "ite"].includes(e.k);
+}
+
+/** "some card in the hand of the acting power is a home card", "every space connected to the space is …", "no power …". */
+function readQuant(q: "some" | "every" | "no" | "not every", e: Extract<Expr, { k: "quant" }>, lex: Lexicon, depth: number): string {
+  const { noun, tail } = element(e.domain, e.varType, lex, depth);
+  const ph = `\u0001${e.var}\u0001`;
+  const b = bind(lex, e.var, noun);
+  const vars = new Map(b.inner.vars);
+  vars.set(e.var, { noun, ref: ph });
+  const body = readExpr(e.body, { ...b.inner, vars }, depth + 1);
+  const np = `${q} ${b.noun}${tail}`;
+  const count = body.split(ph).length - 1;
+  if (count === 1 && atomic(e.body, lex)) return body.replace(ph, np);
+  if (count >= 1 && body.startsWith(ph) && atomic(e.body, lex)) return np + body.slice(ph.length).split(ph).join(b.ref);
+  return `${np} is such that ${body.split(ph).join(b.ref)}`;
+}
+
+/** count/sum/max/min/sum_highest over a domain, "where …" for a filter. */
+function readAgg(e: Extract<Expr, { k: "agg" }>, lex: Lexicon, depth: number): string {
+  const { noun, tail } = element(e.domain, e.varType, lex, depth);
+  const b = bind(lex, e.var, noun);
+  const where = e.where ? ` where ${readExpr(e.where, b.inner, depth + 1)}` : "";
+  if (e.op === "count") return `the number of ${plural(b.noun)}${tail}${where}`;
+  const what = e.body ? readExpr(e.body, b.inner, depth + 1) : b.ref;
+  const op = e.op === "sum_highest" ? `the sum of the ${e.n ?? 1} highest` : AGG[e.op];
+  return `${op} of ${what} over every ${b.noun}${tail}${where}`;
+}
+
+/** `count(list)`: "the number of cards in the hand of the acting power". */
+function readLen(list: Expr, lex: Lexicon, depth: number): string {
+  const path = pathOf(list);
+  const noun = path !== undefined ? lex.phrases.nouns[path] : undefined;
+  const of = readExpr(list, lex, depth + 1);
+  return noun ? `the number of ${plural(noun)} in ${of}` : `the number of entries in ${of}`;
+}
+
+/** `reachable(route(args), from, to)`: the route's phrase ("a deployment path from … to …"), or the route's name in words. */
+function readReach(e: Extract<Expr, { k: "reach" }>, lex: Lexicon, depth: number, negated: boolean): string {
+  const r = (y: Expr) => readExpr(y, lex, depth + 1);
+  const names = lex.routes.get(e.route) ?? [];
+  const tpl = lex.phrases.routes[e.route];
+  let np: string;
+  if (tpl !== undefined) {
+    const args: Record<string, string> = { from: r(e.from), to: r(e.to) };
+    const flags: Record<string, boolean | undefined> = {};
+    const conds: Record<string, string> = {};
+    e.args.forEach((a, i) => {
+      const n = names[i] ?? String(i);
+      args[n] = r(a);
+      if (a.k === "lit" && typeof a.value === "boolean") flags[n] = a.value;
+      else conds[n] = r(a);
+    });
+    np = fillPhrase(tpl, args, flags, conds);
+  } else {
+    lex.misses.add(`route:${e.route}`);
+    const route = words(e.route);
+    np = `a ${route}${/path$/.test(route) ? "" : " path"} from ${r(e.from)} to ${r(e.to)}`;
+  }
+  if (!negated) return `there is ${np}`;
+  return `there is ${np.replace(/^(a|an) /, "no ")}`;
+}
+
+/** A table lookup: its phrase over the arguments, or "the <field> entry of the <table> table for …". */
+function readTable(e: Extract<Expr, { k: "table" }>, lex: Lexicon, depth: number): string {
+  const r = (y: Expr) => readExpr(y, lex, depth + 1);
+  const p = lex.phrases.tables[e.field ? `${e.table}.${e.field}` : e.table];
+  const args: Record<string, string> = {};
+  const names = lex.tableParams.get(e.table) ?? [];
+  e.args.forEach((a, i) => {
+    args[names[i] ?? String(i)] = r(a);
+    args[String(i)] = r(a);
+  });
+  if (p !== undefined) return fillPhrase(positive(p), args);
+  lex.misses.add(`table:${e.table}${e.field ? `.${e.field}` : ""}`);
+  return `${e.field ? `the ${words(e.field)} entry of ` : ""}the ${words(e.table)} table for ${listWords(e.args.map(r), "and")}`;
 }
 
 /** A quantifier or aggregate domain in words. */
@@ -196,21 +479,30 @@ export function readDomain(d: Domain, lex: Lexicon, depth = 0): string {
   }
 }
 
-/** "Declare war is forbidden during the spring deployment phase when …" */
+/**
+ * "Declare war is forbidden during the spring deployment phase when …, unless …": the rule's
+ * condition, then the condition of each exemption that lifts it (compiler/ir/derived.ts liftedBy).
+ */
 export function readRule(rule: IRRule, ir: IREdition, lex = lexicon(ir)): string {
   const l = forAction(lex, ir.actions.find((a) => a.name === rule.action));
   const verb = rule.kind === "forbid" ? "is forbidden" : "is obliged (the only legal move of the acting power)";
   const scope = rule.scope ? ` during the ${phase(rule.scope.phase)}${rule.scope.segment ? ` (${words(rule.scope.segment)} segment)` : ""}` : "";
   const cond = rule.when.k === "lit" && rule.when.value === true ? " always" : ` when ${readExpr(rule.when, l)}`;
-  return `${capital(words(rule.action))} ${verb}${scope}${cond}.`;
+  const unless = liftedBy(ir, rule).map((ex) => `, unless ${readExpr(ex.when, l)}`).join("");
+  return `${capital(actionName(lex, rule.action))} ${verb}${scope}${cond}${unless}.`;
 }
 
-/** "Lifts the rules of group * and deploy.x when …" (the lifted rules' action's params in scope). */
+/**
+ * "When …, the ban on remove unrest of §12.4 does not apply." (the lifted rules' action's params
+ * in scope; the rules named by kind, action and citation, never by title or id).
+ */
 export function readExemption(ex: IRExemption, ir: IREdition, lex = lexicon(ir)): string {
-  const first = ir.rules.find((r) => ex.rules.includes(r.id) || r.groups.some((g) => ex.groups.includes(g)));
-  const l = forAction(lex, ir.actions.find((a) => a.name === first?.action));
-  const what = [...ex.groups.map((g) => (g === "*" ? "every rule of its action marked (*)" : `the rules of group ${words(g)}`)), ...ex.rules.map((id) => ir.rules.find((r) => r.id === id)?.title ?? id)];
-  return `Lifts ${what.join(", ")} when ${readExpr(ex.when, l)}.`;
+  const lifted = ir.rules.filter((r) => liftedBy(ir, r).includes(ex));
+  const l = forAction(lex, ir.actions.find((a) => a.name === lifted[0]?.action));
+  const what = lifted.map((r) => `the ${r.kind === "forbid" ? "ban on" : "obligation to"} ${actionName(lex, r.action)} of ${r.citation.text.replace(/^\S+ (?=§)/, "")}`);
+  const uniq = [...new Set(what)];
+  const subject = uniq.length ? listWords(uniq, "and") : "no rule";
+  return `When ${readExpr(ex.when, l)}, ${subject} ${uniq.length > 1 ? "do" : "does"} not apply.`;
 }
 
 /** "Always holds: …" */

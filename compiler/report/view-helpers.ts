@@ -39,3 +39,26 @@ function statePath(x: Expr): string | null {
   if (x.k === "index") return statePath(x.obj);
   return null;
 }
+
+/**
+ * The rulebook order of an edition's sections (issue 25): each section ranked by the first
+ * paragraph of the rulebook sources that names one of its declarations, in the coverage
+ * manifests of the edition (`paragraphs` in source-file order, then paragraph number; see
+ * compiler/coverage/README.md). A section no manifest names has no rank (undefined).
+ */
+export function rulebookRanks(sections: Map<string, string[]>, manifests: { edition: string; source: string; paragraphs: { n: number; rules: { id: string }[] }[] }[], edition: string): Map<string, number> {
+  const first = new Map<string, number>();
+  const mine = manifests.filter((m) => m.edition === edition).sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  mine.forEach((m, fi) => {
+    for (const p of m.paragraphs) for (const r of p.rules) {
+      const at = fi * 1_000_000 + p.n;
+      if (!first.has(r.id) || first.get(r.id)! > at) first.set(r.id, at);
+    }
+  });
+  const ranks = new Map<string, number>();
+  for (const [section, ids] of sections) {
+    const r = Math.min(...ids.map((id) => first.get(id) ?? Infinity));
+    if (Number.isFinite(r)) ranks.set(section, r);
+  }
+  return ranks;
+}

@@ -82,7 +82,12 @@ describe("plain-English readings", () => {
     }
     expect(readExpr(SAMPLES.lit, lex)).toBe("St. Quentin");
     expect(readExpr(SAMPLES.cmp, lex)).toBe("the acting power is Hungary Bohemia");
-    expect(readExpr(SAMPLES.quant, lex)).toBe("for some c in the acting power's hands, c's home");
+    // without phrases a field reads by its name; with them, the quantifier takes the noun in place of its variable
+    expect(readExpr(SAMPLES.quant, lex)).toBe("the home of some item in the acting power's hands");
+    const phrased = { ...lex, phrases: { ...lex.phrases, fields: { hands: "the hand of {key}", home: { is: "{of} is a home card", not: "{of} is not a home card" } }, nouns: { hands: "card" } } };
+    expect(readExpr(SAMPLES.quant, phrased)).toBe("some card in the hand of the acting power is a home card");
+    expect(readExpr({ k: "not", arg: SAMPLES.quant, type: bool }, phrased)).toBe("no card in the hand of the acting power is a home card");
+    expect(readExpr({ k: "cmp", op: "=", left: SAMPLES.len, right: lit(0, int), type: bool }, phrased)).toBe("the hand of the acting power is empty");
     expect(readExpr(SAMPLES.or, lex)).toBe("a or (b and c)");
   });
 
@@ -98,7 +103,7 @@ describe("plain-English readings", () => {
     const ariths: Record<ArithOp, true> = { "+": true, "-": true, "*": true };
     for (const op of Object.keys(ariths) as ArithOp[]) expect(readExpr({ k: "arith", op, left: lit(1, int), right: lit(2, int), type: int }, lex)).toMatch(/^1 (plus|minus|times) 2$/);
     for (const op of ["count", "sum", "max", "min", "sum_highest"] as const) expect(problems(readExpr({ ...SAMPLES.agg, op } as Expr, lex), tinyIr)).toEqual([]);
-    expect(readExpr({ ...SAMPLES.quant, q: "every" } as Expr, lex)).toMatch(/^for every c/);
+    expect(readExpr({ ...SAMPLES.quant, q: "every" } as Expr, lex)).toMatch(/every item in/);
     const patterns: Record<TablePattern["k"], TablePattern> = { any: { k: "any" }, range: { k: "range", min: 2, max: 4 }, members: { k: "members", members: ["paris", "st_quentin"] }, bool: { k: "bool", value: false } };
     expect(Object.values(patterns).map((p) => readPattern(p, "roll", lex))).toEqual(["", "roll is 2 to 4", "roll is one of Paris, St. Quentin", "not roll"]);
   });
@@ -174,7 +179,9 @@ describe("plain-English readings", () => {
     expect(diff.diffs.map((d) => [d.a, d.b, d.rules])).toEqual([["his", "his-500", null]]); // his-500 is not in this report
     expect(diff.diffs[0].proved).toMatchObject({ current: null, maxStates: null });
     const dx = diff.diffs[0].proved!.actions[0].examples[0];
-    expect(dx).toMatchObject({ kind: "diff", highlight: ["istanbul", "varna"], actionText: "spring deploy: power Ottoman, origin Istanbul, destination Varna" });
+    expect(dx).toMatchObject({ kind: "diff", highlight: ["istanbul", "varna"], actionText: "spring deploy: power the Ottoman, origin Istanbul, destination Varna" });
+    // the fact in words, grouped, and the space it is about marked by its type
+    expect(dx.factGroups).toEqual([{ key: "spaces", title: "the spaces", facts: [expect.objectContaining({ text: "the number of naval units of Independent in Varna is 1", space: "varna" })] }]);
     expect(diff.states[dx.state!]).toBeDefined();
     // a hostile title stays text: the data is inlined with every `<` escaped (client.js escapes what it renders)
     const evil = "</script><img src=x onerror=alert(1)>";

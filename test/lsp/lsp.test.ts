@@ -264,6 +264,8 @@ describe("rulewright lsp on a small edition with a proof report", () => {
     expect(h).toContain("mini §11 (in `mini`)");
     expect(h).toContain("proofs/mini/report.json — the rule files changed since");
     expect(h).toContain("dead_rule: **refuted — it never fires** (because of `state.no_self_war`)");
+    // the shared explanation of the verdict (compiler/ir/explanations.ts), as the CLI and the report say it
+    expect(h).toContain("— The rule can never fire: no legal state meets its condition");
     expect(h).toContain("contradiction with `pass.empty`: proved — never both");
     expect(h).toContain("redundant_rule: unknown (timeout)");
     const e = hoverText(await c.conn.sendRequest(HoverRequest.type, { textDocument: { uri: warU }, position: pos(text, "pass.empty", 3) }));
@@ -305,6 +307,7 @@ describe("rulewright lsp on a small edition with a proof report", () => {
     const h = hoverText(await c.conn.sendRequest(HoverRequest.type, { textDocument: { uri: warU }, position: at(titled) }));
     expect(h).toContain("from the proof cache proofs/.cache/");
     expect(h).toContain("dead_rule: proved — it can fire");
+    expect(h).toContain("— The rule can fire: some legal state triggers it");
     expect(h).toMatch(/redundant_rule: not proved since the last change — run `npx rulewright prove dsl\/mini`/);
     const changed = text.replace("forbid declare_war when target = Power.genoa", "forbid declare_war when target = Power.green");
     await c.change(warU, changed, 11);
