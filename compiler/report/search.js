@@ -76,25 +76,23 @@
       results.innerHTML = "";
       hits = [];
       active = -1;
-      search.setAttribute("aria-expanded", "false");
-      search.removeAttribute("aria-activedescendant");
     };
     const mark = () => {
-      results.querySelectorAll("li.result").forEach((li, i) => li.classList.toggle("active", i === active));
-      if (active >= 0) {
-        search.setAttribute("aria-activedescendant", `hit-${active}`);
-        document.getElementById(`hit-${active}`)?.scrollIntoView({ block: "nearest" });
-      } else search.removeAttribute("aria-activedescendant");
+      results.querySelectorAll("li.result").forEach((li, i) => {
+        li.classList.toggle("active", i === active);
+        if (i === active) li.querySelector("a").setAttribute("aria-current", "true");
+        else li.querySelector("a").removeAttribute("aria-current");
+      });
+      if (active >= 0) document.getElementById(`hit-${active}`)?.scrollIntoView({ block: "nearest" });
     };
     const show = () => {
       const q = search.value.trim();
       if (!q) return close();
       hits = rank(all, index, q);
       active = hits.length ? 0 : -1;
-      search.setAttribute("aria-expanded", hits.length ? "true" : "false");
       results.innerHTML = hits.length
-        ? `<ul role="listbox" aria-label="search results">${hits
-            .map((h, i) => `<li class="result" id="hit-${i}" role="option" aria-selected="${i === active}" data-type="${esc(h.type)}"><a href="${esc(h.hrefs[0])}"><b>${esc(h.id)}</b> <small>${esc(h.type === "obligation" ? "proof obligation" : h.type)} · ${h.editions.map(esc).join(" · ")}${h.citation ? ` · ${esc(h.citation)}` : ""}</small><br>${esc(h.title)}</a>${h.editions.length > 1 ? `<span class="also">${h.editions.map((ed, j) => `<a href="${esc(h.hrefs[j])}">${esc(ed)}</a>`).join(" ")}</span>` : ""}</li>`)
+        ? `<p class="count" role="status">${hits.length} hit${hits.length === 1 ? "" : "s"} (↑ ↓ to choose, Enter to open)</p><ul aria-label="search results">${hits
+            .map((h, i) => `<li class="result" id="hit-${i}" data-type="${esc(h.type)}"><a href="${esc(h.hrefs[0])}"><b>${esc(h.id)}</b> <small>${esc(h.type === "obligation" ? "proof obligation" : h.type)} · ${h.editions.map(esc).join(" · ")}${h.citation ? ` · ${esc(h.citation)}` : ""}</small><br>${esc(h.title)}</a>${h.editions.length > 1 ? `<span class="also">${h.editions.map((ed, j) => `<a href="${esc(h.hrefs[j])}">${esc(ed)}</a>`).join(" ")}</span>` : ""}</li>`)
             .join("")}</ul>`
         : `<p class="none" role="status">nothing matches “${esc(q)}”</p>`;
       mark();
@@ -105,7 +103,6 @@
         if (!hits.length) return;
         ev.preventDefault();
         active = (active + (ev.key === "ArrowDown" ? 1 : hits.length - 1)) % hits.length;
-        results.querySelectorAll("li.result").forEach((li, i) => li.setAttribute("aria-selected", String(i === active)));
         mark();
       } else if (ev.key === "Enter") {
         if (!hits.length) return;
@@ -119,6 +116,11 @@
         search.value = "";
         close();
       }
+    });
+    // a new page closes the list (a hit followed, back, a link, a typed address)
+    window.addEventListener("hashchange", () => {
+      search.value = "";
+      close();
     });
     results.addEventListener("click", (ev) => {
       if (ev.target.closest("a")) {

@@ -34,12 +34,16 @@ function scriptJson(v: unknown): string {
   return JSON.stringify(v).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
+/** The page script: board.js (the global RWBoard), search.js (RWSearch) and client.js, which uses both, in that order. */
+export function pageScript(): string {
+  return ["board.js", "search.js", "client.js"].map((f) => fs.readFileSync(path.join(here, f), "utf8")).join("\n");
+}
+
 /** The page's HTML for this data. */
 export function renderSite(data: SiteData, layout: Layout): string {
   // the UMD build (defines the global MiniSearch); not in the package's exports, so found beside its package.json
   const minisearch = fs.readFileSync(path.join(path.dirname(require.resolve("minisearch")), "..", "umd", "index.js"), "utf8");
-  // the board (RWBoard) and the search (RWSearch) first: client.js uses both
-  const client = ["board.js", "search.js", "client.js"].map((f) => fs.readFileSync(path.join(here, f), "utf8")).join("\n");
+  const client = pageScript();
   const css = fs.readFileSync(path.join(here, "style.css"), "utf8");
   return `<!doctype html>
 <html lang="en">
@@ -51,7 +55,7 @@ export function renderSite(data: SiteData, layout: Layout): string {
 <style>${css}</style>
 </head>
 <body>
-<header><a href="#/" class="brand">rulewright report</a><nav id="editions" aria-label="editions"></nav><div class="search-box" role="search"><input id="search" type="search" placeholder="Search rules, §9.6, obligations…" aria-label="search rules, citations and proof obligations" role="combobox" aria-expanded="false" aria-controls="results" aria-autocomplete="list" autocomplete="off"><div id="results"></div></div></header>
+<header><a href="#/" class="brand">rulewright report</a><nav id="editions" aria-label="editions"></nav><div class="search-box" role="search"><input id="search" type="search" placeholder="Search rules, §9.6, obligations…" aria-label="search rules, citations and proof obligations" aria-controls="results" autocomplete="off"><div id="results"></div></div></header>
 <main id="main"></main>
 <script id="data" type="application/json">${scriptJson(data)}</script>
 <script id="layout" type="application/json">${scriptJson(layout)}</script>
