@@ -16,7 +16,8 @@ import type { ObligationResult, ProofReport } from "../ir/proof-report.js";
 import type { Scenario } from "../scenarios/index.js";
 import { ruleDiff, type RuleDiff } from "./rule-diff.js";
 import { lexicon, readExemption, readInvariant, readRoute, readRule, readTableRow, valueName, words } from "./english.js";
-import { readsOf, sectionKey, sectionOf, spaceFactIds } from "./view-helpers.js";
+import { readsOf, sectionOf, spaceFactIds } from "./view-helpers.js";
+import { manifestInfo, ruleRanks, sortSections } from "./sources.js";
 
 export { readsOf };
 
@@ -187,7 +188,7 @@ export interface EditionView {
   proofs: null | { file: string; stale: boolean; proved: number; refuted: number; unknown: number; byKind: { kind: string; proved: number; refuted: number; unknown: number }[] };
   /** the edition's encoded and audited shares (compiler/coverage/README.md), and per source file */
   coverage: null | (CoverageTotal & {
-    files: { source: string; encoded: number; restriction: number; percent: number | null; outOfScope: number; procedure: number; notEncoded: number; auditable: number; audited: number }[];
+    files: { source: string; title?: string | null; encoded: number; restriction: number; percent: number | null; outOfScope: number; procedure: number; notEncoded: number; auditable: number; audited: number }[];
   });
   scenarios: { passed: number; failed: number };
   sections: { section: string; ids: string[] }[];
@@ -469,7 +470,7 @@ function coverageView(b: Build, folder: string): EditionView["coverage"] {
     auditable: cov.auditable,
     audited: cov.audited,
     auditedPercent: cov.auditedPercent,
-    files: cov.files.map((f) => ({ source: f.source, encoded: f.encoded, restriction: f.restriction, percent: f.percent, outOfScope: f.counts.out_of_scope, procedure: f.counts.procedure, notEncoded: f.counts.not_encoded, auditable: f.auditable, audited: f.audited })),
+    files: cov.files.map((f) => ({ source: f.source, title: manifestInfo(b.inp.root, f.manifest).title, encoded: f.encoded, restriction: f.restriction, percent: f.percent, outOfScope: f.counts.out_of_scope, procedure: f.counts.procedure, notEncoded: f.counts.not_encoded, auditable: f.auditable, audited: f.audited })),
   };
 }
 
@@ -494,7 +495,7 @@ function editionView(b: Build, e: EditionInput): EditionView {
     proofs: proofSummary(e),
     coverage: coverageView(b, folder),
     scenarios: { passed: mine.filter((r) => r.pass).length, failed: mine.filter((r) => !r.pass).length },
-    sections: [...sections].map(([section, ids]) => ({ section, ids })).sort((x, y) => sectionKey(x.section).localeCompare(sectionKey(y.section), "en", { numeric: true })),
+    sections: sortSections([...sections].map(([section, ids]) => ({ section, ids })), ruleRanks(b.inp.root, b.inp.coverage, [folder, ir.parent])),
     rules,
     obligations,
     board: {
