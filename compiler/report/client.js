@@ -35,10 +35,14 @@
   document.getElementById("editions").innerHTML = data.editions.map((e) => `<a href="#/e/${enc(e.folder)}">${esc(e.folder)}</a>`).join(" ");
 
   // ---- what names a rule ------------------------------------------------------------------------
-  /** Every obligation that names the rule: as a subject, in its rules or core, or blocking a move of a stuck power. */
+  /**
+   * Every obligation that names the rule: those the data lists for it (data.ts ruleLinks), and any
+   * with it as a subject, in its core, or blocking a move of a stuck power (not every obligation
+   * whose rule set holds it: a redundant_rule obligation holds every rule of its action).
+   */
   function obligationsOf(e, r) {
     const ids = new Set([r.id, `inv:${r.id}`]);
-    const names = (o) => [...o.subjects, ...o.core, ...o.rules, ...(o.stuck ? o.stuck.blocked.flatMap((b) => b.rules) : [])].some((x) => ids.has(x));
+    const names = (o) => [...o.subjects, ...o.core, ...(o.stuck ? o.stuck.blocked.flatMap((b) => b.rules) : [])].some((x) => ids.has(x));
     const listed = new Set(r.obligations);
     return e.obligations.filter((o) => listed.has(o.id) || names(o));
   }
@@ -56,7 +60,9 @@
       weak.delete(id);
     }
     for (const id of strong) weak.delete(id);
-    return { strong: [...strong].sort(), weak: [...weak].sort() };
+    // only what the edition declares (a core may hold `move:end_spring_deployment`, a decline move)
+    const known = (id) => !!ruleOf(e, id);
+    return { strong: [...strong].filter(known).sort(), weak: [...weak].filter(known).sort() };
   }
   /** The scenarios of the whole report, by `file:line`: the name, result, expectation and the rules (per edition) that list it. */
   const scenarioIndex = new Map();
