@@ -91,7 +91,7 @@
     const cards = data.editions.map((e) => {
       const p = e.proofs;
       const proofs = p
-        ? `${scroll("proofs of " + e.folder, `<table class="t"><tr><th>analysis</th><th>proved</th><th>refuted</th><th>unknown</th></tr>${p.byKind.map((k) => `<tr><td><a href="#/a/${enc(k.kind)}">${esc(k.kind)}</a></td><td>${num(k.proved)}</td><td>${num(k.refuted)}</td><td>${num(k.unknown)}</td></tr>`).join("")}<tr class="sum"><td>total</td><td data-count="proved">${num(p.proved)}</td><td data-count="refuted">${num(p.refuted)}</td><td data-count="unknown">${num(p.unknown)}</td></tr></table>`)}${p.stale ? `<p class="warn">the prove report is older than the rule files: run <code>npx rulewright prove ${esc(e.folder)}</code></p>` : ""}`
+        ? `${scroll("proofs of " + e.folder, `<table class="t"><tr><th><a href="#/a">analysis</a></th><th>proved</th><th>refuted</th><th>unknown</th></tr>${p.byKind.map((k) => `<tr><td><a href="#/a/${enc(k.kind)}">${esc(k.kind)}</a></td><td>${num(k.proved)}</td><td>${num(k.refuted)}</td><td>${num(k.unknown)}</td></tr>`).join("")}<tr class="sum"><td>total</td><td data-count="proved">${num(p.proved)}</td><td data-count="refuted">${num(p.refuted)}</td><td data-count="unknown">${num(p.unknown)}</td></tr></table>`)}${p.stale ? `<p class="warn">the prove report is older than the rule files: run <code>npx rulewright prove ${esc(e.folder)}</code></p>` : ""}`
         : `<p class="warn">no prove report: run <code>npx rulewright prove ${esc(e.folder)}</code></p>`;
       const findings = e.obligations.filter((o) => o.verdict !== "proved");
       const shown = findings.filter((o) => o.verdict === "refuted");
@@ -221,20 +221,29 @@
 <h2>Interacts with</h2><p class="interacts">${strong.length ? strong.map((id) => anyRule(e, id)).join(", ") : weak.length ? "" : "–"}</p>${weak.length ? `<details><summary>shares a proof obligation with ${plural(weak.length, "more rule")}</summary><p>${weak.map((id) => anyRule(e, id)).join(", ")}</p></details>` : ""}`];
   }
 
-  /** An obligation's finding in words: the analysis and the finding (data from english/verdict-words when present), the core as links, the replay command. */
+  /**
+   * An obligation's finding in words: what the analysis asks, what the verdict means and the
+   * finding (the data's `explanation`, compiler/ir/explanations.ts, when present), the unsat core
+   * as links, a stuck power's blocked moves each with its rules, the replay command.
+   */
   function findingWords(e, o) {
     const parts = [];
-    if (o.analysis) parts.push(`<p class="analysis"><b>What ${esc(o.kind)} checks:</b> ${esc(o.analysis)}</p>`);
-    if (o.finding) parts.push(`<p class="finding" id="finding">${esc(o.finding)}</p>`);
+    const x = o.explanation;
+    if (x) {
+      if (x.asks) parts.push(`<p class="analysis"><b>What <a href="#/a/${enc(o.kind)}">${esc(o.kind.replace(/_/g, " "))}</a> asks:</b> ${esc(x.asks)}</p>`);
+      if (x.means) parts.push(`<p class="means">${esc(x.means)}</p>`);
+      if (x.finding) parts.push(`<p class="finding" id="finding">${esc(x.finding)}</p>`);
+    }
     if (o.stuck) {
-      const blocked = o.stuck.blocked.map((b) => `<li><b>${esc(b.action)}</b>: ${b.rules.length ? `forbidden by ${b.rules.map((id) => anyRule(e, id)).join(", ")}` : "forbidden, though no single rule forbids it"}${b.everyChoice === true ? " (for every choice of its parameters)" : b.everyChoice === false ? " (for the choices the others leave)" : ""}</li>`);
+      const blocked = o.stuck.blocked.map((b) => `<li><b>${esc(b.action)}</b>: ${b.text ? esc(b.text) : b.rules.length ? "forbidden" : "forbidden, though no single rule forbids it"}${b.rules.length ? ` — ${b.rules.map((id) => anyRule(e, id)).join(", ")}` : ""}${!b.text && b.everyChoice === true ? " (for every choice of its parameters)" : ""}</li>`);
       parts.push(`<p><b>${esc(o.stuck.actor)}</b> has no legal move:</p><ul class="blocked">${blocked.join("")}</ul>${o.stuck.decline ? `<p>declining (${esc(o.stuck.decline)}) is not possible either</p>` : ""}`);
     }
-    if (o.core.length) parts.push(`<p class="core"><b>Unsat core</b> (the rules the proof needs): ${o.core.map((id) => anyRule(e, id)).join(", ")}</p>`);
+    const core = x && Array.isArray(x.core) && x.core.length ? x.core : o.core.map((id) => ({ id }));
+    if (core.length) parts.push(`<p class="core"><b>Unsat core</b> (the rules the proof needs): ${core.map((c) => `${anyRule(e, c.id)}${c.title ? ` <small>(${esc(c.title)})</small>` : ""}`).join(", ")}</p>`);
     // the CLI's replay command (compiler/cli/prove.ts replayCommand) for a counterexample; else the rule's explanation
     const ex = o.example;
     const check = ex && ex.kind === "counterexample" && /\.state\.json$/.test(ex.file || "") ? `npx rulewright check --edition ${e.folder} --state ${ex.file} --action ${ex.file.replace(/\.state\.json$/, ".action.json")}` : "";
-    const replay = o.replay || check;
+    const replay = (x && x.replay) || o.replay || check;
     if (replay) parts.push(`<p class="replay"><b>Replay:</b> <code>${esc(replay)}</code></p>`);
     else if (o.verdict !== "proved" && o.subjects.length) parts.push(`<p class="replay"><b>Explain:</b> <code>${esc(`npx rulewright explain ${o.subjects[0]} --edition ${e.folder}`)}</code></p>`);
     return parts.join("");
@@ -248,18 +257,20 @@
     return [o.id, examplePage(e, esc(o.id), o.example, head, words)];
   }
 
-  function factsHtml(ex) {
-    // grouped facts (readings' data) when present, else the raw facts
-    if (Array.isArray(ex.groups) && ex.groups.length)
-      return ex.groups.map((g) => `<h3>${esc(g.title || g.group || "")}</h3><ul class="facts grouped">${(g.facts || []).map((f) => `<li${f.space ? ' class="space-fact"' : ""}>${esc(typeof f === "string" ? f : f.text || f.fact || "")}</li>`).join("")}</ul>`).join("");
-    return ex.facts.length ? `<ul class="facts">${ex.facts.map((f) => `<li>${esc(f)}</li>`).join("")}</ul>` : `<p class="muted">no facts reported</p>`;
+  /** The facts: grouped and in words (the data's `factGroups`) when present, with the raw facts folded; else the raw facts. */
+  function factsHtml(e, ex) {
+    const raw = ex.facts.length ? `<ul class="facts">${ex.facts.map((f) => `<li>${esc(f)}</li>`).join("")}</ul>` : `<p class="muted">no facts reported</p>`;
+    const groups = Array.isArray(ex.factGroups) ? ex.factGroups.filter((g) => g.facts && g.facts.length) : [];
+    if (!groups.length) return `<h2>Facts the prover reported</h2>${raw}`;
+    const fact = (f) => `<li${f.space ? ` class="space-fact" data-space="${esc(f.space)}"` : ""}>${esc(f.text)}${f.rules && f.rules.length ? ` <small>(read by ${f.rules.map((id) => anyRule(e, id)).join(", ")})</small>` : ""}</li>`;
+    return `<h2>The facts it depends on</h2>${groups.map((g) => `<h3>${esc(g.title)}</h3><ul class="grouped">${g.facts.map(fact).join("")}</ul>`).join("")}${ex.facts.length ? `<details><summary>as the prover wrote them (${plural(ex.facts.length, "fact")})</summary>${raw}</details>` : ""}`;
   }
 
   function examplePage(e, heading, ex, head, words) {
     const st = ex.state ? data.states[ex.state] : null;
     return `<h1>${heading}</h1>${head || ""}<p><b>${esc(ex.kind)}</b>: <span class="action">${esc(ex.actionText)}</span>${ex.source ? ` <small>from ${esc(ex.source)}</small>` : ""}</p>
 <div class="example"><div class="board-wrap">${st ? RWBoard.render(e, st, ex.highlight, ex.action, esc, num) : `<p class="warn">the state file ${esc(ex.file || "")} could not be read</p>`}</div>
-<aside>${words || ""}<h2>Facts the prover reported</h2>${factsHtml(ex)}<p>highlighted: ${ex.highlight.map((id) => esc(spaceName(e, id))).join(", ") || "none (no fact names a board space)"}</p>${ex.file ? `<p><small>state: <code>${esc(ex.file)}</code></small></p>` : ""}</aside></div>`;
+<aside>${words || ""}${factsHtml(e, ex)}<p>highlighted: ${ex.highlight.map((id) => esc(spaceName(e, id))).join(", ") || "none (no fact names a board space)"}</p>${ex.file ? `<p><small>state: <code>${esc(ex.file)}</code></small></p>` : ""}</aside></div>`;
   }
 
   function spaceName(e, id) {
@@ -275,11 +286,19 @@
 <h2>Witnesses taken from it</h2>${wit.length ? `<ul>${wit.join("")}</ul>` : `<p class="muted">none</p>`}`];
   }
 
+  /** What each analysis asks and what its verdicts mean (the data's `analyses`), with the obligations of one kind that are not proved. */
   function analysisPage(kind) {
-    const rows = data.editions.flatMap((e) => e.obligations.filter((o) => o.kind === kind).map((o) => ({ e, o })));
-    const words = rows.find((x) => x.o.analysis);
-    const list = rows.filter((x) => x.o.verdict !== "proved");
-    return [`analysis ${kind}`, `<h1>${esc(kind)} <small>analysis</small></h1>${words ? `<p class="analysis">${esc(words.o.analysis)}</p>` : ""}<p>${plural(rows.length, "obligation")}: ${num(rows.filter((x) => x.o.verdict === "proved").length)} proved, ${num(rows.filter((x) => x.o.verdict === "refuted").length)} refuted, ${num(rows.filter((x) => x.o.verdict === "unknown").length)} unknown.</p>${list.length ? `<h2>Not proved</h2><ul>${list.map(({ e, o }) => `<li>${verdict(o.verdict)} ${obLink(e, o.id)}</li>`).join("")}</ul>` : ""}`];
+    const all = Array.isArray(data.analyses) ? data.analyses : [];
+    const kinds = kind ? [kind] : [...new Set([...all.map((a) => a.kind), ...data.editions.flatMap((e) => e.obligations.map((o) => o.kind))])];
+    const one = (k) => {
+      const w = all.find((a) => a.kind === k);
+      const rows = data.editions.flatMap((e) => e.obligations.filter((o) => o.kind === k).map((o) => ({ e, o })));
+      const list = rows.filter((x) => x.o.verdict !== "proved");
+      const count = (v) => num(rows.filter((x) => x.o.verdict === v).length);
+      const words = w ? `<p class="analysis">${esc(w.asks)}</p><ul><li><b>proved</b>: ${esc(w.proved)}</li><li><b>refuted</b>: ${esc(w.refuted)} <small>(${esc(w.severity)} unless the rule says otherwise)</small></li></ul>` : "";
+      return `<section class="section" data-analysis="${esc(k)}"><h2>${kind ? "" : `<a href="#/a/${enc(k)}">`}${esc(w ? w.name : k)}${kind ? "" : "</a>"} <small>${esc(k)}</small></h2>${words}<p>${plural(rows.length, "obligation")}: ${count("proved")} proved, ${count("refuted")} refuted, ${count("unknown")} unknown.</p>${list.length ? `<ul>${list.map(({ e, o }) => `<li>${verdict(o.verdict)} ${obLink(e, o.id)}</li>`).join("")}</ul>` : ""}</section>`;
+    };
+    return [kind ? `analysis ${kind}` : "analyses", `<h1>${kind ? `${esc(kind)} <small>analysis</small>` : "Analyses"}</h1>${kind ? "" : `<p>What each proof analysis asks of the rules, and what its verdicts mean.</p>`}${kinds.map(one).join("")}`];
   }
 
   function notFound(hash) {
@@ -308,7 +327,8 @@
       return o ? obligationPage(e, o) : null;
     }
     if (parts[0] === "s" && parts.length === 2 && scenarioIndex.has(parts[1])) return scenarioPage(parts[1]);
-    if (parts[0] === "a" && parts.length === 2 && data.editions.some((x) => x.obligations.some((o) => o.kind === parts[1]))) return analysisPage(parts[1]);
+    if (parts[0] === "a" && parts.length === 1) return analysisPage(null);
+    if (parts[0] === "a" && parts.length === 2 && ((data.analyses || []).some((a) => a.kind === parts[1]) || data.editions.some((x) => x.obligations.some((o) => o.kind === parts[1])))) return analysisPage(parts[1]);
     if (parts[0] === "d" && parts.length === 4 && /^\d+$/.test(parts[1]) && data.diffs[Number(parts[1])]) {
       const d = data.diffs[Number(parts[1])];
       const a = d.proved && d.proved.actions.find((x) => x.action === parts[2]);

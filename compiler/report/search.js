@@ -37,7 +37,8 @@
       const prefix = `${e.name}.`;
       for (const o of e.obligations) {
         const short = o.id.startsWith(prefix) ? o.id.slice(prefix.length) : o.id;
-        add(`o:${short}`, { type: "obligation", id: short, title: `${o.verdict} ${o.kind}${o.finding ? `: ${o.finding}` : ""}`, citation: "", english: [o.kind, o.action, ...o.subjects, ...o.core, o.analysis || "", o.finding || ""].join(" "), idWords: short.replace(/[._~]/g, " ") }, e.folder, `#/o/${encodeURIComponent(e.folder)}/${encodeURIComponent(o.id)}`);
+        const finding = (o.explanation && o.explanation.finding) || "";
+        add(`o:${short}`, { type: "obligation", id: short, title: `${o.verdict} ${o.kind}${finding ? `: ${finding}` : ""}`, citation: "", english: [o.kind, o.action, ...o.subjects, ...o.core, finding].join(" "), idWords: short.replace(/[._~]/g, " ") }, e.folder, `#/o/${encodeURIComponent(e.folder)}/${encodeURIComponent(o.id)}`);
       }
     }
     return [...byKey.values()];

@@ -207,9 +207,9 @@ describe.skipIf(!executable)("the rulebook report in chromium", () => {
     expect(o.core).toContain("dow.own_ally");
     // the core as links to the rules' pages (an invariant too)
     for (const id of o.core) expect(await page.locator(`p.core a[href="#/r/his/${id}"]`).count()).toBe(1);
-    // the finding in words, when the data has it (compiler/report/data.ts, issue 25 "findings in words")
-    const words = o as typeof o & { finding?: string };
-    if (words.finding) expect(await page.locator("#finding").textContent()).toBe(words.finding);
+    // the finding in words, when the data has it (compiler/report/data.ts `explanation`, issue 25 "findings in words")
+    const words = (o as typeof o & { explanation?: { finding?: string } }).explanation;
+    if (words?.finding) expect(await page.locator("#finding").textContent()).toBe(words.finding);
     expect(await page.title()).toBe("his.redundant_rule.dow.alliance_this_phase — rulewright report");
     // the rule page lists it and interacts with the other rule of the core
     await page.click('p.core a[href="#/r/his/dow.own_ally"]');
