@@ -23,6 +23,19 @@
     const r = ruleOf(e, id);
     return r ? ruleLink(e, r.id) : `<code>${esc(id)}</code>`;
   };
+  /** a text with each rule id it names (bare or in backticks) made a link to the rule's page; the rest escaped */
+  const linkIds = (e, text, ids) => {
+    const known = [...new Set(ids)].filter((id) => ruleOf(e, id)).sort((a, b) => b.length - a.length);
+    const parts = [String(text == null ? "" : text)];
+    for (const id of known)
+      for (let i = parts.length - 1; i >= 0; i -= 2) {
+        const bits = parts[i].split(new RegExp("(?<![\\w.])`?" + id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "`?(?!\\w|\\.\\w)"));
+        const out = [];
+        bits.forEach((b, j) => (j ? out.push(id, b) : out.push(b)));
+        parts.splice(i, 1, ...out);
+      }
+    return parts.map((p, i) => (i % 2 ? anyRule(e, p) : esc(p))).join("");
+  };
   const obLink = (e, id) => `<a href="#/o/${enc(e.folder)}/${enc(id)}">${esc(id)}</a>`;
   const verdict = (v) => `<span class="v v-${esc(v)}">${esc(v)}</span>`;
   /** a number as text, or "–" for anything that is not a finite number (never markup) */
@@ -232,10 +245,14 @@
     if (x) {
       if (x.asks) parts.push(`<p class="analysis"><b>What <a href="#/a/${enc(o.kind)}">${esc(o.kind.replace(/_/g, " "))}</a> asks:</b> ${esc(x.asks)}</p>`);
       if (x.means) parts.push(`<p class="means">${esc(x.means)}</p>`);
-      if (x.finding) parts.push(`<p class="finding" id="finding">${esc(x.finding)}</p>`);
+      if (x.finding) parts.push(`<p class="finding" id="finding">${linkIds(e, x.finding, [...o.rules, ...o.core, ...(x.core || []).map((c) => c.id)])}</p>`);
     }
     if (o.stuck) {
-      const blocked = o.stuck.blocked.map((b) => `<li><b>${esc(b.action)}</b>: ${b.text ? esc(b.text) : b.rules.length ? "forbidden" : "forbidden, though no single rule forbids it"}${b.rules.length ? ` — ${b.rules.map((id) => anyRule(e, id)).join(", ")}` : ""}${!b.text && b.everyChoice === true ? " (for every choice of its parameters)" : ""}</li>`);
+      const blocked = o.stuck.blocked.map((b) =>
+        b.text
+          ? `<li>${linkIds(e, b.text, b.rules)}</li>`
+          : `<li><b>${esc(b.action)}</b>: ${b.rules.length ? `forbidden by ${b.rules.map((id) => anyRule(e, id)).join(", ")}` : "forbidden, though no single rule forbids it"}${b.everyChoice === true ? " (for every choice of its parameters)" : ""}</li>`,
+      );
       parts.push(`<p><b>${esc(o.stuck.actor)}</b> has no legal move:</p><ul class="blocked">${blocked.join("")}</ul>${o.stuck.decline ? `<p>declining (${esc(o.stuck.decline)}) is not possible either</p>` : ""}`);
     }
     const core = x && Array.isArray(x.core) && x.core.length ? x.core : o.core.map((id) => ({ id }));
