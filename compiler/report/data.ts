@@ -16,8 +16,8 @@ import type { ObligationResult, ProofReport } from "../ir/proof-report.js";
 import type { Scenario } from "../scenarios/index.js";
 import { ruleDiff, type RuleDiff } from "./rule-diff.js";
 import { lexicon, readExemption, readInvariant, readRoute, readRule, readTableRow, valueName, words } from "./english.js";
-import { readsOf, sectionOf, spaceFactIds } from "./view-helpers.js";
-import { manifestInfo, ruleRanks, sortSections } from "./sources.js";
+import { readsOf, sectionKey, sectionOf } from "./view-helpers.js";
+import { manifestInfo } from "./sources.js";
 
 export { readsOf };
 
@@ -495,7 +495,7 @@ function editionView(b: Build, e: EditionInput): EditionView {
     proofs: proofSummary(e),
     coverage: coverageView(b, folder),
     scenarios: { passed: mine.filter((r) => r.pass).length, failed: mine.filter((r) => !r.pass).length },
-    sections: sortSections([...sections].map(([section, ids]) => ({ section, ids })), ruleRanks(b.inp.root, b.inp.coverage, [folder, ir.parent])),
+    sections: [...sections].map(([section, ids]) => ({ section, ids })).sort((x, y) => sectionKey(x.section).localeCompare(sectionKey(y.section), "en", { numeric: true })),
     rules,
     obligations,
     board: {
@@ -547,9 +547,10 @@ function exampleOf(b: Build, kind: Example["kind"], ir: IREdition, ex: { action:
       key = null;
     }
   }
-  const { lex } = perEdition(b, ir);
+  const { lex, spaceIds } = perEdition(b, ir);
   const highlight = new Set<string>();
-  for (const id of spaceFactIds(ir, ex.action, facts)) highlight.add(id);
+  for (const v of Object.values(ex.action)) if (typeof v === "string" && spaceIds.has(v)) highlight.add(v);
+  for (const f of facts) for (const m of f.matchAll(/spaces\[([a-z0-9_]+)\]|= ([a-z0-9_]+)$/g)) if (spaceIds.has(m[1] ?? m[2])) highlight.add(m[1] ?? m[2]);
   const act = ex.action;
   const params = Object.entries(act).filter(([k]) => k !== "action").map(([k, v]) => `${words(k)} ${typeof v === "string" ? valueName(lex, v) : JSON.stringify(v)}`);
   return { kind, state: key, action: act, actionText: `${words(String(act.action ?? "?"))}${params.length ? `: ${params.join(", ")}` : ""}`, facts, highlight: [...highlight].sort(), file: stateFile, source };

@@ -1,16 +1,12 @@
 /**
- * What the report reads from the coverage manifests (dsl/coverage/*.yaml, compiler/coverage):
- * a source's title (from the manifest's header comment, "Coverage of … (<title>)"), and the
- * rulebook order of an edition's rules (the order its manifests list them, paragraph by
- * paragraph, the sources in file-name order), which orders the named sections (Virgin Queen's
- * "Action Phase: Pass") as the rulebook does. Reads files; an unreadable or malformed manifest
- * gives no title and no order (never throws).
+ * A rulebook source's title for the report (issue 25: sources named by title, not by their
+ * hashed file name), read from its coverage manifest's header comment ("Coverage of … (<title>)",
+ * dsl/coverage/*.yaml), with the rules the manifest lists in paragraph order. Reads files; an
+ * unreadable or malformed manifest gives no title and no rules (never throws).
  */
 import fs from "node:fs";
 import path from "node:path";
 import YAML from "yaml";
-import type { CoverageReport } from "../coverage/index.js";
-import { sectionKey } from "./view-helpers.js";
 
 export interface SourceInfo {
   /** "Here I Stand: §9.6 restrictions on declaring war…"; null when the header says none */
@@ -56,39 +52,4 @@ function shortTitle(about: string): string {
   const topics = about.slice(i + 1).trim();
   const first = topics.split(/,\s*/)[0]!;
   return `${game}: ${first}${first.length < topics.length ? "…" : ""}`;
-}
-
-/**
- * Each rule id of an edition with its rulebook position (0, 1, …) by the coverage manifests of the
- * first of `editions` that has any (the edition, then its parent: his-500 has none of its own);
- * empty without coverage.
- */
-export function ruleRanks(root: string, coverage: CoverageReport | undefined, editions: (string | undefined)[]): Map<string, number> {
-  const ranks = new Map<string, number>();
-  const own = editions.map((name) => coverage?.editions.find((e) => e.edition === name)?.files ?? []).find((f) => f.length) ?? [];
-  const files = [...own].sort((a, b) => a.source.localeCompare(b.source));
-  for (const f of files) for (const id of manifestInfo(root, f.manifest).ruleOrder) if (!ranks.has(id)) ranks.set(id, ranks.size);
-  return ranks;
-}
-
-/**
- * Sections in rulebook order: numbered sections by number (§5.1, §9.6, §10), then named sections
- * by the median rulebook position of their rules (`ranks`, from ruleRanks), those without one by
- * name, then invariants and routes.
- */
-export function sortSections<T extends { section: string; ids: string[] }>(sections: T[], ranks: Map<string, number>): T[] {
-  // the median position of its rules (one rule also listed under an earlier paragraph does not move the section)
-  const rank = (s: T) => {
-    const r = s.ids.map((id) => ranks.get(id)).filter((x): x is number => x !== undefined).sort((a, b) => a - b);
-    return r.length ? r[Math.floor((r.length - 1) / 2)]! : Infinity;
-  };
-  const group = (s: T) => sectionKey(s.section)[0]!;
-  return [...sections].sort((x, y) => {
-    const gx = group(x);
-    const gy = group(y);
-    if (gx !== gy || gx !== "1") return sectionKey(x.section).localeCompare(sectionKey(y.section), "en", { numeric: true });
-    const rx = rank(x);
-    const ry = rank(y);
-    return rx !== ry ? (rx < ry ? -1 : 1) : x.section.localeCompare(y.section);
-  });
 }
