@@ -23,6 +23,7 @@ import type { Fact } from "../ir/proof-report.js";
 import { readsOf, sectionOf } from "./view-helpers.js";
 import { readManifests, sortSections } from "./sections.js";
 import type { Manifest } from "../coverage/manifest.js";
+import { manifestInfo } from "./sources.js";
 
 export { readsOf };
 export { reportInputProblems } from "./input-checks.js";
@@ -151,7 +152,7 @@ export interface EditionView {
   proofs: null | { file: string; stale: boolean; proved: number; refuted: number; unknown: number; byKind: { kind: string; proved: number; refuted: number; unknown: number }[] };
   /** the edition's encoded and audited shares (compiler/coverage/README.md), and per source file */
   coverage: null | (CoverageTotal & {
-    files: { source: string; encoded: number; restriction: number; percent: number | null; outOfScope: number; procedure: number; notEncoded: number; auditable: number; audited: number }[];
+    files: { source: string; title?: string | null; encoded: number; restriction: number; percent: number | null; outOfScope: number; procedure: number; notEncoded: number; auditable: number; audited: number }[];
   });
   scenarios: { passed: number; failed: number };
   sections: { section: string; ids: string[] }[];
@@ -437,7 +438,7 @@ function coverageView(b: Build, folder: string): EditionView["coverage"] {
     auditable: cov.auditable,
     audited: cov.audited,
     auditedPercent: cov.auditedPercent,
-    files: cov.files.map((f) => ({ source: f.source, encoded: f.encoded, restriction: f.restriction, percent: f.percent, outOfScope: f.counts.out_of_scope, procedure: f.counts.procedure, notEncoded: f.counts.not_encoded, auditable: f.auditable, audited: f.audited })),
+    files: cov.files.map((f) => ({ source: f.source, title: manifestInfo(b.inp.root, f.manifest).title, encoded: f.encoded, restriction: f.restriction, percent: f.percent, outOfScope: f.counts.out_of_scope, procedure: f.counts.procedure, notEncoded: f.counts.not_encoded, auditable: f.auditable, audited: f.audited })),
   };
 }
 

@@ -2,8 +2,10 @@
  * Writes the rulebook report as a static site: `<out>/index.html`, one self-contained page (the
  * data as JSON, the client script, minisearch and the board layout inlined) that opens from the
  * file system with no server and makes no network request. Hash routes: `#/` overview,
- * `#/e/<edition>` sections, `#/r/<edition>/<id>` a rule, `#/o/<edition>/<obligation>` an
- * obligation with its example on the board, `#/d/<n>/<action>/<i>` a diff state.
+ * `#/e/<edition>` sections (`#/e/<edition>/<n>` at its n-th section), `#/r/<edition>/<id>` a rule,
+ * `#/o/<edition>/<obligation>` an obligation with its example on the board, `#/d/<n>/<action>/<i>`
+ * a diff state, `#/s/<file:line>` a scenario, `#/a/<kind>` an analysis; any other a "not found" page.
+ * The page script is board.js, search.js and client.js, inlined in that order.
  *
  * Errors: an unwritable `out` folder throws the file system's error (the CLI reports it).
  */
@@ -32,11 +34,16 @@ function scriptJson(v: unknown): string {
   return JSON.stringify(v).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
+/** The page script: board.js (the global RWBoard), search.js (RWSearch) and client.js, which uses both, in that order. */
+export function pageScript(): string {
+  return ["board.js", "search.js", "client.js"].map((f) => fs.readFileSync(path.join(here, f), "utf8")).join("\n");
+}
+
 /** The page's HTML for this data. */
 export function renderSite(data: SiteData, layout: Layout): string {
   // the UMD build (defines the global MiniSearch); not in the package's exports, so found beside its package.json
   const minisearch = fs.readFileSync(path.join(path.dirname(require.resolve("minisearch")), "..", "umd", "index.js"), "utf8");
-  const client = fs.readFileSync(path.join(here, "client.js"), "utf8");
+  const client = pageScript();
   const css = fs.readFileSync(path.join(here, "style.css"), "utf8");
   return `<!doctype html>
 <html lang="en">
@@ -48,7 +55,7 @@ export function renderSite(data: SiteData, layout: Layout): string {
 <style>${css}</style>
 </head>
 <body>
-<header><a href="#/" class="brand">rulewright report</a><nav id="editions"></nav><input id="search" type="search" placeholder="Search rules, ids, citations, readings…" autocomplete="off"><div id="results"></div></header>
+<header><a href="#/" class="brand">rulewright report</a><nav id="editions" aria-label="editions"></nav><div class="search-box" role="search"><input id="search" type="search" placeholder="Search rules, §9.6, obligations…" aria-label="search rules, citations and proof obligations" aria-controls="results" autocomplete="off"><div id="results"></div></div></header>
 <main id="main"></main>
 <script id="data" type="application/json">${scriptJson(data)}</script>
 <script id="layout" type="application/json">${scriptJson(layout)}</script>

@@ -13,7 +13,7 @@ import vm from "node:vm";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
 import { buildSiteData, reportInputProblems } from "../../compiler/report/data.js";
-import { readLayout } from "../../compiler/report/site.js";
+import { pageScript, readLayout } from "../../compiler/report/site.js";
 import type { CoverageReport } from "../../compiler/coverage/index.js";
 
 const REPO = process.cwd();
@@ -29,17 +29,17 @@ function coverage(evil: boolean): CoverageReport {
   return { editions: [{ edition: "mini", built: true, files: [file], encoded: n(1), restriction: n(2), percent: n(50), auditable: n(3), audited: n(1), auditedPercent: n(33) }], total: { encoded: 1, restriction: 2, percent: 50, auditable: 3, audited: 1, auditedPercent: 33 }, notEncoded: [], outOfScope: [], uncoveredEditions: [] };
 }
 
-/** Runs compiler/report/client.js on `data` in a minimal DOM; returns the HTML of <main> on each hash route. */
+/** Runs the page script (site.ts pageScript: board.js, search.js, client.js) on `data` in a minimal DOM; returns the HTML of <main> on each hash route. */
 function renderPages(data: unknown, hashes: string[]): string[] {
-  const client = fs.readFileSync(path.join(REPO, "compiler/report/client.js"), "utf8");
-  const el = () => ({ innerHTML: "", textContent: "", value: "", addEventListener() {} });
+  const client = pageScript();
+  const el = () => ({ innerHTML: "", textContent: "", value: "", addEventListener() {}, setAttribute() {}, removeAttribute() {}, querySelectorAll: () => [] });
   const nodes: Record<string, ReturnType<typeof el>> = { data: { ...el(), textContent: JSON.stringify(data) }, layout: { ...el(), textContent: JSON.stringify(readLayout()) }, main: el(), editions: el(), search: el(), results: el() };
   const listeners: (() => void)[] = [];
   const location = { hash: "#/" };
   const sandbox: Record<string, unknown> = {
-    document: { getElementById: (id: string) => nodes[id] },
+    document: { getElementById: (id: string) => nodes[id], addEventListener() {}, title: "" },
     location,
-    window: { addEventListener: (_: string, f: () => void) => listeners.push(f), scrollTo() {} },
+    history: {},
     MiniSearch: class {
       addAll() {}
       search() {
@@ -47,11 +47,13 @@ function renderPages(data: unknown, hashes: string[]): string[] {
       }
     },
   };
+  // the scripts publish RWBoard and RWSearch on window: here the sandbox is the window
+  Object.assign(sandbox, { window: sandbox, addEventListener: (_: string, f: () => void) => listeners.push(f), scrollTo() {} });
   vm.createContext(sandbox);
   vm.runInContext(client, sandbox);
   return hashes.map((h) => {
     location.hash = h;
-    listeners.forEach((f) => f());
+    listeners.filter((f) => f.length === 0).forEach((f) => f());
     return nodes.main!.innerHTML;
   });
 }
