@@ -211,6 +211,7 @@ function declIndexer(sh: Shared, file: string, within: string | undefined) {
         expr(e.arg);
         return;
       case "bin":
+      case "pick":
         expr(e.left);
         expr(e.right);
         return;
@@ -263,6 +264,7 @@ function indexDecl(sh: Shared, decl: Decl, file: string): void {
     add({ file, span: r.action.span, key: `action:${r.action.name}`, kind: "action", name: r.action.name, def: false, within });
     scope.push(actionParams([r.action.name]));
     expr(r.when);
+    if (r.unless) expr(r.unless);
     scope.pop();
   };
 

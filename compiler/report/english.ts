@@ -64,7 +64,7 @@ export function valueName(lex: Lexicon, v: string, type?: Expr["type"]): string 
 }
 
 const CMP: Record<string, string> = { "=": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least" };
-const ARITH: Record<string, string> = { "+": "plus", "-": "minus", "*": "times" };
+const ARITH: Record<string, string> = { "+": "plus", "-": "minus", "*": "times", "/": "divided (rounded down) by" }; // "/": issue 28 (language)
 
 /** Board predicates: a sentence with the arguments in place of $0, $1. */
 export const BOARD_FN: Record<BoardFn, string> = {

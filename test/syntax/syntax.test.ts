@@ -35,6 +35,7 @@ function sx(e: Expr): string {
     case "quant": return `(${e.q} ${e.var.name} ${sx(e.domain)} ${sx(e.body)})`;
     case "agg": return `(${e.op}${e.n !== undefined ? " " + e.n : ""} ${e.var.name} ${sx(e.domain)}${e.where ? " where " + sx(e.where) : ""}${e.body ? " : " + sx(e.body) : ""})`;
     case "len": return `(len ${sx(e.arg)})`;
+    case "pick": return `(${e.op} ${sx(e.left)} ${sx(e.right)})`;
     case "ite": return `(if ${sx(e.cond)} ${sx(e.then)} ${sx(e.else)})`;
     case "reach": return `(reach ${e.route.name}(${e.args.map(sx).join(" ")}) ${sx(e.from)} ${sx(e.to)})`;
   }
