@@ -117,6 +117,7 @@ export const CATALOG = {
   RW5012: { severity: "error", summary: "coverage manifest has a bad audit mark (`audited`: shape, `compared`, scenario references)" },
   RW5013: { severity: "error", summary: "audit mark names a scenario file or scenario that does not exist" },
   RW5014: { severity: "error", summary: "audit mark's scenarios survive the removal of a rule it claims (coverage --verify-audit)" },
+  RW5015: { severity: "warning", summary: "citation of a section beyond the sources' section index (e.g. `§99.9`)" },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type DiagnosticCode = keyof typeof CATALOG;
