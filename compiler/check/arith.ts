@@ -14,15 +14,24 @@
 import type { Span } from "../diagnostics/types.js";
 import type { Domain, Expr, Type } from "../ir/types.js";
 import type { Expr as Ast } from "../syntax/ast.js";
-import type { CallChecker } from "./calls.js";
-import { comparable, enumType, typeName, type Ctx, type Facts } from "./env.js";
+import type { DiagnosticCode } from "../diagnostics/catalog.js";
+import { comparable, enumType, typeName, type Ctx, type Env, type Facts } from "./env.js";
+import type { Help } from "./util.js";
 
 const BOOL: Type = { k: "bool" };
 const INT: Type = { k: "int" };
 
-/** What arith.ts needs of the expression checker beyond `CallChecker`. */
-export interface ArithChecker extends CallChecker {
+/** What arith.ts uses of the expression checker (expr.ts `ExprChecker`, which implements it). */
+export interface ArithChecker {
+  readonly env: Env;
+  /** Check an expression (with an expected type for an ambiguous member). */
   expr(e: Ast, ctx: Ctx, expected?: Type): Expr | undefined;
+  /** An IR node at a span of the context's file. */
+  mk(e: Expr, ctx: Ctx, span: Span): Expr;
+  /** Report an error; gives undefined. */
+  err(ctx: Ctx, code: DiagnosticCode, msg: string, span: Span, help?: Help): undefined;
+  /** Record a use of a resolution key at a span. */
+  used(ctx: Ctx, span: Span, key: string, type?: Type): void;
 }
 
 /**
