@@ -16,6 +16,7 @@ import type { Ctx, Env } from "./env.js";
 import type { Resolution } from "./resolution.js";
 import type { Reporter } from "./util.js";
 import { didYouMean, listedNames, type Help } from "./util.js";
+import { intBounds } from "./arith.js";
 
 /** What these checks use of the expression checker (expr.ts `ExprChecker`, which implements it). */
 export interface CallChecker {
@@ -55,13 +56,13 @@ export function tableCall(x: CallChecker, e: Extract<Ast, { k: "call" }>, ctx: C
   args.forEach((a, i) => {
     const p = t.params![i]!;
     if (p.type.k !== "int" || (p.type.min === undefined && p.type.max === undefined)) return;
-    const b = intBounds(a);
+    const b = intBounds(a, ctx.facts, enumType(x.env, "Space")?.members.length ?? 0);
     const lo = p.type.min ?? -Infinity;
     const hi = p.type.max ?? Infinity;
     if (!b || b[0] < lo || b[1] > hi) {
       ok = false;
       x.err(ctx, "RW3103", `argument \`${p.name}\` of table \`${n}\` may lie outside ${lo}..${hi}${b ? ` (it ranges over ${b[0]}..${b[1]})` : ""}`, e.args[i]!.span,
-        "pass a literal or a state field whose schema `minimum`/`maximum` lie in the table's range");
+        `pass a literal, a bounded count or state field, or guard the call: \`${e.args[i]!.k === "name" ? e.args[i]!.name : "x"} >= ${lo === -Infinity ? "…" : lo} and ${e.args[i]!.k === "name" ? e.args[i]!.name : "x"} <= ${hi === Infinity ? "…" : hi} and ${n}(…)\` (the guard before the call, in the same \`and\`)`);
     }
   });
   if (!ok) return undefined;
@@ -132,16 +133,4 @@ export function reachCall(x: CallChecker, e: Extract<Ast, { k: "reach" }>, ctx: 
   const to = x.expect(e.to, ctx, space, "the end of `reachable`");
   if (!args || !from || !to) return undefined;
   return x.mk({ k: "reach", route: e.route.name, args, from, to, type: BOOL }, ctx, e.span);
-}
-
-/** Known [min, max] of an int expression (a literal, a bounded int, an `if` of those), or undefined. */
-function intBounds(e: Expr): [number, number] | undefined {
-  if (e.k === "lit" && typeof e.value === "number") return [e.value, e.value];
-  if (e.k === "ite") {
-    const a = intBounds(e.then);
-    const b = intBounds(e.else);
-    return a && b ? [Math.min(a[0], b[0]), Math.max(a[1], b[1])] : undefined;
-  }
-  if (e.type.k === "int" && e.type.min !== undefined && e.type.max !== undefined) return [e.type.min, e.type.max];
-  return undefined;
 }

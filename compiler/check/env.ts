@@ -96,6 +96,9 @@ export interface Binding {
 }
 
 /** Where an expression is checked: its file, the names in scope, the IR names taken. */
+/** A bound interval of an int expression, by a structural key of the expression (arith.ts `irKey`). */
+export type Facts = ReadonlyMap<string, readonly [number, number]>;
+
 export interface Ctx {
   file: string;
   scope: Map<string, Binding>;
@@ -103,6 +106,8 @@ export interface Ctx {
   inUse: Set<string>;
   /** exemption checks: parameter name → a lifted rule whose action lacks it */
   missingParam?: Map<string, string>;
+  /** bounds the guards before this expression establish (an `and` chain, the left of `implies`, an `if`'s condition): arith.ts */
+  facts?: Facts;
 }
 
 /** `bool`, `int`, `string` or an enum: what `=`, `in` and table keys take. */

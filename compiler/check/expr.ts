@@ -19,6 +19,7 @@ import { localKey, type Resolution, type Use } from "./resolution.js";
 import { recordPointer } from "./schema.js";
 import { substitute } from "./substitute.js";
 import { defCallOf, defSpansOf, markDefCall, markDefSpans, type DefSpan } from "../ir/def-calls.js";
+import { divide, guardFacts, inEnum, pick } from "./arith.js";
 
 export { BOARD_DOMAIN_FNS, BOARD_FNS, DISTANCE } from "./builtins.js";
 export { assignable, comparable, isScalar } from "./env.js";
@@ -175,16 +176,19 @@ export class ExprChecker implements CallChecker {
       }
       case "ite": {
         const c = this.bool(e.cond, ctx, "if");
+        const thenCtx = c ? withFacts(ctx, c) : ctx;
         const thenFirst = !this.needsContext(e.then, ctx);
-        const a = thenFirst ? this.expr(e.then, ctx, expected) : undefined;
+        const a = thenFirst ? this.expr(e.then, thenCtx, expected) : undefined;
         const b = this.expr(e.else, ctx, a?.type ?? expected);
-        const t = thenFirst ? a : this.expr(e.then, ctx, b?.type ?? expected);
+        const t = thenFirst ? a : this.expr(e.then, thenCtx, b?.type ?? expected);
         if (!c || !t || !b) return undefined;
         const same = isScalar(t.type) ? comparable(t.type, b.type) : assignable(t.type, b.type) && assignable(b.type, t.type);
         if (!same) return this.err(ctx, "RW3001", `\`then\` is \`${typeName(t.type)}\` but \`else\` is \`${typeName(b.type)}\``, e.else.span, "both branches must have the same type");
         const type = t.type.k === "enum" && b.type.k === "enum" && t.type.name !== b.type.name ? (enumType(env, t.type.base) ?? t.type) : t.type;
         return this.mk({ k: "ite", cond: c, then: t, else: b, type }, ctx, e.span);
       }
+      case "pick":
+        return pick(this, e, ctx);
       case "call":
         return this.call(e, ctx);
       case "reach":
@@ -286,8 +290,11 @@ export class ExprChecker implements CallChecker {
       const args: Expr[] = [];
       const spans: DefSpan[] = [];
       let ok = true;
+      let opCtx = ctx;
       for (const x of operands) {
-        const c = this.bool(x, ctx, op);
+        const c = this.bool(x, opCtx, op);
+        // the operands after a guard of an `and` chain are read where it holds (a table call's bounds)
+        if (c && op === "and") opCtx = withFacts(opCtx, c);
         if (!c) ok = false;
         else if (c.k === op) {
           // a def call whose body is spread here keeps its place (compiler/ir/def-calls.ts), as do those spread into it
@@ -303,13 +310,14 @@ export class ExprChecker implements CallChecker {
     }
     if (op === "implies") {
       const l = this.bool(e.left, ctx, op);
-      const r = this.bool(e.right, ctx, op);
+      const r = this.bool(e.right, l ? withFacts(ctx, l) : ctx, op);
       return l && r && this.mk({ k: "implies", left: l, right: r, type: BOOL }, ctx, e.span);
     }
-    if (op === "+" || op === "-" || op === "*" || op === "<" || op === "<=" || op === ">" || op === ">=") {
+    if (op === "+" || op === "-" || op === "*" || op === "/" || op === "<" || op === "<=" || op === ">" || op === ">=") {
       const l = this.int(e.left, ctx, op);
       const r = this.int(e.right, ctx, op);
       if (!l || !r) return undefined;
+      if (op === "/") return divide(this, l, r, e.right, ctx, e.span);
       if (op === "+" || op === "-" || op === "*") return this.mk({ k: "arith", op, left: l, right: r, type: INT }, ctx, e.span);
       return this.mk({ k: "cmp", op, left: l, right: r, type: BOOL }, ctx, e.span);
     }
@@ -342,6 +350,8 @@ export class ExprChecker implements CallChecker {
   }
 
   private inExpr(e: Extract<Ast, { k: "bin" }>, ctx: Ctx): Expr | undefined {
+    const asEnum = inEnum(this, e.left, e.right, ctx, e.span);
+    if (asEnum !== "not-enum") return asEnum;
     if (e.right.k === "set") {
       const items = e.right.items;
       let elem: Expr | undefined;
@@ -499,6 +509,13 @@ export class ExprChecker implements CallChecker {
     this.defTemplates.set(name, ir ? { ir } : {});
     return ir;
   }
+}
+
+/** `ctx` where `cond` holds: the bounds its comparisons give (arith.ts `guardFacts`) added. */
+function withFacts(ctx: Ctx, cond: Expr): Ctx {
+  const facts = new Map(ctx.facts ?? []);
+  guardFacts(cond, facts);
+  return facts.size === (ctx.facts?.size ?? 0) && facts.size === 0 ? ctx : { ...ctx, facts };
 }
 
 /** A literal's value for a message: `Infinity` (a literal too long for a number) as "of more than 308 digits". */

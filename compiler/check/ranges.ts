@@ -9,7 +9,7 @@
  * bounds where undeclared); `count` 0..n and `distance` its type; an aggregate over a domain of at
  * most n elements: `sum` n × its body's range (with 0), `sum_highest(k, …)` min(k, n) × it, `max`/
  * `min` its body's range with 0; a table lookup the range of the values its rows give; `if` the
- * union of its branches; `+`, `-`, `*`, unary `-` interval arithmetic. An arithmetic node (or a sum)
+ * union of its branches; `+`, `-`, `*`, `/` (by a positive literal), unary `-` interval arithmetic. An arithmetic node (or a sum)
  * whose interval leaves the safe range is RW3106 at its source span, once per position (a def
  * inlined in many rules is reported once); the expressions above it are not reported again.
  *
@@ -112,11 +112,12 @@ export function checkIntRanges(roots: Expr[], opts: { tables: IRTable[]; spaces:
         let r: Range;
         if (e.op === "+") r = [a[0] + b[0], a[1] + b[1]];
         else if (e.op === "-") r = [a[0] - b[1], a[1] - b[0]];
+        else if (e.op === "/") r = [floorDiv(a[0], b[0]), floorDiv(a[1], b[0])]; // b: a positive literal (RW3011)
         else {
           const ps = [a[0] * b[0], a[0] * b[1], a[1] * b[0], a[1] * b[1]];
           r = [ps.reduce((x, y) => (y < x ? y : x)), ps.reduce((x, y) => (y > x ? y : x))];
         }
-        const what = e.op === "+" ? "this sum" : e.op === "-" ? "this difference" : "this product";
+        const what = e.op === "+" ? "this sum" : e.op === "-" ? "this difference" : e.op === "/" ? "this quotient" : "this product";
         return overflow(e, r, what) ? undefined : r;
       }
       case "neg": {
@@ -168,4 +169,10 @@ export function checkIntRanges(roots: Expr[], opts: { tables: IRTable[]; spaces:
   };
 
   for (const root of roots) range(root);
+}
+
+/** ⌊a / k⌋ for k > 0 (BigInt `/` rounds toward zero). */
+function floorDiv(a: bigint, k: bigint): bigint {
+  const q = a / k;
+  return a % k !== 0n && a < 0n ? q - 1n : q;
 }

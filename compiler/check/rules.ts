@@ -1,11 +1,11 @@
 /**
  * Pass "rules": every rule in force (after a variant's overrides and removals): its id (unique),
  * citation, action (RW2007; an `oblige` only on an action whose one parameter is its actor,
- * RW2017), `during` scope (RW2018), `@severity` annotations and `when` condition, typed and
- * lowered to `IRRule`.
+ * RW2017), `during` scope (RW2018), `@severity` annotations and `when` condition (with its
+ * `unless` exception: `when A unless B` is lowered to `A and not B`), typed and lowered to `IRRule`.
  */
 import type { Span } from "../diagnostics/types.js";
-import type { IRRule, IRScope } from "../ir/types.js";
+import type { Expr as IRExpr, IRRule, IRScope } from "../ir/types.js";
 import type { Ids } from "./cite.js";
 import { severitiesOf } from "./cite.js";
 import { BOOL, paramCtx, type Checking } from "./context.js";
@@ -50,7 +50,11 @@ export function checkRules(c: Checking, ex: ExprChecker, ids: Ids): { irRules: I
       }
     }
     const scope = scopeOf(c, d, file);
-    const when = ex.expect(d.when, paramCtx(c, file, act.params, d.span), BOOL, "a rule's `when` condition");
+    const ctx = paramCtx(c, file, act.params, d.span);
+    const cond = ex.expect(d.when, ctx, BOOL, "a rule's `when` condition");
+    // `when A unless B` is `A and not B` (an exemption written inline, read on the rule itself)
+    const unless = d.unless ? ex.expect(d.unless, ctx, BOOL, "a rule's `unless` condition") : undefined;
+    const when = cond && (!d.unless ? cond : unless && withUnless(ex, cond, unless, file, d.unless.span));
     const severities = severitiesOf(c, d.annotations ?? [], file, "rule");
     if (!when || scope === undefined || !fresh || !cite) continue;
     irRules.push({
@@ -59,6 +63,12 @@ export function checkRules(c: Checking, ex: ExprChecker, ids: Ids): { irRules: I
     });
   }
   return { irRules, ruleInfo };
+}
+
+/** `when` ∧ ¬`unless` as one `and` (the conjuncts of `when` flattened), positioned at the `unless` condition. */
+function withUnless(ex: ExprChecker, when: IRExpr, unless: IRExpr, file: string, span: Span): IRExpr {
+  const not = ex.mk({ k: "not", arg: unless, type: BOOL }, { file, scope: new Map(), inUse: new Set() }, span);
+  return { k: "and", args: [...(when.k === "and" ? when.args : [when]), not], type: BOOL, ...(when.pos ? { pos: when.pos } : {}) };
 }
 
 /** A rule's `during`: the Phase (and Segment) members it names, each a member of its enum and a state field of that type (RW2018); null without `during`, undefined on error. */

@@ -94,7 +94,7 @@ export async function buildCommand(editions: string[], opts: BuildOptions): Prom
         : r.status === "written" ? color.green("written")
         : color.green("up to date");
       process.stdout.write(`${r.edition}: ${tag} (${r.files.length} files, ${r.ms.toFixed(0)} ms)\n`);
-      for (const s of r.stale) process.stdout.write(`  ${r.status === "stale" ? "stale" : "updated"}: ${s}\n`);
+      for (const s of r.stale) process.stdout.write(`  ${r.status === "stale" ? `stale: ${s}` : writtenChange(s)}\n`);
       if (r.status === "stale") process.stdout.write(opts.out !== undefined ? `  run \`npx rulewright build ${names[0]} --out ${opts.out}\`\n` : `  run \`npx rulewright build ${r.edition}\` and commit generated/${r.edition}\n`);
     }
   }
@@ -152,4 +152,14 @@ async function buildWatch(names: string[], opts: BuildOptions): Promise<number> 
   };
   const dirs = refs.map(({ ref }) => (ref.root ? path.join(ref.root, ref.dir) : ref.dir));
   return watch({ label: "build", paths: [...new Set([...dirs, DSL_DIR])].filter((p) => fs.existsSync(p)), ignore: opts.out !== undefined ? [opts.out] : [], format: opts.format, whole: true, signal: opts.signal, onRun: opts.onRun, run });
+}
+
+/**
+ * What `build` did to one file `staleFiles` listed (`<path> missing|differs|not generated`):
+ * `created: <path>`, `updated: <path>` or `removed: <path>` (issue 28: not "updated: … missing").
+ */
+export function writtenChange(stale: string): string {
+  const m = / (missing|differs|not generated)$/.exec(stale);
+  const file = m ? stale.slice(0, m.index) : stale;
+  return `${m?.[1] === "missing" ? "created" : m?.[1] === "not generated" ? "removed" : "updated"}: ${file}`;
 }

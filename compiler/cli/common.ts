@@ -14,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pc from "picocolors";
 import { loadEdition } from "../check/index.js";
+import { citationWarnings, projectSectionIndex } from "../coverage/index.js";
 import { renderDiagnostic } from "../diagnostics/render.js";
 import type { Diagnostic } from "../diagnostics/types.js";
 import type { IREdition } from "../ir/types.js";
@@ -73,6 +74,8 @@ export interface Compiled {
 /** Compiles an edition folder; prints its diagnostics in text mode. */
 export function compile(ref: EditionRef, format: Format): Compiled {
   const res = loadEdition(ref.dir, { repoRoot: ref.root ?? process.cwd() });
+  // citations outside the sources' section index: warnings (issue 28; compiler/coverage/sections.ts)
+  if (res.edition) res.diagnostics.push(...citationWarnings(res.edition, projectSectionIndex(path.join("dsl", "coverage"), path.join("..", "shared", "rulebooks"))));
   printDiagnostics(res.diagnostics, format, ref.root ?? process.cwd());
   return res;
 }

@@ -15,7 +15,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { analyzeCoverage, meetsAuditThreshold, meetsThreshold, readManifest, selectEditions, verifyAuditMarks, type AuditVerification, type CoverageReport, type EditionIds, type Manifest, type ProbeOutcome, type ScenarioProbe, type SourceFile } from "../coverage/index.js";
+import { analyzeCoverage, inheritManifests, variantChanges, type VariantCoverage, meetsAuditThreshold, meetsThreshold, readManifest, selectEditions, verifyAuditMarks, type AuditVerification, type CoverageReport, type EditionIds, type Manifest, type ProbeOutcome, type ScenarioProbe, type SourceFile } from "../coverage/index.js";
 import { judge, judgeTable, readScenarioFile } from "../scenarios/index.js";
 import { createInterpreter, type Interpreter } from "../interpret/index.js";
 import type { IREdition } from "../ir/types.js";
@@ -47,6 +47,8 @@ export interface CoverageResult {
   exitCode: number;
   /** with `verifyAudit`: the marks, mutants, kills and survivors */
   audit?: AuditVerification;
+  /** `--edition` a variant no manifest names: what it inherits (compiler/coverage/variants.ts) */
+  variant?: VariantCoverage;
 }
 
 /** Reads manifests, sources and editions and computes the coverage (no printing but diagnostics). */
@@ -121,7 +123,14 @@ export function runCoverage(opts: CoverageOptions): CoverageResult {
   diagnostics.push(...res.diagnostics);
   if (errorCount(diagnostics)) return { diagnostics, threshold, auditThreshold, pass: false, exitCode: 2 };
   let report = res.report;
-  if (opts.edition !== undefined) {
+  // a variant no manifest names: its nearest covered ancestor's manifests, read against its rules
+  const inherited = opts.edition !== undefined && !report.editions.some((e) => e.edition === opts.edition) ? variantCoverageOf(opts.edition, manifests, opts.format) : undefined;
+  if (inherited) {
+    const v = analyzeCoverage(inherited.manifests, sources, new Map([[inherited.variant.edition, inherited.ids]]), { orphans: !unreadable, scenarios });
+    diagnostics.push(...v.diagnostics);
+    if (errorCount(diagnostics)) return { diagnostics, threshold, auditThreshold, pass: false, exitCode: 2 };
+    report = v.report;
+  } else if (opts.edition !== undefined) {
     const known = report.editions.map((e) => e.edition);
     if (!known.includes(opts.edition)) throw new UsageError(`no manifest covers edition \`${opts.edition}\``, 2, known.length ? `editions in the manifests: ${known.map((k) => `\`${k}\``).join(", ")}` : undefined);
     report = selectEditions(report, [opts.edition]);
@@ -133,7 +142,51 @@ export function runCoverage(opts: CoverageOptions): CoverageResult {
     diagnostics.push(...audit.diagnostics);
     if (audit.survivors.length) pass = false;
   }
-  return { report, diagnostics, threshold, auditThreshold, pass, exitCode: pass ? 0 : 1, ...(audit ? { audit } : {}) };
+  return { report, diagnostics, threshold, auditThreshold, pass, exitCode: pass ? 0 : 1, ...(audit ? { audit } : {}), ...(inherited ? { variant: inherited.variant } : {}) };
+}
+
+/**
+ * `--edition <variant>`: the manifests of its nearest ancestor that some manifest names, read
+ * against the variant's rules (compiler/coverage/variants.ts), with the variant's ids; undefined
+ * when the edition does not compile or no ancestor is covered (the caller's error follows).
+ */
+function variantCoverageOf(name: string, manifests: Manifest[], format: Format): { manifests: Manifest[]; ids: EditionIds; variant: VariantCoverage } | undefined {
+  let ir: IREdition | undefined;
+  try {
+    ir = compile(resolveEdition(name), format).edition;
+  } catch {
+    return undefined;
+  }
+  if (!ir) return undefined;
+  let ancestor = ir.parent;
+  for (let depth = 0; ancestor !== undefined && !manifests.some((m) => m.edition === ancestor) && depth < 16; depth++) {
+    try {
+      ancestor = compile(resolveEdition(ancestor), format).edition?.parent;
+    } catch {
+      ancestor = undefined;
+    }
+  }
+  if (ancestor === undefined) return undefined;
+  const variant = variantChanges(ir, ancestor);
+  const ids = new Map<string, { file: string; line: number; column: number }>();
+  for (const r of [...ir.rules, ...ir.exemptions]) ids.set(r.id, r.pos);
+  const tables = new Set<string>();
+  for (const t of ir.tables ?? []) {
+    ids.set(t.name, t.pos);
+    tables.add(t.name);
+  }
+  return { manifests: inheritManifests(manifests.filter((m) => m.edition === ancestor), variant), ids: { name: variant.edition, ids, tables }, variant };
+}
+
+/** The lines that say what a variant's coverage inherits and changes. */
+export function formatVariant(v: VariantCoverage): string {
+  const list = (xs: string[]) => (xs.length ? xs.join(", ") : "none");
+  return [
+    `${v.edition} inherits the coverage manifests of ${v.inheritsFrom}, read against its own rules:`,
+    `  removed (their paragraphs lose them): ${list(v.removed.map((r) => r.id))}`,
+    `  overridden (their audit marks no longer hold): ${list(v.overridden)}`,
+    `  added (the variant's own rules, listed as implied): ${list(v.added)}`,
+  ].join("\n") + "\n";
 }
 
 /**
@@ -253,10 +306,11 @@ export async function coverageCommand(opts: CoverageOptions): Promise<number> {
   if (opts.format === "json") {
     const { report, diagnostics, threshold, auditThreshold, pass, exitCode, audit } = r;
     const auditJson = audit ? { auditVerification: { marks: audit.marks, mutants: audit.mutants, killed: audit.killed, survivors: audit.survivors } } : {};
-    process.stdout.write(JSON.stringify({ ...(report ?? {}), threshold, auditThreshold, ...auditJson, pass, exitCode, diagnostics }, null, 2) + "\n");
+    process.stdout.write(JSON.stringify({ ...(report ?? {}), threshold, auditThreshold, ...auditJson, ...(r.variant ? { variant: r.variant } : {}), pass, exitCode, diagnostics }, null, 2) + "\n");
     return r.exitCode;
   }
   printDiagnostics(r.diagnostics, opts.format);
+  if (r.variant) process.stdout.write(formatVariant(r.variant));
   if (r.report) process.stdout.write(formatReport(r.report, r.threshold, r.pass, r.auditThreshold));
   if (r.audit) process.stdout.write(formatAuditVerification(r.audit));
   if (r.exitCode === 2) process.stderr.write(`${color.red("error")}: the coverage manifests have ${errorCount(r.diagnostics)} error(s)\n`);

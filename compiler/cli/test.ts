@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { findScenarioFiles, judge, judgeTable, readScenarioFile, type Scenario, type TableScenario } from "../scenarios/index.js";
+import { findScenarioFiles, judge, judgeTable, readScenarioFile, unknownRuleIds, type Scenario, type TableScenario } from "../scenarios/index.js";
 import { compile, UsageError, color, type Format } from "./common.js";
 import { actionProblems, stateProblems, tableInputProblems } from "../engine/validate.js";
 import { DSL_DIR, resolveEdition } from "../engine/editions.js";
@@ -52,7 +52,8 @@ export async function runScenarios(paths: string[], format: Format, opts: { gene
           const res = compile(ref, format);
           loaded = res.edition ? { edition: res.edition, mod: await loadValidators(ref, res.edition, opts) } : null;
         } catch (e) {
-          const msg = e instanceof UsageError ? `edition \`${name}\`: ${e.message}` : `edition \`${name}\` could not be loaded: ${String((e as Error)?.message ?? e).split("\n")[0]}`;
+          // the loader's help (`run \`npx rulewright build …\``) goes with the message, as `check` prints it
+          const msg = e instanceof UsageError ? `edition \`${name}\`: ${e.message}${e.help ? `; ${e.help}` : ""}` : `edition \`${name}\` could not be loaded: ${String((e as Error)?.message ?? e).split("\n")[0]}`;
           loadErrors.set(name, msg);
           throw new UsageError(msg, 2);
         }
@@ -67,7 +68,7 @@ export async function runScenarios(paths: string[], format: Format, opts: { gene
         const ids = s.expect === "allowed" ? [] : "forbidden" in s.expect ? s.expect.forbidden : s.expect.obliged;
         const unknown = ids.filter((id) => !known.has(id));
         if (unknown.length) {
-          summary.problems.push({ file: s.file, line: s.line, message: `${s.name}: \`expect\` names unknown rule id${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `\`${u}\``).join(", ")}` });
+          summary.problems.push({ file: s.file, line: s.line, message: `${s.name}: ${unknownRuleIds(unknown, known)}` });
           continue;
         }
       }

@@ -329,6 +329,8 @@ export class ExprCompiler {
         return { code: `${paren(l, P.add)} ${e.op} ${paren(r, P.add)}`, prec: P.rel };
       }
       case "arith": {
+        // `/` rounds down (the divisor is a positive literal; exact within ±(2^53−1), as the prover's `div`)
+        if (e.op === "/") return { code: `Math.floor(${paren(this.expr(e.left, ctx, base), P.mul)} / ${paren(this.expr(e.right, ctx, base), P.mul + 1)})`, prec: P.primary };
         const prec = e.op === "*" ? P.mul : P.add;
         return { code: `${paren(this.expr(e.left, ctx, base), prec)} ${e.op} ${paren(this.expr(e.right, ctx, base), prec + 1)}`, prec };
       }

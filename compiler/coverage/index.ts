@@ -14,6 +14,8 @@ import { splitParagraphs } from "./paragraphs.js";
 import { RESTRICTION_KINDS, type Manifest, type ParagraphKind } from "./manifest.js";
 
 export { splitParagraphs, type Paragraph } from "./paragraphs.js";
+export { citationWarnings, nearestSections, projectSectionIndex, sourceSections, type SectionIndex } from "./sections.js";
+export { inheritManifests, variantChanges, type VariantCoverage } from "./variants.js";
 export { readManifest, type AuditMark, type Manifest, type ParagraphEntry, type ParagraphKind, type ScenarioRef } from "./manifest.js";
 export { auditMutants, verifyAuditMarks, type AuditMutant, type AuditSurvivor, type AuditVerification, type ProbeOutcome, type ScenarioProbe } from "./audit.js";
 

@@ -79,6 +79,7 @@ export const CATALOG = {
   RW3008: { severity: "error", summary: "field access on a non-record or lookup on a non-map" },
   RW3009: { severity: "error", summary: "bad aggregate argument (`sum_highest` count)" },
   RW3010: { severity: "warning", summary: "`distance` between two literal spaces that no path on the board joins" },
+  RW3011: { severity: "error", summary: "`/` with a divisor that is not a positive integer literal" },
   RW3101: { severity: "error", summary: "table key of a non-scalar type" },
   RW3102: { severity: "error", summary: "table row pattern or value that does not fit the key or result type" },
   RW3103: { severity: "error", summary: "table call whose argument may lie outside the table's declared domain" },
@@ -116,6 +117,7 @@ export const CATALOG = {
   RW5012: { severity: "error", summary: "coverage manifest has a bad audit mark (`audited`: shape, `compared`, scenario references)" },
   RW5013: { severity: "error", summary: "audit mark names a scenario file or scenario that does not exist" },
   RW5014: { severity: "error", summary: "audit mark's scenarios survive the removal of a rule it claims (coverage --verify-audit)" },
+  RW5015: { severity: "warning", summary: "citation of a section beyond the sources' section index (e.g. `§99.9`)" },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type DiagnosticCode = keyof typeof CATALOG;

@@ -260,6 +260,10 @@ export const EXPLANATIONS: Record<DiagnosticCode, Explanation> = {
     `forbid x when distance(paris, some_island) <= 3`,
     `forbid x when distance(paris, genoa) <= 3`,
     "Check the spaces (or the board's connections)."),
+  RW3011: x("Integer division `a / k` rounds down (toward minus infinity: `7 / 2` is 3, `-7 / 2` is -4) and divides by a positive integer literal only: the prover keeps division by a constant in linear arithmetic, and a divisor that could be 0 or negative would leave the result undefined or make the validators and the prover disagree.",
+    `forbid move when units > state.spaces[origin].units / state.divisor`,
+    `forbid move when units > state.spaces[origin].units / 2`,
+    "Divide by a number (`/ 2`); for a variable divisor compare products instead (`units * d > n`)."),
   RW3101: x("A table key must be a scalar: `int`, `bool` or an enum.",
     `table t §1 "…" (cards: list<Card>): int { … }`,
     `table t §1 "…" (roll: int in 2..12): int { … }`,
@@ -394,6 +398,10 @@ export const EXPLANATIONS: Record<DiagnosticCode, Explanation> = {
     `  12: { rules: [dow.own_ally], audited: { compared: "…", scenarios: ["test/scenarios/his/war.yaml#france declares war on a power it is not allied with"] } }`,
     `  12: { rules: [dow.own_ally], audited: { compared: "…", scenarios: ["test/scenarios/his/war.yaml#france may not declare war on its ally"] } }`,
     "Name a scenario whose verdict needs the id (one where the rule fires, or where the exemption lifts a rule), or drop the id from the paragraph if the paragraph does not state it."),
+  RW5015: x("Warning: a rule, exemption or table cites a section number beyond every section the game's sources mention or the inherited rules cite (the sources' section index, compiler/coverage/sections.ts), so it is most likely a typo; the message names the nearest known sections. The sources are excerpts: a number within the known range is accepted even when the excerpts do not mention it.",
+    `rule dow.two_player §99.9 "only the two played powers declare war"`,
+    `rule dow.two_player §9.6 "only the two played powers declare war"`,
+    "Cite the section the rule paraphrases (`§9.6`), or a named section `§\"…\"` for a variant's own rule."),
 };
 
 /** The page of a code as text lines (`rulewright explain RW2001`), or undefined for an unknown code. */

@@ -39,7 +39,7 @@ export type FormatResult = { ok: true; text: string } | { ok: false; diagnostics
 
 const BLOCK_DECLS = new Set(["rule", "exempt", "invariant", "table", "def", "route", "override", "remove"]);
 const CALL_KEYWORDS = new Set(["count", "sum", "max", "min", "sum_highest", "reachable"]);
-const OPERATORS = new Set(["=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "and", "or", "implies", "in", "not"]);
+const OPERATORS = new Set(["=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "and", "or", "implies", "in", "not"]);
 
 interface Line {
   /** original 1-based line */
@@ -295,7 +295,7 @@ function breakAt(line: string): number {
     if (inStr) continue;
     if ("([{".includes(ch)) depth++;
     if (")]}".includes(ch)) depth--;
-    if (i > indent && line[i - 1] === " " && /^(and|or|implies) /.test(line.slice(i)) && depth <= bestDepth) {
+    if (i > indent && line[i - 1] === " " && /^(and|or|implies|unless) /.test(line.slice(i)) && depth <= bestDepth) {
       best = i;
       bestDepth = depth;
     }

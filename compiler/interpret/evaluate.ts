@@ -67,7 +67,8 @@ export class Evaluator {
       case "arith": {
         const l = this.evaluate(e.left, state, env) as number;
         const r = this.evaluate(e.right, state, env) as number;
-        return e.op === "+" ? l + r : e.op === "-" ? l - r : l * r;
+        // `/`: integer division rounding down, by a positive literal (exact within ±(2^53−1))
+        return e.op === "+" ? l + r : e.op === "-" ? l - r : e.op === "/" ? Math.floor(l / r) : l * r;
       }
       case "neg":
         return -(this.evaluate(e.arg, state, env) as number);

@@ -66,7 +66,8 @@ export type BoardDomainFn =
   | "neighbors"; // (s: Space) → every space connected to s (any connection type)
 
 export type CmpOp = "=" | "!=" | "<" | "<=" | ">" | ">=";
-export type ArithOp = "+" | "-" | "*";
+/** `/` is integer division rounding down (toward −∞); INVARIANT (checked): its right operand is a positive integer literal. */
+export type ArithOp = "+" | "-" | "*" | "/";
 
 export type Domain =
   /** every member of an enum type (e.g. `some m in MajorPower: …`) */
@@ -125,7 +126,9 @@ export type Expr = (
   /**
    * `t(args)` or `t(args).field`: the value of table `t` (IREdition.tables) for these inputs, one
    * argument per table parameter. INVARIANT (checked): every argument lies in the parameter's
-   * declared domain, so a gap-free table always has a row for it. `field` picks a field of a
+   * declared domain wherever the call is evaluated (by its bounds, or by the guards before it in an
+   * `and` chain, on the left of `implies` or in an `if`'s condition), so a gap-free table always
+   * has a row for it. `field` picks a field of a
    * record-valued table (a record is never a value of its own).
    */
   | { k: "table"; table: string; args: Expr[]; field?: string }

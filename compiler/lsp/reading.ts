@@ -43,7 +43,7 @@ function strength(e: Expr): number {
   }
 }
 
-const BIN_STRENGTH: Record<string, number> = { implies: 1, or: 2, and: 3, "+": 6, "-": 6, "*": 7 };
+const BIN_STRENGTH: Record<string, number> = { implies: 1, or: 2, and: 3, "+": 6, "-": 6, "*": 7, "/": 7 };
 /** operators whose operands can be regrouped without changing the meaning (`a and (b and c)` = `(a and b) and c`) */
 const ASSOCIATIVE = new Set(["and", "or", "+", "*"]);
 
@@ -93,6 +93,7 @@ export function readExpr(e: Expr, depth = 0): string {
       if (e.op === "+") return `${left} plus ${right}`;
       if (e.op === "-") return `${left} minus ${right}`;
       if (e.op === "*") return `${left} times ${right}`;
+      if (e.op === "/") return `${left} divided by ${right} (rounded down)`;
       return `${left} ${CMP[e.op] ?? e.op} ${right}`;
     }
     case "set":
@@ -106,6 +107,8 @@ export function readExpr(e: Expr, depth = 0): string {
       const op = e.op === "sum" ? "the sum" : e.op === "max" ? "the largest" : e.op === "min" ? "the smallest" : `the sum of the ${e.n} highest`;
       return `${op} of ${what} over ${c(e.var.name)} in ${r(e.domain)}${where}`;
     }
+    case "pick":
+      return `the ${e.op === "max" ? "larger" : "smaller"} of ${r(e.left)} and ${r(e.right)}`;
     case "ite":
       return `(if ${r(e.cond)} then ${r(e.then)} else ${r(e.else)})`;
     case "reach":
@@ -119,5 +122,5 @@ export function readExpr(e: Expr, depth = 0): string {
 export function readRule(r: RuleDecl): string {
   const scope = r.during ? ` during ${c(r.during.phase.name + (r.during.segment ? "." + r.during.segment.name : ""))}` : "";
   const verb = r.kind === "forbid" ? "is forbidden" : "is the only legal move of its actor";
-  return `${c(r.action.name)} ${verb}${scope} when ${readExpr(r.when)}`;
+  return `${c(r.action.name)} ${verb}${scope} when ${readExpr(r.when)}${r.unless ? `, unless ${readExpr(r.unless)}` : ""}`;
 }

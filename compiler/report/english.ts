@@ -95,7 +95,7 @@ export function valueName(lex: Lexicon, v: string, type?: Expr["type"]): string 
 const CMP: Record<string, string> = { "=": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least" };
 /** the comparison that holds when `op` does not */
 const NOT_CMP: Record<string, string> = { "=": "!=", "!=": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<" };
-const ARITH: Record<string, string> = { "+": "plus", "-": "minus", "*": "times" };
+const ARITH: Record<string, string> = { "+": "plus", "-": "minus", "*": "times", "/": "divided (rounded down) by" };
 
 const AGG: Record<string, string> = { sum: "the sum", max: "the largest", min: "the smallest" };
 

@@ -24,6 +24,7 @@ import path from "node:path";
 import YAML from "yaml";
 import { parseJson, stableJson, stripBom } from "../diagnostics/json.js";
 import { describeInputProblem, readConfinedFile, resolveConfined, utf8Text, type InputFileProblem } from "../diagnostics/files.js";
+import { closest } from "../diagnostics/suggest.js";
 
 export type Expectation = "allowed" | { forbidden: string[] } | { obliged: string[] };
 
@@ -236,7 +237,14 @@ function readScenarioFileOrThrow(file: string, fixtureDirFor: (edition: string) 
     }
     let state: unknown;
     if (raw.state !== undefined) state = raw.state;
-    else if (base !== undefined) state = deepMerge(base, raw.patch ?? {});
+    else if (base !== undefined) {
+      const typos = patchTypos(base, raw.patch);
+      if (typos.length) {
+        problems.push({ file, line, message: `${name}: ${typos.join("; ")}` });
+        return;
+      }
+      state = deepMerge(base, raw.patch ?? {});
+    }
     else {
       problems.push({ file, line, message: `${name}: needs \`state\`, or a file-level \`fixture\`` });
       return;
@@ -257,6 +265,41 @@ function readScenarioFileOrThrow(file: string, fixtureDirFor: (edition: string) 
     });
   });
   return { scenarios, tableScenarios, problems };
+}
+
+/**
+ * The fields of `patch` that the fixture lacks but that are one small edit away from a field it
+ * has at the same place (`phse` beside `phase`): almost surely misspelled, as
+ * "`patch` field `a.phse` is not in the fixture: did you mean `phase`?". A new field with no
+ * near name (an optional field the fixture leaves out) is not reported. Map keys are checked the
+ * same way (`spaces.pariss`).
+ */
+export function patchTypos(base: unknown, patch: unknown, at = ""): string[] {
+  if (!isPlainObject(base) || !isPlainObject(patch)) return [];
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(patch)) {
+    const here = at ? `${at}.${k}` : k;
+    if (k in base) {
+      out.push(...patchTypos(base[k], v, here));
+      continue;
+    }
+    const near = closest(k, Object.keys(base));
+    if (near !== undefined) out.push(`\`patch\` field \`${here}\` is not in the fixture: did you mean \`${near}\`?`);
+  }
+  return out;
+}
+
+/**
+ * The problem of an `expect` that names rule ids the edition does not have, each with its nearest
+ * known id: "`expect` names unknown rule id `dow.genao` (did you mean `dow.genoa`?)".
+ */
+export function unknownRuleIds(unknown: readonly string[], known: Iterable<string>): string {
+  const ids = [...known];
+  const shown = unknown.map((u) => {
+    const near = closest(u, ids);
+    return near !== undefined ? `\`${u}\` (did you mean \`${near}\`?)` : `\`${u}\``;
+  });
+  return `\`expect\` names unknown rule id${unknown.length > 1 ? "s" : ""} ${shown.join(", ")}`;
 }
 
 /** The table, inputs and expectation of a table scenario, or what is wrong with it. */

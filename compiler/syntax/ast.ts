@@ -68,6 +68,8 @@ export interface RuleDecl {
   kind: "forbid" | "oblige";
   action: Name;
   when: Expr;
+  /** `unless <exception>`: the rule does not apply when it holds (`when` and not `unless`) */
+  unless?: Expr;
   span: Span;
 }
 
@@ -165,7 +167,7 @@ export interface TableDecl {
 export type BinOp =
   | "and" | "or" | "implies"
   | "=" | "!=" | "<" | "<=" | ">" | ">="
-  | "+" | "-" | "*"
+  | "+" | "-" | "*" | "/"
   | "in" | "not in";
 
 export type AggOp = "count" | "sum" | "max" | "min" | "sum_highest";
@@ -186,6 +188,8 @@ export type Expr = (
   | { k: "quant"; q: "some" | "every"; var: Name; domain: Expr; body: Expr }
   | { k: "agg"; op: AggOp; n?: number; var: Name; domain: Expr; where?: Expr; body?: Expr }
   | { k: "len"; arg: Expr }
+  /** `min(a, b)`, `max(a, b)`: the smaller or larger of two integers (`sum(a, b)` parses too; the checker rejects it) */
+  | { k: "pick"; op: "min" | "max" | "sum"; left: Expr; right: Expr }
   | { k: "ite"; cond: Expr; then: Expr; else: Expr }
   | { k: "reach"; route: Name; args: Expr[]; from: Expr; to: Expr }
 ) & { span: Span };

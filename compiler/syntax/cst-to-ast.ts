@@ -175,6 +175,7 @@ function ruleDecl(d: CstNode, problems: AstProblem[]): RuleDecl {
     kind: tok(d, "kind").image as "forbid" | "oblige",
     action: name(tok(d, "action")),
     when: expr(node(d, "expr")),
+    ...(optNode(d, "unless") ? { unless: expr(node(d, "unless")) } : {}),
     span: nodeSpan(d),
   };
 }
@@ -427,6 +428,8 @@ function primary(n: CstNode): Expr {
   }
   if (c.aggExpr) {
     const q = node(n, "aggExpr");
+    const pick = nodes(q, "pick");
+    if (pick.length) return { k: "pick", op: tok(q, "op").image as "min" | "max" | "sum", left: expr(pick[0]!), right: expr(pick[1]!), span };
     return { k: "agg", op: tok(q, "op").image as AggOp, ...binder(node(q, "binder")), body: expr(node(q, "body")), span };
   }
   if (c.sumHighestExpr) {

@@ -91,7 +91,7 @@ function isOperandEnd(ty: IToken["tokenType"]): boolean {
 }
 
 function isOperator(ty: IToken["tokenType"]): boolean {
-  return ["Le", "Ge", "Neq", "Lt", "Gt", "Eq", "Plus", "Star"].includes(ty.name) || ty === KW.and || ty === KW.or || ty === KW.not || ty === KW.implies || ty === KW.in || ty === KW.then || ty === KW.else || ty === KW.if || ty === KW.when || ty === KW.where;
+  return ["Le", "Ge", "Neq", "Lt", "Gt", "Eq", "Plus", "Star", "Slash"].includes(ty.name) || ty === KW.unless || ty === KW.and || ty === KW.or || ty === KW.not || ty === KW.implies || ty === KW.in || ty === KW.then || ty === KW.else || ty === KW.if || ty === KW.when || ty === KW.where;
 }
 
 /**

@@ -42,6 +42,8 @@ const RULE_CONTEXT: Record<string, string> = {
   tablePattern: "a row pattern",
   tableValue: "a row value",
   annotation: "the annotation",
+  reachableExpr: "`reachable(…)`",
+  ifExpr: "the `if`",
 };
 
 function uniq(xs: string[]): string[] {

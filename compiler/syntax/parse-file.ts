@@ -129,7 +129,8 @@ export function parseFile(text: string, file: string, deep?: (text: string, file
       continue;
     }
     const next = chunks[c + 1]?.[0];
-    const endWord = next ? `\`${next.image}\`` : "end of file";
+    // the parser sees the declaration alone: its end is where the next declaration starts
+    const endWord = next ? `\`${next.image}\` (the start of the next declaration, line ${next.startLine})` : "end of file";
     parser.input = chunk;
     const cst = parser.declaration();
     const kw = chunk[0]!.image;
@@ -159,11 +160,28 @@ export function parseFile(text: string, file: string, deep?: (text: string, file
       seen.add(key);
       const code = e.name === "MismatchedTokenException" ? "RW1003" : e.name === "NotAllInputParsedException" ? "RW1005" : "RW1004";
       const message = e.message.replace("end of declaration", endWord);
-      const help = code === "RW1005" ? `is an operator missing before ${showTok(t)}? otherwise remove it; ${DECL_SHAPES[kw]}` : DECL_SHAPES[kw];
+      const help = code === "RW1005" ? `is an operator missing before ${showTok(t)}? otherwise remove it; ${DECL_SHAPES[kw]}` : constructHelp(e.context?.ruleStack) ?? DECL_SHAPES[kw];
       diag(code, message, span, help);
     }
   }
   return { ast: { file, decls }, diagnostics };
+}
+
+/** The innermost construct with a shape of its own, shown as the help of an error inside it (the declaration's shape otherwise). */
+const CONSTRUCT_SHAPES: Record<string, string> = {
+  reachableExpr: "`reachable` reads `reachable(<route>(<arguments>), <from>, <to>)`: the route's arguments close with their own `)` before `, <from>`; is a `)` missing?",
+  ifExpr: "an `if` reads `if <condition> then <value> else <value>` (all three parts)",
+  quantExpr: "a quantifier reads `some x in <domain>: <condition>` or `every x in <domain>: <condition>`",
+  aggExpr: "an aggregate reads `sum(x in <domain> [where <condition>]: <int>)` (or `max`, `min`); two numbers: `max(a, b)`, `min(a, b)`",
+  countExpr: "`count` reads `count(x in <domain> [where <condition>])` or `count(<list>)`",
+};
+
+function constructHelp(ruleStack: string[] | undefined): string | undefined {
+  for (let i = (ruleStack?.length ?? 0) - 1; i >= 0; i--) {
+    const h = CONSTRUCT_SHAPES[ruleStack![i]!];
+    if (h) return h;
+  }
+  return undefined;
 }
 
 function showTok(t: IToken): string {

@@ -8,7 +8,7 @@
 import { CstParser } from "chevrotain";
 import {
   allTokens, AnyName, Ident, KW, Section, NamedSection, IntLit, StringLit, Le, Ge, Neq, Lt, Gt, Eq, Colon,
-  Comma, Dot, LParen, RParen, LBrace, RBrace, LBracket, RBracket, Plus, Minus, Star, At,
+  Comma, Dot, LParen, RParen, LBrace, RBrace, LBracket, RBracket, Plus, Minus, Star, Slash, At,
 } from "./tokens.js";
 import { errorMessageProvider } from "./parse-errors.js";
 import { tableGrammar, type GrammarDsl } from "./grammar-tables.js";
@@ -271,6 +271,11 @@ export class RulesParser extends CstParser {
     this.CONSUME3(Ident, { LABEL: "action" });
     this.CONSUME(KW.when);
     this.SUBRULE(this.expr);
+    // `unless <exception>`: an exemption written inline (dsl/README.md, "Rules")
+    this.OPTION3(() => {
+      this.CONSUME(KW.unless);
+      this.SUBRULE2(this.expr, { LABEL: "unless" });
+    });
   });
 
   private exemptDecl = this.RULE("exemptDecl", () => {
@@ -391,7 +396,10 @@ export class RulesParser extends CstParser {
   private mulExpr = this.RULE("mulExpr", () => {
     this.SUBRULE(this.unaryExpr, { LABEL: "operand" });
     this.MANY(() => {
-      this.CONSUME(Star, { LABEL: "op" });
+      this.OR([
+        { ALT: () => this.CONSUME(Star, { LABEL: "op" }) },
+        { ALT: () => this.CONSUME(Slash, { LABEL: "op" }) },
+      ]);
       this.SUBRULE2(this.unaryExpr, { LABEL: "operand" });
     });
   });
@@ -525,9 +533,26 @@ export class RulesParser extends CstParser {
       { ALT: () => this.CONSUME(KW.min, { LABEL: "op" }) },
     ]);
     this.CONSUME(LParen);
-    this.SUBRULE(this.binder);
-    this.CONSUME(Colon);
-    this.SUBRULE(this.expr, { LABEL: "body" });
+    this.OR2([
+      {
+        // `max(x in D: body)`, the aggregate
+        GATE: () => this.LA(1).tokenType === Ident && this.LA(2).tokenType === KW.in,
+        IGNORE_AMBIGUITIES: true,
+        ALT: () => {
+          this.SUBRULE(this.binder);
+          this.CONSUME(Colon);
+          this.SUBRULE(this.expr, { LABEL: "body" });
+        },
+      },
+      {
+        // `max(a, b)`, the larger of two integers
+        ALT: () => {
+          this.SUBRULE2(this.expr, { LABEL: "pick" });
+          this.CONSUME(Comma);
+          this.SUBRULE3(this.expr, { LABEL: "pick" });
+        },
+      },
+    ]);
     this.CONSUME(RParen);
   });
 

@@ -27,7 +27,7 @@ export const KEYWORDS = [
   "invariant", "some", "every", "in", "not", "and", "or", "implies", "if", "then", "else", "true",
   "false", "state", "count", "sum", "max", "min", "sum_highest", "reachable", "where", "bool",
   "int", "string", "list", "module", "import", "extends", "override", "remove",
-  "table", "decline",
+  "table", "decline", "unless",
 ] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 
@@ -94,6 +94,8 @@ export const RBracket = createToken({ name: "RBracket", pattern: /\]/, label: "'
 export const Plus = createToken({ name: "Plus", pattern: /\+/, label: "'+'" });
 export const Minus = createToken({ name: "Minus", pattern: /-/, label: "'-'" });
 export const Star = createToken({ name: "Star", pattern: /\*/, label: "'*'" });
+/** Integer division `a / 2` (rounds down); `//` starts a comment (Comment is tried first). */
+export const Slash = createToken({ name: "Slash", pattern: /\//, label: "'/'" });
 /** Starts an annotation of a rule or exemption: `@severity redundant_rule off "why"`. */
 export const At = createToken({ name: "At", pattern: /@/, label: "'@'" });
 
@@ -106,7 +108,7 @@ export const allTokens: TokenType[] = [
   ...keywordTokens,
   Ident, Section, NamedSection, BadSection, IntLit, StringLit, BadString,
   Le, Ge, Neq, Lt, Gt, Eq, Colon, Comma, Dot, LParen, RParen, LBrace, RBrace, LBracket, RBracket,
-  Plus, Minus, Star, At,
+  Plus, Minus, Star, Slash, At,
   DotDot,
 ];
 

@@ -134,7 +134,7 @@ describe("syntax", () => {
       ["RW1004", 1, 10, 'expected a section like `§9.6` or a named section like `§"Action Phase"` after `a.b`, found `"t"`'.replace("a.b", "b")],
       ["RW1003", 2, 13, 'expected a name after `rule`, found `"why"`'],
       // `exempt` starts a declaration of its own: the override ends before it
-      ["RW1003", 3, 9, "expected `rule` after `override` in the rule, found `exempt`"],
+      ["RW1003", 3, 9, "expected `rule` after `override` in the rule, found `exempt` (the start of the next declaration, line 3)"],
       ["RW1003", 4, 8, 'expected identifier after `import` in the import, found `"pass"`'],
     ]);
     expect(diagnostics[1]!.help).toMatch(/^a removal reads `remove rule <id>/);

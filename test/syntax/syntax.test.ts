@@ -35,6 +35,7 @@ function sx(e: Expr): string {
     case "quant": return `(${e.q} ${e.var.name} ${sx(e.domain)} ${sx(e.body)})`;
     case "agg": return `(${e.op}${e.n !== undefined ? " " + e.n : ""} ${e.var.name} ${sx(e.domain)}${e.where ? " where " + sx(e.where) : ""}${e.body ? " : " + sx(e.body) : ""})`;
     case "len": return `(len ${sx(e.arg)})`;
+    case "pick": return `(${e.op} ${sx(e.left)} ${sx(e.right)})`;
     case "ite": return `(if ${sx(e.cond)} ${sx(e.then)} ${sx(e.else)})`;
     case "reach": return `(reach ${e.route.name}(${e.args.map(sx).join(" ")}) ${sx(e.from)} ${sx(e.to)})`;
   }
@@ -110,6 +111,22 @@ def distance(a: Space, b: Space): int = 0`, "d.rules");
     expect(bad.diagnostics.map((d) => [d.code, d.span.line, d.span.column])).toEqual([["RW1004", 1, 34]]);
   });
 
+  it("reads a `)` missing inside `reachable(…)` as such, with the shape of `reachable` as help (issue 28)", () => {
+    const src = [
+      'override rule move.path §10 "t"',
+      "  forbid move when not reachable(march_path(power, origin, destination)",
+      "",
+      'override rule move.cap §10 "u"',
+      "  forbid move when units > 4",
+    ].join("\n");
+    const { diagnostics } = parseRules(src, "r.rules");
+    expect(diagnostics.map((d) => [d.code, d.span.line, d.span.column, d.message])).toEqual([
+      ["RW1003", 2, 72, "expected `,` after `)` in `reachable(…)`, found `override` (the start of the next declaration, line 4)"],
+    ]);
+    expect(diagnostics[0]!.help).toMatch(/^`reachable` reads `reachable\(<route>\(<arguments>\), <from>, <to>\)`.*is a `\)` missing\?$/);
+    expect(diagnostics[0]!.help).not.toMatch(/override/);
+  });
+
   it("reports every syntax error of a file with its line and column", () => {
     const src = [
       "enum Power { red, blue }", //                              1
@@ -123,7 +140,7 @@ def distance(a: Space, b: Space): int = 0`, "d.rules");
     expect(diagnostics.map((d) => [d.code, d.span.line, d.span.column, d.message])).toEqual([
       ["RW1003", 2, 36, "expected `)` after `Power` in the action declaration, found `target`"],
       ["RW1003", 4, 22, "expected `when` after `declare_war` in the rule, found `target`"],
-      ["RW1004", 5, 20, "expected an expression after `+`, found `rule`"],
+      ["RW1004", 5, 20, "expected an expression after `+`, found `rule` (the start of the next declaration, line 6)"],
     ]);
     for (const d of diagnostics) {
       expect(d.severity).toBe("error");

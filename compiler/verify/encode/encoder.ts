@@ -155,10 +155,11 @@ export class Encoder {
         const l = this.expr(e.left, env);
         const r = this.expr(e.right, env);
         if (l.k === "i" && r.k === "i" && l.c !== undefined && r.c !== undefined)
-          return this.terms.iv(e.op === "+" ? l.c + r.c : e.op === "-" ? l.c - r.c : l.c * r.c);
+          return this.terms.iv(e.op === "+" ? l.c + r.c : e.op === "-" ? l.c - r.c : e.op === "/" ? Math.floor(l.c / r.c) : l.c * r.c);
         const a = this.terms.asInt(l);
         const b = this.terms.asInt(r);
-        return { k: "i", e: e.op === "+" ? a.add(b) : e.op === "-" ? a.sub(b) : a.mul(b) };
+        // `/`: SMT-LIB `div` by a positive constant (the checker's RW3011) is the floor quotient, linear
+        return { k: "i", e: e.op === "+" ? a.add(b) : e.op === "-" ? a.sub(b) : e.op === "/" ? a.div(b) : a.mul(b) };
       }
       case "neg": {
         const a = this.expr(e.arg, env);
