@@ -352,11 +352,11 @@ async function solveRest(run: Run, toSolve: Obligation[]): Promise<void> {
   const onResult = (id: string, r: SolvedObligation, ms: number) => {
     const ob = byId.get(id);
     if (!ob || results.has(id)) return;
-    // what a solver process's history can cause (its memory, a crash, an untrusted model) gets
-    // one more try, in a fresh process, before it is reported unknown; a spent resource budget,
-    // the safety net, a kill and the deadline are final (the budget gives the same answer
-    // every time)
-    if (r.verdict === "unknown" && !retried.has(id) && worthAnotherTry(r.reason)) {
+    // what a solver process's history can cause (a spent budget, its memory, a crash, an
+    // untrusted model) gets one more try, in a process of its own that solved nothing before,
+    // whose answer is final (a spent budget in this very process is final at once: no process
+    // of its own to try); the safety net, a kill and the deadline are final at once
+    if (r.verdict === "unknown" && !retried.has(id) && worthAnotherTry(r.reason) && (pool || !r.reason?.startsWith("resource budget"))) {
       retried.add(id);
       retry.push(ob);
       return;
@@ -395,12 +395,28 @@ async function solveRest(run: Run, toSolve: Obligation[]): Promise<void> {
       early({ ...ob, ...rest, ms: 0 });
     };
   }
-  /** a pool of one fresh solver process for the second tries (`worthAnotherTry`), started when one is needed */
-  let fresh: SolverPool | undefined;
-  const solve = async (batch: Obligation[], freshProcess = false) => {
-    if (!batch.length) return;
-    if (pool && freshProcess) fresh ??= new SolverPool(1);
-    await (pool ? runPool(ir, batch, runOpts, freshProcess ? fresh : pool) : runInProcess(ir, batch, runOpts));
+  const solve = async (batch: Obligation[]) => {
+    if (batch.length) await (pool ? runPool(ir, batch, runOpts, pool) : runInProcess(ir, batch, runOpts));
+  };
+  /**
+   * The second tries (`worthAnotherTry`): each obligation in a solver process of its own that has
+   * solved nothing before (as many at once as the pool has processes), so that its answer is the
+   * one a fresh process gives, whatever the pool did before; in this process when not isolated.
+   */
+  const solveFresh = async (batch: Obligation[]) => {
+    if (!pool) return solve(batch);
+    const queue = [...batch];
+    const one = async () => {
+      for (let ob = queue.shift(); ob; ob = queue.shift()) {
+        const alone = new SolverPool(1);
+        try {
+          await runPool(ir, [ob], runOpts, alone);
+        } finally {
+          await alone.close();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(pool.workers, queue.length) }, one));
   };
   const byWeight = (list: Obligation[]) => [...list].sort((a, b) => weight(b, candidates) - weight(a, candidates) || (a.id < b.id ? -1 : 1));
   try {
@@ -426,13 +442,12 @@ async function solveRest(run: Run, toSolve: Obligation[]): Promise<void> {
       const unconfirmedNow = unconfirmed.splice(0);
       if (!again.length && !unconfirmedNow.length) break;
       picker.reset();
-      await Promise.all([solve(again, true), solve(unconfirmedNow)]);
+      await Promise.all([solveFresh(again), solve(unconfirmedNow)]);
     }
     await Promise.all(confirming.splice(0));
   } finally {
     release?.();
     await owned?.close();
-    await fresh?.close();
   }
   // every obligation gets a verdict (a safety net: the rounds above leave none without)
   for (const ob of toSolve) {
@@ -444,13 +459,16 @@ async function solveRest(run: Run, toSolve: Obligation[]): Promise<void> {
 }
 
 /**
- * Whether an `unknown` with this reason may come out otherwise in a fresh solver process: Z3's
- * memory ceiling, a process that crashed or an error inside Z3 (each can follow from what the
- * process solved before), or a model that did not satisfy its query. A spent resource budget,
- * the safety net, a killed process, the deadline and a pool that could not start are final.
+ * Whether an `unknown` with this reason may come out otherwise in a fresh solver process: a spent
+ * resource budget (Z3's count for one query differs with what its process solved before: term
+ * ids, learnt state; `vq.stuck_power.action_phase` takes 2.9 M units in a fresh process and has
+ * run out of 60 M in a busy pool), Z3's memory ceiling, a process that crashed or an error inside
+ * Z3, a model that did not satisfy its query. The second try's answer is final: a spent budget
+ * in a fresh process is the same on every machine. The safety net, a killed process, the deadline
+ * and a pool that could not start are final at once.
  */
 export function worthAnotherTry(reason: string | undefined): boolean {
-  return /^memory limit reached|^the solver process exited|^error: |not trusted/.test(reason ?? "");
+  return /^resource budget exhausted|^memory limit reached|^the solver process exited|^error: |not trusted/.test(reason ?? "");
 }
 
 /**
