@@ -61,8 +61,8 @@ export function checkRules(c: Checking, ex: ExprChecker, ids: Ids): { irRules: I
   return { irRules, ruleInfo };
 }
 
-/** A rule's `during`: the Phase (and Segment) members it names, each a member of its enum and a state field of that type (RW2018); null without `during`, undefined on error. */
-function scopeOf(c: Checking, d: DeclOf<"rule">, file: string): IRScope | null | undefined {
+/** A rule's (or an action's) `during`: the Phase (and Segment) members it names, each a member of its enum and a state field of that type (RW2018); null without `during`, undefined on error. */
+export function scopeOf(c: Checking, d: Pick<DeclOf<"rule">, "during">, file: string): IRScope | null | undefined {
   const { env, rep, res } = c;
   if (!d.during) return null;
   let ok = true;

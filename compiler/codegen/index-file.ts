@@ -15,7 +15,7 @@ const iface = (name: string, docs: string, props: [string, string][]): Interface
 /** The statements of generated/<edition>/index.ts. */
 export function indexStatements(cx: EditionContext): (string | InterfaceDeclarationStructure)[] {
   const { ir, actions } = cx;
-  const fns = ["LEGAL_MOVE_ACTIONS", "brokenInvariants", "check", ...actions.map(checkerName), "legalMoves", "obligedActions"].sort();
+  const fns = ["LEGAL_MOVE_ACTIONS", "brokenInvariants", "checkTrusted", ...actions.map(checkerName), "legalMovesTrusted", "obligedActions"].sort();
   const actionTypes = ["Action", ...actions.map(actionTypeName)].sort();
   const tableFns = ["TABLES", "lookup", "lookupRow", ...cx.lookupNames.values()].sort();
   // record-valued tables export their row type (`<Table>Result`, as tables.ts names it)
@@ -27,6 +27,9 @@ export function indexStatements(cx: EditionContext): (string | InterfaceDeclarat
       `export type * from "./state.js";`,
       `export type { ${actionTypes.join(", ")} } from "./validators.js";`,
       `export { ${fns.join(", ")} } from "./validators.js";`,
+      `// the checked entry points: input checked, an InputError ({ ok: false, errors }) for bad input`,
+      `export type { CheckResult, CheckedVerdict, InputError, InputProblem } from "./checked.js";`,
+      `export { check, legalMoves, validateAction } from "./checked.js";`,
       `export { ACTIONS, EXEMPTIONS, INVARIANTS, REMOVED_RULES, RULES } from "./rules.js";`,
       `export * as board from "./board.js";`,
       `export type { ${tableTypes.join(", ")} } from "./tables.js";`,
@@ -94,9 +97,11 @@ export function indexStatements(cx: EditionContext): (string | InterfaceDeclarat
       ["file", "string"],
       ["line", "number"],
     ]),
-    iface("ActionInfo", "An action and its parameters (types as the rules spell them).", [
+    iface("ActionInfo", "An action and its parameters (types as the rules spell them); `encoded`: some rule restricts it; `scope`: its declaration's `during`/`actor active` (when it is a move at all; legalMoves lists it only there).", [
       ["name", "string"],
       ["params", "readonly { readonly name: string; readonly type: string; readonly actor: boolean }[]"],
+      ["encoded", "boolean"],
+      ["scope?", "{ readonly phase?: string; readonly segment?: string; readonly activeOnly: boolean; readonly citation: string }"],
     ]),
   ];
 }

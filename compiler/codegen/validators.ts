@@ -23,7 +23,7 @@ export { legalMovesSkip };
 /** The statements of generated/<edition>/validators.ts. @throws CodegenError for IR it cannot express. */
 export function validatorStatements(cx: EditionContext): Statement[] {
   const { ir, actions, routes } = cx;
-  const names = new Names(["check", "obligedActions", "brokenInvariants", "legalMoves", "LEGAL_MOVE_ACTIONS", "ALLOWED", "NONE", "State", "Violation", "Verdict", "Action", ...cx.enumTypes]);
+  const names = new Names(["check", "checkTrusted", "obligedActions", "brokenInvariants", "legalMoves", "legalMovesTrusted", "subsetsOf", "LEGAL_MOVE_ACTIONS", "ALLOWED", "NONE", "State", "Violation", "Verdict", "Action", ...cx.enumTypes]);
   for (const a of actions) {
     names.take(actionTypeName(a));
     names.take(checkerName(a));
@@ -83,7 +83,7 @@ function ruleStatements(pass: ValidatorsPass): { ruleStructs: Statement[]; const
     const action = cx.actionByName.get(rule.action);
     if (!action) throw new CodegenError(`rule \`${rule.id}\` names an unknown action \`${rule.action}\``);
     const name = names.take(`fires_${identPart(rule.id)}`);
-    if (rule.kind === "forbid" ? legalMovesSkip(action) === undefined : isActorOnly(action)) {
+    if (rule.kind === "forbid" ? legalMovesSkip(cx, action) === undefined : isActorOnly(action)) {
       firesFn.set(rule.id, name);
       ruleStructs.push(ruleFunction(pass, rule, action, name));
     }
@@ -136,11 +136,16 @@ function checkerStatements(pass: ValidatorsPass): { ifaces: Statement[]; checker
   const cases = cx.actions.map((a) => `  case ${jsString(a.name)}:\n    return ${checkerName(a)}(state, action);`);
   checkers.push(
     fn(
-      "check",
+      "checkTrusted",
       [{ name: "state", type: "State" }, { name: "action", type: "Action" }],
       "Verdict",
       [`switch (action.action) {`, ...cases, `  default:`, `    throw new Error(\`unknown action \${JSON.stringify((action as { action: unknown }).action)}\`);`, `}`].join("\n"),
-      { exported: true, docs: ["The verdict on any action (dispatches on `action.action`)."] },
+      {
+        exported: true,
+        docs: [
+          "The verdict on any action (dispatches on `action.action`), for a state and an action already known to be valid: the fast path of an engine's loop. It checks no input (a malformed one may give a wrong verdict or throw); `check` checks them first.",
+        ],
+      },
     ),
   );
   return { ifaces, checkers };

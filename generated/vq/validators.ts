@@ -1248,8 +1248,8 @@ export function checkWarStatusCheck(state: State, action: WarStatusCheckAction):
   return verdict(violations, undefined);
 }
 
-/** The verdict on any action (dispatches on `action.action`). */
-export function check(state: State, action: Action): Verdict {
+/** The verdict on any action (dispatches on `action.action`), for a state and an action already known to be valid: the fast path of an engine's loop. It checks no input (a malformed one may give a wrong verdict or throw); `check` checks them first. */
+export function checkTrusted(state: State, action: Action): Verdict {
   call_epoch++;
   switch (action.action) {
     case "activation_war":
@@ -1367,7 +1367,7 @@ export function brokenInvariants(state: State): string[] {
   return out;
 }
 
-/** The legal `announce_hre_marriage` moves of an actor, appended to out (see legalMoves). */
+/** The legal `announce_hre_marriage` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_announce_hre_marriage(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1377,7 +1377,7 @@ function moves_announce_hre_marriage(state: State, v_power: MajorPower, out: Act
   out.push({ action: "announce_hre_marriage", power: v_power });
 }
 
-/** The legal `assault` moves of an actor, appended to out (see legalMoves). */
+/** The legal `assault` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_assault(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1387,7 +1387,7 @@ function moves_assault(state: State, v_power: MajorPower, out: Action[]): void {
   }
 }
 
-/** The legal `avoid_battle` moves of an actor, appended to out (see legalMoves). */
+/** The legal `avoid_battle` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_avoid_battle(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1397,7 +1397,7 @@ function moves_avoid_battle(state: State, v_power: MajorPower, out: Action[]): v
   }
 }
 
-/** The legal `control_unfortified_space` moves of an actor, appended to out (see legalMoves). */
+/** The legal `control_unfortified_space` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_control_unfortified_space(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1405,15 +1405,15 @@ function moves_control_unfortified_space(state: State, v_power: MajorPower, out:
   if (fires_control_phase(state, v_power, undefined as never)) return;
   for (const v_space of SPACES) {
     if (fires_control_land_units(state, v_power, v_space)) continue;
-    if (fires_control_loc(state, v_power, v_space)) continue;
     if (fires_control_occupied(state, v_power, v_space)) continue;
     if (fires_control_target(state, v_power, v_space)) continue;
     if (fires_control_unfortified(state, v_power, v_space)) continue;
+    if (fires_control_loc(state, v_power, v_space)) continue;
     out.push({ action: "control_unfortified_space", power: v_power, space: v_space });
   }
 }
 
-/** The legal `conversion_attempt` moves of an actor, appended to out (see legalMoves). */
+/** The legal `conversion_attempt` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_conversion_attempt(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1425,7 +1425,7 @@ function moves_conversion_attempt(state: State, v_power: MajorPower, out: Action
   }
 }
 
-/** The legal `end_impulse` moves of an actor, appended to out (see legalMoves). */
+/** The legal `end_impulse` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_end_impulse(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1434,7 +1434,7 @@ function moves_end_impulse(state: State, v_power: MajorPower, out: Action[]): vo
   out.push({ action: "end_impulse", power: v_power });
 }
 
-/** The legal `end_spring_deployment` moves of an actor, appended to out (see legalMoves). */
+/** The legal `end_spring_deployment` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_end_spring_deployment(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1443,7 +1443,7 @@ function moves_end_spring_deployment(state: State, v_power: MajorPower, out: Act
   out.push({ action: "end_spring_deployment", power: v_power });
 }
 
-/** The legal `pass` moves of an actor, appended to out (see legalMoves). */
+/** The legal `pass` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_pass(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
   if (fires_pass_admin_rating(state, v_power)) return;
@@ -1455,7 +1455,7 @@ function moves_pass(state: State, v_power: MajorPower, out: Action[]): void {
   out.push({ action: "pass", power: v_power });
 }
 
-/** The legal `place_unrest` moves of an actor, appended to out (see legalMoves). */
+/** The legal `place_unrest` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_place_unrest(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1468,7 +1468,7 @@ function moves_place_unrest(state: State, v_power: MajorPower, out: Action[]): v
   }
 }
 
-/** The legal `raise_units` moves of an actor, appended to out (see legalMoves). */
+/** The legal `raise_units` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_raise_units(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1478,7 +1478,7 @@ function moves_raise_units(state: State, v_power: MajorPower, out: Action[]): vo
   }
 }
 
-/** The legal `record_religious_preference` moves of an actor, appended to out (see legalMoves). */
+/** The legal `record_religious_preference` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_record_religious_preference(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_first_turn(state, v_power)) return;
@@ -1489,7 +1489,7 @@ function moves_record_religious_preference(state: State, v_power: MajorPower, ou
   out.push({ action: "record_religious_preference", power: v_power });
 }
 
-/** The legal `remove_unrest` moves of an actor, appended to out (see legalMoves). */
+/** The legal `remove_unrest` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_remove_unrest(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1502,7 +1502,7 @@ function moves_remove_unrest(state: State, v_power: MajorPower, out: Action[]): 
   }
 }
 
-/** The legal `retreat` moves of an actor, appended to out (see legalMoves). */
+/** The legal `retreat` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_retreat(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1512,8 +1512,8 @@ function moves_retreat(state: State, v_power: MajorPower, out: Action[]): void {
   }
 }
 
-/** Every move `actor` may make in `state`: each action whose parameters all range over finite domains (enums, booleans) with every combination of its parameters that `check` allows. The actions left out (a parameter that is a number, a string or a list) are listed in `LEGAL_MOVE_ACTIONS` with the reason. Order: by action name, then parameters in declaration order and domain order. */
-export function legalMoves(state: State, actor: MajorPower): Action[] {
+/** Every move `actor` may make in `state` now, for a state and actor already known to be valid (no input checks: `legalMoves` checks them). An action is listed only in its declared scope (`during`, `actor active`: `LEGAL_MOVE_ACTIONS[i].scope`), only when some rule restricts it (`encoded`; `options.unencoded` lists the others too), and only when its parameters range over finite domains: enums, booleans, and the parameters whose values its rules bound (an int between a lower bound and a state value, a string from a list in the state, a list as the subsets of such a list, without repeats, in the list's order). Within that, a move is listed exactly when `checkTrusted` allows it. Order: by action name, then parameters in declaration order and domain order. */
+export function legalMovesTrusted(state: State, actor: MajorPower, _options: { readonly unencoded?: boolean } = {}): Action[] {
   call_epoch++;
   const out: Action[] = [];
   moves_announce_hre_marriage(state, actor, out);
@@ -1532,8 +1532,8 @@ export function legalMoves(state: State, actor: MajorPower): Action[] {
   return out;
 }
 
-/** Which actions `legalMoves` enumerates, and why the others are left out. */
-export const LEGAL_MOVE_ACTIONS: readonly { readonly action: string; readonly enumerated: boolean; readonly reason?: string }[] = Object.freeze([{ action: "activation_war", enumerated: false, reason: "no actor parameter" }, { action: "announce_hre_marriage", enumerated: true }, { action: "assault", enumerated: true }, { action: "avoid_battle", enumerated: true }, { action: "award_activation_vp", enumerated: false, reason: "no actor parameter" }, { action: "change_leader_role", enumerated: false, reason: "parameter `leader: string` ranges over no finite domain" }, { action: "claim_military_victory", enumerated: false, reason: "no actor parameter" }, { action: "control_unfortified_space", enumerated: true }, { action: "conversion_attempt", enumerated: true }, { action: "coordinated_defence", enumerated: false, reason: "no actor parameter" }, { action: "deal_activation_cards", enumerated: false, reason: "no actor parameter" }, { action: "discard_home_card", enumerated: false, reason: "parameter `card: string` ranges over no finite domain" }, { action: "displace", enumerated: false, reason: "no actor parameter" }, { action: "end_impulse", enumerated: true }, { action: "end_spring_deployment", enumerated: true }, { action: "hold_leader", enumerated: false, reason: "parameter `leader: string` ranges over no finite domain" }, { action: "move_escort_galleons", enumerated: false, reason: "parameter `galleons: int` ranges over no finite domain" }, { action: "move_formation", enumerated: false, reason: "parameter `land_units: int`, `leaders: list<string>` ranges over no finite domain" }, { action: "pass", enumerated: true }, { action: "place_leader", enumerated: false, reason: "parameter `leader: string` ranges over no finite domain" }, { action: "place_sea_captain", enumerated: false, reason: "parameter `captain: string` ranges over no finite domain" }, { action: "place_unrest", enumerated: true }, { action: "play_card", enumerated: false, reason: "parameter `card: string` ranges over no finite domain" }, { action: "play_treasure", enumerated: false, reason: "parameter `treasure: string` ranges over no finite domain" }, { action: "raise_units", enumerated: true }, { action: "receive_winter_regular", enumerated: false, reason: "no actor parameter" }, { action: "record_religious_preference", enumerated: true }, { action: "remove_unrest", enumerated: true }, { action: "retreat", enumerated: true }, { action: "spring_deploy", enumerated: false, reason: "parameter `land_units: int`, `leaders: list<string>` ranges over no finite domain" }, { action: "take_action", enumerated: false, reason: "parameter `cost: int` ranges over no finite domain" }, { action: "war_status_check", enumerated: false, reason: "no actor parameter" }]);
+/** Which actions `legalMoves` enumerates (and why the others are left out), which ones some rule restricts (`encoded`), and their declared scope. */
+export const LEGAL_MOVE_ACTIONS: readonly { readonly action: string; readonly enumerated: boolean; readonly encoded: boolean; readonly scope?: string; readonly reason?: string }[] = Object.freeze([{ action: "activation_war", enumerated: false, encoded: true, reason: "no actor parameter" }, { action: "announce_hre_marriage", enumerated: true, encoded: true }, { action: "assault", enumerated: true, encoded: true }, { action: "avoid_battle", enumerated: true, encoded: true }, { action: "award_activation_vp", enumerated: false, encoded: true, reason: "no actor parameter" }, { action: "change_leader_role", enumerated: false, encoded: true, reason: "parameter `leader: string` ranges over no finite domain (no rule bounds it)" }, { action: "claim_military_victory", enumerated: false, encoded: true, reason: "no actor parameter" }, { action: "control_unfortified_space", enumerated: true, encoded: true }, { action: "conversion_attempt", enumerated: true, encoded: true }, { action: "coordinated_defence", enumerated: false, encoded: true, reason: "no actor parameter" }, { action: "deal_activation_cards", enumerated: false, encoded: true, reason: "no actor parameter" }, { action: "discard_home_card", enumerated: false, encoded: true, reason: "parameter `card: string` ranges over no finite domain (no rule bounds it)" }, { action: "displace", enumerated: false, encoded: true, reason: "no actor parameter" }, { action: "end_impulse", enumerated: true, encoded: true }, { action: "end_spring_deployment", enumerated: true, encoded: true }, { action: "hold_leader", enumerated: false, encoded: true, reason: "parameter `leader: string` ranges over no finite domain (no rule bounds it)" }, { action: "move_escort_galleons", enumerated: false, encoded: true, reason: "parameter `galleons: int` ranges over no finite domain (no rule bounds it)" }, { action: "move_formation", enumerated: false, encoded: true, reason: "parameter `land_units: int`, `leaders: list<string>` ranges over no finite domain (no rule bounds it)" }, { action: "pass", enumerated: true, encoded: true }, { action: "place_leader", enumerated: false, encoded: true, reason: "parameter `leader: string` ranges over no finite domain (no rule bounds it)" }, { action: "place_sea_captain", enumerated: false, encoded: true, reason: "parameter `captain: string` ranges over no finite domain (no rule bounds it)" }, { action: "place_unrest", enumerated: true, encoded: true }, { action: "play_card", enumerated: false, encoded: true, reason: "parameter `card: string` ranges over no finite domain (no rule bounds it)" }, { action: "play_treasure", enumerated: false, encoded: true, reason: "parameter `treasure: string` ranges over no finite domain (no rule bounds it)" }, { action: "raise_units", enumerated: true, encoded: true }, { action: "receive_winter_regular", enumerated: false, encoded: true, reason: "no actor parameter" }, { action: "record_religious_preference", enumerated: true, encoded: true }, { action: "remove_unrest", enumerated: true, encoded: true }, { action: "retreat", enumerated: true, encoded: true }, { action: "spring_deploy", enumerated: false, encoded: true, reason: "parameter `land_units: int`, `leaders: list<string>` ranges over no finite domain (no rule bounds it)" }, { action: "take_action", enumerated: false, encoded: true, reason: "parameter `cost: int` ranges over no finite domain (no rule bounds it)" }, { action: "war_status_check", enumerated: false, encoded: true, reason: "no actor parameter" }]);
 
 /**
  * forbid assault: assault.loc vq §"Control and Unrest: Line of Communication"
