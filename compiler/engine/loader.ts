@@ -29,6 +29,8 @@ export interface ValidatorModule {
   /** the index of the row that gives it (its line: TABLES[…].rowLines[index]) */
   lookupRow(table: string, inputs: Record<string, unknown>): number;
   TABLES: readonly { name: string; rowLines: readonly number[]; file: string }[];
+  /** the action's problems (generated checked.ts; absent in validators generated before it) */
+  validateAction?(action: unknown): readonly { input: string; path: string; message: string }[];
 }
 
 /**

@@ -94,3 +94,20 @@ describe("never throws on JSON data, never allowed for a malformed action", () =
     expect(refused).toBeGreaterThan(100);
   });
 });
+
+describe("one action check for the CLI and the generated API", () => {
+  it("actionProblems with the loaded validators answers with their validateAction; the IR's check agrees on which actions are valid", async () => {
+    const { loadEdition } = await import("../../compiler/check/index.js");
+    const { actionProblems } = await import("../../compiler/engine/validate.js");
+    const ir = loadEdition("dsl/his").edition!;
+    const gen = { validateAction };
+    fc.assert(
+      fc.property(fc.constantFrom("declare_war", "pass", "spring_deploy", "play_card", "klingon"), fc.dictionary(fc.constantFrom("by", "target", "power", "land_units", "leaders", "card", "as", "origin"), fc.oneof(fc.constantFrom("ottoman", "france", "istanbul", "event", 2, 2.5, [], ["x"]), fc.jsonValue())), (name, params) => {
+        const a = { action: name, ...params };
+        expect(actionProblems(ir, a, gen)).toEqual(validateAction(a).map((p) => p.message));
+        expect(actionProblems(ir, a).length === 0).toBe(validateAction(a).length === 0);
+      }),
+      { seed: 26, numRuns: 400 },
+    );
+  });
+});
