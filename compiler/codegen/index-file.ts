@@ -30,7 +30,9 @@ export function indexStatements(cx: EditionContext): (string | InterfaceDeclarat
       `// the checked entry points: input checked, an InputError ({ ok: false, errors }) for bad input`,
       `export type { CheckResult, CheckedVerdict, InputError, InputProblem } from "./checked.js";`,
       `export { check, legalMoves, validateAction } from "./checked.js";`,
-      `export { ACTIONS, EXEMPTIONS, INVARIANTS, REMOVED_RULES, RULES } from "./rules.js";`,
+      `export { ACTIONS, EXEMPTIONS, EXEMPTION_IDS, INVARIANTS, REMOVED_RULES, RULES, RULE_IDS } from "./rules.js";`,
+      `export type { ExemptionId, RuleId } from "./rules.js";`,
+      `import type { ExemptionId, RuleId } from "./rules.js";`,
       `export * as board from "./board.js";`,
       `export type { ${tableTypes.join(", ")} } from "./tables.js";`,
       `export { ${tableFns.join(", ")} } from "./tables.js";`,
@@ -38,13 +40,24 @@ export function indexStatements(cx: EditionContext): (string | InterfaceDeclarat
       `export { isValidState, validateState } from "./validate-state.js";`,
     ].join("\n"),
     iface("Violation", "One rule a verdict reports: a forbid rule that fires, or another action's obligation.", [
-      ["rule", "string"],
+      ["rule", "RuleId"],
       ["kind", `"forbid" | "obligation"`],
       ["citation", "string"],
       ["title", "string"],
       ["file", "string"],
       ["line", "number"],
       ["column", "number"],
+    ]),
+    {
+      ...iface("ExplainedViolation", "A violation with its reasons (the checked `check`): the values that made the rule fire, keyed by their spelling in the rules (an action parameter, a side of a comparison, the element a `some` found), and a message (the title and those values).", [
+        ["values", "{ readonly [k: string]: unknown }"],
+        ["message", "string"],
+      ]),
+      extends: ["Violation"],
+    },
+    iface("LiftedRule", "A forbid rule of the action whose scope and condition hold but that exemptions lift (the checked `check`'s `lifted`).", [
+      ["rule", "RuleId"],
+      ["exemptions", "readonly ExemptionId[]"],
     ]),
     iface("Verdict", "The verdict on one action in one state. `allowed` iff there is no violation.", [
       ["allowed", "boolean"],

@@ -32,6 +32,18 @@ export function rulesStatements(cx: EditionContext): string[] {
   const s: string[] = [header(ir, `The rule catalogue of ${ir.title}.`)];
   s.push(`import type { ActionInfo, ExemptionInfo, InvariantInfo, RemovedRuleInfo, RuleInfo } from "./index.js";`);
   s.push(
+    [
+      `/** Every rule id, sorted: the values of \`RuleId\`. */`,
+      `export const RULE_IDS = Object.freeze([${cx.rules.map((r) => jsString(r.id)).join(", ")}] as const);`,
+      `/** A rule id of this edition (\`Violation.rule\`). */`,
+      `export type RuleId = (typeof RULE_IDS)[number];`,
+      `/** Every exemption id, sorted: the values of \`ExemptionId\`. */`,
+      `export const EXEMPTION_IDS = Object.freeze([${cx.exemptions.map((e) => jsString(e.id)).join(", ")}] as const);`,
+      `/** An exemption id of this edition. */`,
+      `export type ExemptionId = (typeof EXEMPTION_IDS)[number];`,
+    ].join("\n"),
+  );
+  s.push(
     list(
       "RULES",
       "readonly RuleInfo[]",

@@ -17,13 +17,14 @@ import { header } from "./header.js";
 import { legalMovesSkip, legalMovesStatements } from "./legal-moves.js";
 import { Names, identPart, propKey } from "./names.js";
 import { routeFunction } from "./routes.js";
+import { reasonStatements } from "./reasons.js";
 
 export { legalMovesSkip };
 
 /** The statements of generated/<edition>/validators.ts. @throws CodegenError for IR it cannot express. */
 export function validatorStatements(cx: EditionContext): Statement[] {
   const { ir, actions, routes } = cx;
-  const names = new Names(["check", "checkTrusted", "obligedActions", "brokenInvariants", "legalMoves", "legalMovesTrusted", "subsetsOf", "LEGAL_MOVE_ACTIONS", "ALLOWED", "NONE", "State", "Violation", "Verdict", "Action", ...cx.enumTypes]);
+  const names = new Names(["check", "checkTrusted", "obligedActions", "brokenInvariants", "legalMoves", "legalMovesTrusted", "subsetsOf", "explainVerdict", "shownValue", "ExplainedViolation", "LiftedRule", "LEGAL_MOVE_ACTIONS", "ALLOWED", "NONE", "State", "Violation", "Verdict", "Action", ...cx.enumTypes]);
   for (const a of actions) {
     names.take(actionTypeName(a));
     names.take(checkerName(a));
@@ -52,6 +53,7 @@ export function validatorStatements(cx: EditionContext): Statement[] {
     ),
   );
   checkers.push(...legalMovesStatements(pass));
+  checkers.push(...reasonStatements(pass));
   // every exported entry starts a new call: route clause memos of an earlier call are not reused
   if (routes.length) {
     for (const c of checkers) {
@@ -206,7 +208,7 @@ function preamble(pass: ValidatorsPass, ifaces: Statement[], epoch: string | und
   out.push(
     [
       `import type { ${typeImports.join(", ")} } from "./state.js";`,
-      `import type { Verdict, Violation } from "./index.js";`,
+      `import type { ExplainedViolation, LiftedRule, Verdict, Violation } from "./index.js";`,
       ...(boardImports.length ? [`import { ${boardImports.map((b) => (b === "RouteScratch" ? "type RouteScratch" : b)).join(", ")} } from "./board.js";`] : []),
       ...(ec.tablesUsed.size ? [`import { ${[...ec.tablesUsed].sort().join(", ")} } from "./tables.js";`] : []),
     ].join("\n"),

@@ -4,8 +4,8 @@
 // inputs sha256: 3a9c5774d823b26689cb666bd29b5a30e4e488806d43a24088083a9f21fae045
 import type { Action } from "./validators.js";
 import type { State } from "./state.js";
-import type { Verdict } from "./index.js";
-import { checkTrusted, legalMovesTrusted } from "./validators.js";
+import type { ExplainedViolation, LiftedRule } from "./index.js";
+import { checkTrusted, explainVerdict, legalMovesTrusted } from "./validators.js";
 import { validateSchema } from "./schema.js";
 /** One problem of the input of `check` or `legalMoves`: which input, where in it (a JSON pointer, "" the whole input), and what is wrong. */
 export interface InputProblem {
@@ -20,9 +20,16 @@ export interface InputError {
   readonly errors: readonly InputProblem[];
 }
 
-/** The verdict of `check` on valid input (the verdict of `checkTrusted`, marked `ok`). */
-export interface CheckedVerdict extends Verdict {
+/**
+ * The verdict of `check` on valid input: that of `checkTrusted`, marked `ok`, each violation with
+ * its reasons (`values`, `message`), and the rules exemptions lifted (`lifted`).
+ */
+export interface CheckedVerdict {
   readonly ok: true;
+  readonly allowed: boolean;
+  readonly violations: readonly ExplainedViolation[];
+  readonly obliged: readonly string[];
+  readonly lifted: readonly LiftedRule[];
 }
 
 /** What `check` answers: a verdict (`ok: true`) or the problems of its input (`ok: false`). */
@@ -143,7 +150,9 @@ const inputError = (errors: readonly InputProblem[]): InputError => ({ ok: false
 export function check(state: unknown, action: unknown): CheckResult {
   const errors = [...stateProblems(state), ...validateAction(action)];
   if (errors.length) return inputError(errors);
-  return { ok: true, ...checkTrusted(state as State, action as Action) };
+  const v = checkTrusted(state as State, action as Action);
+  const r = explainVerdict(state as State, action as Action, v);
+  return { ok: true, allowed: v.allowed, violations: r.violations, obliged: v.obliged, lifted: r.lifted };
 }
 
 /**

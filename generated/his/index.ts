@@ -9,7 +9,9 @@ export { LEGAL_MOVE_ACTIONS, brokenInvariants, checkAssault, checkAvoidBattle, c
 // the checked entry points: input checked, an InputError ({ ok: false, errors }) for bad input
 export type { CheckResult, CheckedVerdict, InputError, InputProblem } from "./checked.js";
 export { check, legalMoves, validateAction } from "./checked.js";
-export { ACTIONS, EXEMPTIONS, INVARIANTS, REMOVED_RULES, RULES } from "./rules.js";
+export { ACTIONS, EXEMPTIONS, EXEMPTION_IDS, INVARIANTS, REMOVED_RULES, RULES, RULE_IDS } from "./rules.js";
+export type { ExemptionId, RuleId } from "./rules.js";
+import type { ExemptionId, RuleId } from "./rules.js";
 export * as board from "./board.js";
 export type { ActionCostResult, CircumnavigationResult, RaiderResult, TableInfo } from "./tables.js";
 export { TABLES, lookup, lookupActionCost, lookupCircumnavigation, lookupConquest, lookupExploration, lookupNewWorldRiches, lookupRaider, lookupRow } from "./tables.js";
@@ -18,13 +20,25 @@ export { isValidState, validateState } from "./validate-state.js";
 
 /** One rule a verdict reports: a forbid rule that fires, or another action's obligation. */
 export interface Violation {
-  readonly rule: string;
+  readonly rule: RuleId;
   readonly kind: "forbid" | "obligation";
   readonly citation: string;
   readonly title: string;
   readonly file: string;
   readonly line: number;
   readonly column: number;
+}
+
+/** A violation with its reasons (the checked `check`): the values that made the rule fire, keyed by their spelling in the rules (an action parameter, a side of a comparison, the element a `some` found), and a message (the title and those values). */
+export interface ExplainedViolation extends Violation {
+  readonly values: { readonly [k: string]: unknown };
+  readonly message: string;
+}
+
+/** A forbid rule of the action whose scope and condition hold but that exemptions lift (the checked `check`'s `lifted`). */
+export interface LiftedRule {
+  readonly rule: RuleId;
+  readonly exemptions: readonly ExemptionId[];
 }
 
 /** The verdict on one action in one state. `allowed` iff there is no violation. */

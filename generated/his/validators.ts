@@ -3,7 +3,7 @@
 // Regenerate with `npx rulewright build his`.
 // inputs sha256: 3a9c5774d823b26689cb666bd29b5a30e4e488806d43a24088083a9f21fae045
 import type { ActionType, CardUse, DeepExplorationOption, LeaderRole, MajorPower, Power, Space, State, UnitKind, UnrestCause } from "./state.js";
-import type { Verdict, Violation } from "./index.js";
+import type { ExplainedViolation, LiftedRule, Verdict, Violation } from "./index.js";
 import { FLAGS, F_SEA, LAND_ADJ, PASS_ADJ, PORT_ADJ, type RouteScratch, SEA_ADJ, SEA_COUNT, SPACES, adjacent, isCapital, isElectorate, isFortified, isHome, isLand, neighbors, newRouteScratch, newStamp, passBetween, portsOf, spaceNo } from "./board.js";
 import { lookupActionCost } from "./tables.js";
 
@@ -1083,6 +1083,1472 @@ export function legalMovesTrusted(state: State, actor: MajorPower, options: { re
 
 /** Which actions `legalMoves` enumerates (and why the others are left out), which ones some rule restricts (`encoded`), and their declared scope. */
 export const LEGAL_MOVE_ACTIONS: readonly { readonly action: string; readonly enumerated: boolean; readonly encoded: boolean; readonly scope?: string; readonly reason?: string }[] = Object.freeze([{ action: "assault", enumerated: true, encoded: true, scope: "during action_phase actor active" }, { action: "avoid_battle", enumerated: true, encoded: true, scope: "during action_phase" }, { action: "build_unit", enumerated: true, encoded: true }, { action: "choose_deep_exploration", enumerated: true, encoded: true, scope: "during new_world" }, { action: "control_unfortified_space", enumerated: true, encoded: true, scope: "during action_phase actor active" }, { action: "declare_war", enumerated: true, encoded: true, scope: "during diplomacy.declarations_of_war" }, { action: "end_diplomacy", enumerated: true, encoded: false, scope: "during diplomacy" }, { action: "end_impulse", enumerated: true, encoded: true, scope: "during action_phase actor active" }, { action: "end_new_world", enumerated: true, encoded: false, scope: "during new_world" }, { action: "end_spring_deployment", enumerated: true, encoded: false, scope: "during spring_deployment actor active" }, { action: "move_formation", enumerated: true, encoded: true, scope: "during action_phase actor active" }, { action: "pass", enumerated: true, encoded: true, scope: "during action_phase actor active" }, { action: "place_unrest", enumerated: true, encoded: true }, { action: "play_card", enumerated: true, encoded: true, scope: "during action_phase actor active" }, { action: "reformation_attempt", enumerated: true, encoded: true }, { action: "remove_unrest", enumerated: true, encoded: true, scope: "during action_phase actor active" }, { action: "retreat", enumerated: true, encoded: true, scope: "during action_phase" }, { action: "spend_cp", enumerated: true, encoded: true, scope: "during action_phase actor active" }, { action: "spring_deploy", enumerated: true, encoded: true, scope: "during spring_deployment actor active" }]);
+
+/** The values that made assault.loc fire (see explainVerdict). */
+function why_assault_loc(_state: State, v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made card.combat_as_event fire (see explainVerdict). */
+function why_card_combat_as_event(state: State, v_power: MajorPower, v_card: string, v_as: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["card"] = v_card;
+  out["as"] = v_as;
+  try {
+    for (const w_0 of state.hands[v_power]!) if ((w_0.id as string) === v_card && w_0.combat) { out["c"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made card.event_once_per_turn fire (see explainVerdict). */
+function why_card_event_once_per_turn(_state: State, _v_power: MajorPower, v_card: string, v_as: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["card"] = v_card;
+  out["as"] = v_as;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made card.mandatory_for_cp fire (see explainVerdict). */
+function why_card_mandatory_for_cp(state: State, v_power: MajorPower, v_card: string, v_as: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["card"] = v_card;
+  out["as"] = v_as;
+  try {
+    for (const w_0 of state.hands[v_power]!) if ((w_0.id as string) === v_card && w_0.mandatory) { out["c"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made card.not_active fire (see explainVerdict). */
+function why_card_not_active(state: State, v_power: MajorPower, _v_card: string, _v_as: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made card.not_in_hand fire (see explainVerdict). */
+function why_card_not_in_hand(_state: State, v_power: MajorPower, v_card: string, _v_as: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["card"] = v_card;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made card.one_per_impulse fire (see explainVerdict). */
+function why_card_one_per_impulse(_state: State, _v_power: MajorPower, _v_card: string, _v_as: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made card.phase fire (see explainVerdict). */
+function why_card_phase(state: State, _v_power: MajorPower, _v_card: string, _v_as: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made control.foreign_units fire (see explainVerdict). */
+function why_control_foreign_units(state: State, v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  try {
+    for (const w_0 of MEMBERS_Power) if ((w_0 as string) !== v_power && !control_foreign_units_some(state, w_0, v_power) && state.spaces[v_space]!.land_units[w_0]! > 0) { out["m"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made control.fortified fire (see explainVerdict). */
+function why_control_fortified(_state: State, _v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made control.impulse fire (see explainVerdict). */
+function why_control_impulse(state: State, v_power: MajorPower, _v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.phase"] = state.phase;
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made control.land fire (see explainVerdict). */
+function why_control_land(_state: State, _v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made control.loc fire (see explainVerdict). */
+function why_control_loc(_state: State, v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made control.owner fire (see explainVerdict). */
+function why_control_owner(state: State, v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  try {
+    for (const w_0 of MEMBERS_Power) if ((state.spaces[v_space]!.controller as string) === w_0 && (w_0 as string) !== "independent" && !(control_owner_some(state, w_0, v_power) || (((w_0 as string) === "genoa" || (w_0 as string) === "hungary_bohemia" || (w_0 as string) === "scotland" || (w_0 as string) === "venice") && control_owner_some_4(state, w_0, v_power)))) { out["c"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made control.units fire (see explainVerdict). */
+function why_control_units(_state: State, v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made cp.colonize_once fire (see explainVerdict). */
+function why_cp_colonize_once(state: State, v_power: MajorPower, v_on: ActionType): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["on"] = v_on;
+  try {
+    for (const w_0 of state.new_world.expeditions_this_turn) if ((w_0.power as string) === v_power && (w_0.kind as string) === "colonize" && (w_0.source as string) !== "sebastian_cabot") { out["x"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made cp.conquer_once fire (see explainVerdict). */
+function why_cp_conquer_once(state: State, v_power: MajorPower, v_on: ActionType): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["on"] = v_on;
+  try {
+    for (const w_0 of state.new_world.expeditions_this_turn) if ((w_0.power as string) === v_power && (w_0.kind as string) === "conquer" && (w_0.source as string) !== "sebastian_cabot") { out["x"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made cp.explore_once fire (see explainVerdict). */
+function why_cp_explore_once(state: State, v_power: MajorPower, v_on: ActionType): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["on"] = v_on;
+  try {
+    for (const w_0 of state.new_world.expeditions_this_turn) if ((w_0.power as string) === v_power && (w_0.kind as string) === "explore" && (w_0.source as string) !== "sebastian_cabot") { out["x"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made cp.no_conquistador fire (see explainVerdict). */
+function why_cp_no_conquistador(state: State, v_power: MajorPower, v_on: ActionType): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["on"] = v_on;
+  try {
+    out["state.new_world.conquistadors_left[power]"] = state.new_world.conquistadors_left[v_power]!;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made cp.no_explorer fire (see explainVerdict). */
+function why_cp_no_explorer(state: State, v_power: MajorPower, v_on: ActionType): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["on"] = v_on;
+  try {
+    out["state.new_world.explorers_left[power]"] = state.new_world.explorers_left[v_power]!;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made cp.not_active fire (see explainVerdict). */
+function why_cp_not_active(state: State, v_power: MajorPower, _v_on: ActionType): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made cp.not_available fire (see explainVerdict). */
+function why_cp_not_available(_state: State, v_power: MajorPower, v_on: ActionType): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["on"] = v_on;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made cp.phase fire (see explainVerdict). */
+function why_cp_phase(state: State, _v_power: MajorPower, _v_on: ActionType): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made cp.too_expensive fire (see explainVerdict). */
+function why_cp_too_expensive(state: State, v_power: MajorPower, v_on: ActionType): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["on"] = v_on;
+  try {
+    out["action_cost(on, power).cp"] = lookupActionCost(v_on, v_power).cp;
+    out["state.impulse.cp_left"] = state.impulse.cp_left;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.army_leaders_only fire (see explainVerdict). */
+function why_deploy_army_leaders_only(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["leaders"] = v_leaders;
+  try {
+    for (const w_0 of v_leaders) if (deploy_army_leaders_only_some(state, w_0, v_power, state.spaces[v_origin]!.leaders)) { out["n"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.blocked_sea fire (see explainVerdict). */
+function why_deploy_blocked_sea(_state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.capital_only fire (see explainVerdict). */
+function why_deploy_capital_only(_state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.formation_size fire (see explainVerdict). */
+function why_deploy_formation_size(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["land_units"] = v_land_units;
+  out["leaders"] = v_leaders;
+  try {
+    out["…"] = (deploy_formation_size_count(state, v_leaders, v_power, state.spaces[v_origin]!.leaders) as number) === 0 ? 4 : deploy_formation_size_sum_highest(state, v_leaders, v_power, state.spaces[v_origin]!.leaders);
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.leaders_in_capital fire (see explainVerdict). */
+function why_deploy_leaders_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["leaders"] = v_leaders;
+  try {
+    for (const w_0 of v_leaders) if (!deploy_leaders_in_capital_some(state, w_0, v_power, state.spaces[v_origin]!.leaders)) { out["n"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.leaders_started_in_capital fire (see explainVerdict). */
+function why_deploy_leaders_started_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["leaders"] = v_leaders;
+  try {
+    for (const w_0 of v_leaders) if (deploy_leaders_started_in_capital_some(state, w_0, v_power, state.spaces[v_origin]!.leaders)) { out["n"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.no_pass fire (see explainVerdict). */
+function why_deploy_no_pass(_state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.not_active fire (see explainVerdict). */
+function why_deploy_not_active(state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.once_per_phase fire (see explainVerdict). */
+function why_deploy_once_per_phase(_state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.path fire (see explainVerdict). */
+function why_deploy_path(_state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.phase fire (see explainVerdict). */
+function why_deploy_phase(state: State, _v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.protestant fire (see explainVerdict). */
+function why_deploy_protestant(_state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.sea_cap fire (see explainVerdict). */
+function why_deploy_sea_cap(_state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["destination"] = v_destination;
+  out["land_units"] = v_land_units;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.something_moves fire (see explainVerdict). */
+function why_deploy_something_moves(_state: State, _v_power: MajorPower, _v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["land_units"] = v_land_units;
+  out["leaders"] = v_leaders;
+  try {
+    out["count(leaders)"] = v_leaders.length;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.star_all fire (see explainVerdict). */
+function why_deploy_star_all(_state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["destination"] = v_destination;
+  out["land_units"] = v_land_units;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.to_land fire (see explainVerdict). */
+function why_deploy_to_land(_state: State, _v_power: MajorPower, _v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.units_in_capital fire (see explainVerdict). */
+function why_deploy_units_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["land_units"] = v_land_units;
+  try {
+    out["state.spaces[origin].land_units[power]"] = state.spaces[v_origin]!.land_units[v_power]!;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.units_started_in_capital fire (see explainVerdict). */
+function why_deploy_units_started_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["land_units"] = v_land_units;
+  try {
+    out["state.spaces[origin].land_units[power]"] = state.spaces[v_origin]!.land_units[v_power]!;
+    out["state.spaces[origin].land_units[power] - sum(a in …)"] = state.spaces[v_origin]!.land_units[v_power]! - deploy_units_started_in_capital_sum(state, v_origin, v_power);
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.alliance_this_phase fire (see explainVerdict). */
+function why_dow_alliance_this_phase(state: State, v_by: MajorPower, v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["by"] = v_by;
+  out["target"] = v_target;
+  try {
+    for (const w_0 of state.alliances_formed_this_phase) if (((w_0.a as string) === v_by && (w_0.b as string) === v_target) || ((w_0.a as string) === v_target && (w_0.b as string) === v_by)) { out["x"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.already_at_war fire (see explainVerdict). */
+function why_dow_already_at_war(state: State, v_by: MajorPower, v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["by"] = v_by;
+  out["target"] = v_target;
+  try {
+    for (const w_0 of state.wars) if (((w_0.a as string) === v_by && (w_0.b as string) === v_target) || ((w_0.a as string) === v_target && (w_0.b as string) === v_by)) { out["x"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.hungary_bohemia fire (see explainVerdict). */
+function why_dow_hungary_bohemia(_state: State, _v_by: MajorPower, v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["target"] = v_target;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.independent fire (see explainVerdict). */
+function why_dow_independent(_state: State, _v_by: MajorPower, v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["target"] = v_target;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.minor_ally fire (see explainVerdict). */
+function why_dow_minor_ally(state: State, _v_by: MajorPower, v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["target"] = v_target;
+  try {
+    for (const w_0 of MEMBERS_MajorPower) if (dow_minor_ally_some(state, w_0, v_target)) { out["m"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.own_ally fire (see explainVerdict). */
+function why_dow_own_ally(state: State, v_by: MajorPower, v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["by"] = v_by;
+  out["target"] = v_target;
+  try {
+    for (const w_0 of state.alliances) if (((w_0.a as string) === v_by && (w_0.b as string) === v_target) || ((w_0.a as string) === v_target && (w_0.b as string) === v_by)) { out["x"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.peace_this_phase fire (see explainVerdict). */
+function why_dow_peace_this_phase(state: State, v_by: MajorPower, v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["by"] = v_by;
+  out["target"] = v_target;
+  try {
+    for (const w_0 of state.peace_made_this_phase) if (((w_0.a as string) === v_by && (w_0.b as string) === v_target) || ((w_0.a as string) === v_target && (w_0.b as string) === v_by)) { out["x"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.protestant_before_league fire (see explainVerdict). */
+function why_dow_protestant_before_league(_state: State, _v_by: MajorPower, v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["target"] = v_target;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.protestant_declarer_before_league fire (see explainVerdict). */
+function why_dow_protestant_declarer_before_league(_state: State, v_by: MajorPower, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["by"] = v_by;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.scotland fire (see explainVerdict). */
+function why_dow_scotland(state: State, v_by: MajorPower, v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["by"] = v_by;
+  out["target"] = v_target;
+  try {
+    for (const w_0 of state.alliances) if (((w_0.a as string) === v_by && (w_0.b as string) === "france") || ((w_0.a as string) === "france" && (w_0.b as string) === v_by)) { out["x"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.scotland_french_peace fire (see explainVerdict). */
+function why_dow_scotland_french_peace(state: State, v_by: MajorPower, v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["by"] = v_by;
+  out["target"] = v_target;
+  try {
+    for (const w_0 of state.peace_made_this_phase) if (((w_0.a as string) === v_by && (w_0.b as string) === "france") || ((w_0.a as string) === "france" && (w_0.b as string) === v_by)) { out["x"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.segment fire (see explainVerdict). */
+function why_dow_segment(_state: State, v_by: MajorPower, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["by"] = v_by;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.self fire (see explainVerdict). */
+function why_dow_self(_state: State, v_by: MajorPower, v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["by"] = v_by;
+  out["target"] = v_target;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.venice_england fire (see explainVerdict). */
+function why_dow_venice_england(_state: State, v_by: MajorPower, v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["by"] = v_by;
+  out["target"] = v_target;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made dow.venice_papal fire (see explainVerdict). */
+function why_dow_venice_papal(state: State, v_by: MajorPower, v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["by"] = v_by;
+  out["target"] = v_target;
+  try {
+    for (const w_0 of state.alliances) if (((w_0.a as string) === v_by && (w_0.b as string) === "papacy") || ((w_0.a as string) === "papacy" && (w_0.b as string) === v_by)) { out["x"] = w_0; break; }
+    for (const w_1 of state.peace_made_this_phase) if (((w_1.a as string) === v_by && (w_1.b as string) === "papacy") || ((w_1.a as string) === "papacy" && (w_1.b as string) === v_by)) { out["x"] = w_1; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made event.mercators_map_once fire (see explainVerdict). */
+function why_event_mercators_map_once(state: State, v_power: MajorPower, v_card: string, v_as: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["card"] = v_card;
+  out["as"] = v_as;
+  try {
+    for (const w_0 of state.new_world.expeditions_this_turn) if ((w_0.power as string) === v_power && (w_0.kind as string) === "explore" && (w_0.source as string) !== "sebastian_cabot") { out["x"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made event.smallpox_once fire (see explainVerdict). */
+function why_event_smallpox_once(state: State, v_power: MajorPower, v_card: string, v_as: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["card"] = v_card;
+  out["as"] = v_as;
+  try {
+    for (const w_0 of state.new_world.expeditions_this_turn) if ((w_0.power as string) === v_power && (w_0.kind as string) === "conquer" && (w_0.source as string) !== "sebastian_cabot") { out["x"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made explore.circumnavigated fire (see explainVerdict). */
+function why_explore_circumnavigated(_state: State, _v_power: MajorPower, v_option: DeepExplorationOption): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["option"] = v_option;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made explore.option_phase fire (see explainVerdict). */
+function why_explore_option_phase(state: State, _v_power: MajorPower, _v_option: DeepExplorationOption): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made impulse.end_before_option fire (see explainVerdict). */
+function why_impulse_end_before_option(_state: State, _v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made impulse.end_not_active fire (see explainVerdict). */
+function why_impulse_end_not_active(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made impulse.end_phase fire (see explainVerdict). */
+function why_impulse_end_phase(state: State, _v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made move.connection fire (see explainVerdict). */
+function why_move_connection(_state: State, _v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["origin"] = v_origin;
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made move.cost fire (see explainVerdict). */
+function why_move_cost(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["destination"] = v_destination;
+  try {
+    out["…"] = passBetween(v_origin, v_destination) ? lookupActionCost("move_over_pass", v_power).cp : lookupActionCost("move_formation", v_power).cp;
+    out["state.impulse.cp_left"] = state.impulse.cp_left;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made move.formation_size fire (see explainVerdict). */
+function why_move_formation_size(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["land_units"] = v_land_units;
+  out["leaders"] = v_leaders;
+  try {
+    out["…"] = (deploy_formation_size_count(state, v_leaders, v_power, state.spaces[v_origin]!.leaders) as number) === 0 ? 4 : deploy_formation_size_sum_highest(state, v_leaders, v_power, state.spaces[v_origin]!.leaders);
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made move.impulse fire (see explainVerdict). */
+function why_move_impulse(state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.phase"] = state.phase;
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made move.leaders_in_origin fire (see explainVerdict). */
+function why_move_leaders_in_origin(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["leaders"] = v_leaders;
+  try {
+    for (const w_0 of v_leaders) if (!deploy_leaders_in_capital_some(state, w_0, v_power, state.spaces[v_origin]!.leaders)) { out["n"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made move.something_moves fire (see explainVerdict). */
+function why_move_something_moves(_state: State, _v_power: MajorPower, _v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["land_units"] = v_land_units;
+  out["leaders"] = v_leaders;
+  try {
+    out["count(leaders)"] = v_leaders.length;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made move.units_in_origin fire (see explainVerdict). */
+function why_move_units_in_origin(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["land_units"] = v_land_units;
+  try {
+    out["state.spaces[origin].land_units[power]"] = state.spaces[v_origin]!.land_units[v_power]!;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made pass.admin_rating fire (see explainVerdict). */
+function why_pass_admin_rating(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["count(state.hands[power])"] = state.hands[v_power]!.length;
+    out["state.rulers[power].admin_rating"] = state.rulers[v_power]!.admin_rating;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made pass.after_card fire (see explainVerdict). */
+function why_pass_after_card(_state: State, _v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made pass.empty_hand fire (see explainVerdict). */
+function why_pass_empty_hand(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+    out["count(state.hands[power])"] = state.hands[v_power]!.length;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made pass.home_card fire (see explainVerdict). */
+function why_pass_home_card(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    for (const w_0 of state.hands[v_power]!) if (w_0.home) { out["c"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made pass.mandatory_event fire (see explainVerdict). */
+function why_pass_mandatory_event(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    for (const w_0 of state.hands[v_power]!) if (w_0.mandatory) { out["c"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made pass.not_active fire (see explainVerdict). */
+function why_pass_not_active(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made pass.phase fire (see explainVerdict). */
+function why_pass_phase(state: State, _v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.no_avoid_battle fire (see explainVerdict). */
+function why_unrest_no_avoid_battle(_state: State, _v_power: MajorPower, v_destination: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.no_build fire (see explainVerdict). */
+function why_unrest_no_build(_state: State, _v_power: MajorPower, v_space: Space, _v_unit: UnitKind): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.no_retreat fire (see explainVerdict). */
+function why_unrest_no_retreat(_state: State, _v_power: MajorPower, v_destination: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.place_land fire (see explainVerdict). */
+function why_unrest_place_land(_state: State, _v_power: MajorPower, v_space: Space, _v_cause: UnrestCause): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.place_unoccupied fire (see explainVerdict). */
+function why_unrest_place_unoccupied(state: State, _v_power: MajorPower, v_space: Space, v_cause: UnrestCause): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["space"] = v_space;
+  out["cause"] = v_cause;
+  try {
+    for (const w_0 of MEMBERS_Power) if (state.spaces[v_space]!.land_units[w_0]! > 0 || state.spaces[v_space]!.naval_units[w_0]! > 0) { out["m"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.reformation_adjacent fire (see explainVerdict). */
+function why_unrest_reformation_adjacent(_state: State, v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.remove_impulse fire (see explainVerdict). */
+function why_unrest_remove_impulse(state: State, v_power: MajorPower, _v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.phase"] = state.phase;
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.remove_none fire (see explainVerdict). */
+function why_unrest_remove_none(_state: State, _v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.remove_units fire (see explainVerdict). */
+function why_unrest_remove_units(_state: State, v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The exemptions that lift pass.mandatory_event in this state (see explainVerdict). */
+function lifted_pass_mandatory_event(state: State, v_power: MajorPower): string[] {
+  const out: string[] = [];
+  if ((state.phase as string) !== "action_phase") return out;
+  try {
+    if (!pass_mandatory_event_some(state, state.hands[v_power]!)) return out;
+    if (ex_pass_mandatory_event_played_every(state, state.hands[v_power]!)) out.push("pass.mandatory_event_played");
+  } catch {
+    return out;
+  }
+  return out;
+}
+
+/** The exemptions that lift unrest.place_unoccupied in this state (see explainVerdict). */
+function lifted_unrest_place_unoccupied(state: State, _v_power: MajorPower, v_space: Space, v_cause: UnrestCause): string[] {
+  const out: string[] = [];
+  try {
+    if (!unrest_place_unoccupied_some(state, v_space)) return out;
+    if ((v_cause as string) === "book_of_common_prayer" && isHome(v_space, "england") && (state.spaces[v_space]!.religion as string) === "catholic") out.push("unrest.book_of_common_prayer");
+  } catch {
+    return out;
+  }
+  return out;
+}
+
+/** The exemptions that lift unrest.remove_units in this state (see explainVerdict). */
+function lifted_unrest_remove_units(state: State, v_power: MajorPower, v_space: Space): string[] {
+  const out: string[] = [];
+  try {
+    if (control_units_some(state, v_power, v_space) || (control_units_some_3(state, v_power, v_space) && !control_units_some_6(state, v_power, v_space))) return out;
+    if ((v_power as string) === "protestant" && isHome(v_space, "protestant") && !state.schmalkaldic_league_played) out.push("unrest.protestant_home");
+  } catch {
+    return out;
+  }
+  return out;
+}
+
+/** The exemptions that lift deploy.blocked_sea in this state (see explainVerdict). */
+function lifted_deploy_blocked_sea(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): string[] {
+  const out: string[] = [];
+  if ((state.phase as string) !== "spring_deployment") return out;
+  try {
+    if (route_deploy_path(state, v_power, false, true, false, v_origin, v_destination)) return out;
+    if (ex_deploy_spring_preparations_some(state, v_power)) out.push("deploy.spring_preparations");
+  } catch {
+    return out;
+  }
+  return out;
+}
+
+/** The exemptions that lift deploy.no_pass in this state (see explainVerdict). */
+function lifted_deploy_no_pass(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): string[] {
+  const out: string[] = [];
+  if ((state.phase as string) !== "spring_deployment") return out;
+  try {
+    if (route_deploy_path(state, v_power, true, false, false, v_origin, v_destination)) return out;
+    if (ex_deploy_spring_preparations_some(state, v_power)) out.push("deploy.spring_preparations");
+  } catch {
+    return out;
+  }
+  return out;
+}
+
+/** The exemptions that lift deploy.sea_cap in this state (see explainVerdict). */
+function lifted_deploy_sea_cap(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): string[] {
+  const out: string[] = [];
+  if ((state.phase as string) !== "spring_deployment") return out;
+  try {
+    if (route_deploy_path(state, v_power, false, false, v_land_units > 5, v_origin, v_destination)) return out;
+    if (ex_deploy_spring_preparations_some(state, v_power)) out.push("deploy.spring_preparations");
+  } catch {
+    return out;
+  }
+  return out;
+}
+
+/** The exemptions that lift deploy.star_all in this state (see explainVerdict). */
+function lifted_deploy_star_all(state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): string[] {
+  const out: string[] = [];
+  if ((state.phase as string) !== "spring_deployment") return out;
+  try {
+    if (route_deploy_path(state, v_power, true, true, v_land_units > 5, v_origin, v_destination)) return out;
+    if (ex_deploy_spring_preparations_some(state, v_power)) out.push("deploy.spring_preparations");
+  } catch {
+    return out;
+  }
+  return out;
+}
+
+/** A value of `values` in a message: a string as it is, a record by its `id` or `name`, anything else as JSON. */
+function shownValue(x: unknown): string {
+  if (typeof x === "string") return x;
+  if (typeof x === "object" && x !== null) {
+    const o = x as { readonly id?: unknown; readonly name?: unknown };
+    if (typeof o.id === "string") return o.id;
+    if (typeof o.name === "string") return o.name;
+  }
+  return JSON.stringify(x);
+}
+
+/** The reasons of a verdict of `checkTrusted` on this state and action: each violation with the values that made its rule fire (`values`: the action parameters it reads, both sides of the comparisons at the top of its condition, the first element of each `some` there) and a `message` (its title and those values); and the forbid rules of the action whose scope and condition hold but that an exemption lifts (`lifted`, with the exemptions' ids). For a valid state and action (the checked `check` calls it). */
+export function explainVerdict(state: State, action: Action, verdict: Verdict): { violations: ExplainedViolation[]; lifted: LiftedRule[] } {
+  call_epoch++;
+  const lifted: LiftedRule[] = [];
+  let actor: unknown = undefined;
+  const obligation = (rule: string): { [k: string]: unknown } => {
+    switch (rule) {
+      case "pass.empty_hand": return why_pass_empty_hand(state, actor as never);
+      default: return {};
+    }
+  };
+  let valuesOf: (rule: string) => { [k: string]: unknown } = obligation;
+  switch (action.action) {
+    case "assault": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "assault.loc": return why_assault_loc(state, action.power, action.space);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "avoid_battle": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "unrest.no_avoid_battle": return why_unrest_no_avoid_battle(state, action.power, action.destination);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "build_unit": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "unrest.no_build": return why_unrest_no_build(state, action.power, action.space, action.unit);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "choose_deep_exploration": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "explore.circumnavigated": return why_explore_circumnavigated(state, action.power, action.option);
+        case "explore.option_phase": return why_explore_option_phase(state, action.power, action.option);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "control_unfortified_space": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "control.foreign_units": return why_control_foreign_units(state, action.power, action.space);
+        case "control.fortified": return why_control_fortified(state, action.power, action.space);
+        case "control.impulse": return why_control_impulse(state, action.power, action.space);
+        case "control.land": return why_control_land(state, action.power, action.space);
+        case "control.loc": return why_control_loc(state, action.power, action.space);
+        case "control.owner": return why_control_owner(state, action.power, action.space);
+        case "control.units": return why_control_units(state, action.power, action.space);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "declare_war": {
+      actor = action.by;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "dow.alliance_this_phase": return why_dow_alliance_this_phase(state, action.by, action.target);
+        case "dow.already_at_war": return why_dow_already_at_war(state, action.by, action.target);
+        case "dow.hungary_bohemia": return why_dow_hungary_bohemia(state, action.by, action.target);
+        case "dow.independent": return why_dow_independent(state, action.by, action.target);
+        case "dow.minor_ally": return why_dow_minor_ally(state, action.by, action.target);
+        case "dow.own_ally": return why_dow_own_ally(state, action.by, action.target);
+        case "dow.peace_this_phase": return why_dow_peace_this_phase(state, action.by, action.target);
+        case "dow.protestant_before_league": return why_dow_protestant_before_league(state, action.by, action.target);
+        case "dow.protestant_declarer_before_league": return why_dow_protestant_declarer_before_league(state, action.by, action.target);
+        case "dow.scotland": return why_dow_scotland(state, action.by, action.target);
+        case "dow.scotland_french_peace": return why_dow_scotland_french_peace(state, action.by, action.target);
+        case "dow.segment": return why_dow_segment(state, action.by, action.target);
+        case "dow.self": return why_dow_self(state, action.by, action.target);
+        case "dow.venice_england": return why_dow_venice_england(state, action.by, action.target);
+        case "dow.venice_papal": return why_dow_venice_papal(state, action.by, action.target);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "end_diplomacy": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "end_impulse": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "impulse.end_before_option": return why_impulse_end_before_option(state, action.power);
+        case "impulse.end_not_active": return why_impulse_end_not_active(state, action.power);
+        case "impulse.end_phase": return why_impulse_end_phase(state, action.power);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "end_new_world": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "end_spring_deployment": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "move_formation": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "move.connection": return why_move_connection(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "move.cost": return why_move_cost(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "move.formation_size": return why_move_formation_size(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "move.impulse": return why_move_impulse(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "move.leaders_in_origin": return why_move_leaders_in_origin(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "move.something_moves": return why_move_something_moves(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "move.units_in_origin": return why_move_units_in_origin(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "pass": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "pass.admin_rating": return why_pass_admin_rating(state, action.power);
+        case "pass.after_card": return why_pass_after_card(state, action.power);
+        case "pass.home_card": return why_pass_home_card(state, action.power);
+        case "pass.mandatory_event": return why_pass_mandatory_event(state, action.power);
+        case "pass.not_active": return why_pass_not_active(state, action.power);
+        case "pass.phase": return why_pass_phase(state, action.power);
+          default: return obligation(rule);
+        }
+      };
+      { const ids = lifted_pass_mandatory_event(state, action.power); if (ids.length) lifted.push({ rule: "pass.mandatory_event", exemptions: ids as LiftedRule["exemptions"] }); }
+      break;
+    }
+    case "place_unrest": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "unrest.place_land": return why_unrest_place_land(state, action.power, action.space, action.cause);
+        case "unrest.place_unoccupied": return why_unrest_place_unoccupied(state, action.power, action.space, action.cause);
+          default: return obligation(rule);
+        }
+      };
+      { const ids = lifted_unrest_place_unoccupied(state, action.power, action.space, action.cause); if (ids.length) lifted.push({ rule: "unrest.place_unoccupied", exemptions: ids as LiftedRule["exemptions"] }); }
+      break;
+    }
+    case "play_card": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "card.combat_as_event": return why_card_combat_as_event(state, action.power, action.card, action.as);
+        case "card.event_once_per_turn": return why_card_event_once_per_turn(state, action.power, action.card, action.as);
+        case "card.mandatory_for_cp": return why_card_mandatory_for_cp(state, action.power, action.card, action.as);
+        case "card.not_active": return why_card_not_active(state, action.power, action.card, action.as);
+        case "card.not_in_hand": return why_card_not_in_hand(state, action.power, action.card, action.as);
+        case "card.one_per_impulse": return why_card_one_per_impulse(state, action.power, action.card, action.as);
+        case "card.phase": return why_card_phase(state, action.power, action.card, action.as);
+        case "event.mercators_map_once": return why_event_mercators_map_once(state, action.power, action.card, action.as);
+        case "event.smallpox_once": return why_event_smallpox_once(state, action.power, action.card, action.as);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "reformation_attempt": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "unrest.reformation_adjacent": return why_unrest_reformation_adjacent(state, action.power, action.space);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "remove_unrest": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "unrest.remove_impulse": return why_unrest_remove_impulse(state, action.power, action.space);
+        case "unrest.remove_none": return why_unrest_remove_none(state, action.power, action.space);
+        case "unrest.remove_units": return why_unrest_remove_units(state, action.power, action.space);
+          default: return obligation(rule);
+        }
+      };
+      { const ids = lifted_unrest_remove_units(state, action.power, action.space); if (ids.length) lifted.push({ rule: "unrest.remove_units", exemptions: ids as LiftedRule["exemptions"] }); }
+      break;
+    }
+    case "retreat": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "unrest.no_retreat": return why_unrest_no_retreat(state, action.power, action.destination);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "spend_cp": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "cp.colonize_once": return why_cp_colonize_once(state, action.power, action.on);
+        case "cp.conquer_once": return why_cp_conquer_once(state, action.power, action.on);
+        case "cp.explore_once": return why_cp_explore_once(state, action.power, action.on);
+        case "cp.no_conquistador": return why_cp_no_conquistador(state, action.power, action.on);
+        case "cp.no_explorer": return why_cp_no_explorer(state, action.power, action.on);
+        case "cp.not_active": return why_cp_not_active(state, action.power, action.on);
+        case "cp.not_available": return why_cp_not_available(state, action.power, action.on);
+        case "cp.phase": return why_cp_phase(state, action.power, action.on);
+        case "cp.too_expensive": return why_cp_too_expensive(state, action.power, action.on);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "spring_deploy": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "deploy.army_leaders_only": return why_deploy_army_leaders_only(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.blocked_sea": return why_deploy_blocked_sea(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.capital_only": return why_deploy_capital_only(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.formation_size": return why_deploy_formation_size(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.leaders_in_capital": return why_deploy_leaders_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.leaders_started_in_capital": return why_deploy_leaders_started_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.no_pass": return why_deploy_no_pass(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.not_active": return why_deploy_not_active(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.once_per_phase": return why_deploy_once_per_phase(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.path": return why_deploy_path(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.phase": return why_deploy_phase(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.protestant": return why_deploy_protestant(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.sea_cap": return why_deploy_sea_cap(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.something_moves": return why_deploy_something_moves(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.star_all": return why_deploy_star_all(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.to_land": return why_deploy_to_land(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.units_in_capital": return why_deploy_units_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.units_started_in_capital": return why_deploy_units_started_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+          default: return obligation(rule);
+        }
+      };
+      { const ids = lifted_deploy_blocked_sea(state, action.power, action.origin, action.destination, action.land_units, action.leaders); if (ids.length) lifted.push({ rule: "deploy.blocked_sea", exemptions: ids as LiftedRule["exemptions"] }); }
+      { const ids = lifted_deploy_no_pass(state, action.power, action.origin, action.destination, action.land_units, action.leaders); if (ids.length) lifted.push({ rule: "deploy.no_pass", exemptions: ids as LiftedRule["exemptions"] }); }
+      { const ids = lifted_deploy_sea_cap(state, action.power, action.origin, action.destination, action.land_units, action.leaders); if (ids.length) lifted.push({ rule: "deploy.sea_cap", exemptions: ids as LiftedRule["exemptions"] }); }
+      { const ids = lifted_deploy_star_all(state, action.power, action.origin, action.destination, action.land_units, action.leaders); if (ids.length) lifted.push({ rule: "deploy.star_all", exemptions: ids as LiftedRule["exemptions"] }); }
+      break;
+    }
+  }
+  const violations = verdict.violations.map((v): ExplainedViolation => {
+    const values = valuesOf(v.rule);
+    const shown = Object.entries(values).map(([k, x]) => `${k} = ${shownValue(x)}`).join(", ");
+    return { ...v, values, message: shown ? `${v.title} (${shown})` : v.title };
+  });
+  return { violations, lifted };
+}
 
 /**
  * forbid assault: assault.loc his §12
