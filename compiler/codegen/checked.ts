@@ -61,8 +61,18 @@ export function checkedStatements(cx: EditionContext): string[] {
       `import { validateSchema } from "./schema.js";`,
     ].join("\n"),
   );
-  s.push(
-    [
+  s.push(typesText());
+  const enumConsts = [...enums.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([n, m]) => `const ${memberConst(n)}: readonly string[] = [${m.map((x) => jsString(x)).join(", ")}];`);
+  s.push(runtimeText(paramRows, enumConsts, names));
+  s.push(validateActionText(names[0] ?? "pass"));
+  s.push(stateGuardText());
+  s.push(entryPointsText(actorCheck));
+  return s;
+}
+
+/** A part of checked.ts (checkedStatements). */
+function typesText(): string {
+  return [
       `/** One problem of the input of \`check\` or \`legalMoves\`: which input, where in it (a JSON pointer, "" the whole input), and what is wrong. */`,
       `export interface InputProblem {`,
       `  readonly input: "state" | "action" | "actor";`,
@@ -90,12 +100,14 @@ export function checkedStatements(cx: EditionContext): string[] {
       ``,
       `/** What \`check\` answers: a verdict (\`ok: true\`) or the problems of its input (\`ok: false\`). */`,
       `export type CheckResult = CheckedVerdict | InputError;`,
-    ].join("\n"),
-  );
-  s.push(
-    [
+  ].join("\n");
+}
+
+/** A part of checked.ts (checkedStatements). */
+function runtimeText(paramRows: string[], enumConsts: string[], names: string[]): string {
+  return [
       `type Spec = { readonly k: "bool" | "string" | "object" } | { readonly k: "int"; readonly lo: number; readonly hi: number; readonly declared: boolean } | { readonly k: "enum"; readonly members: readonly string[] } | { readonly k: "list"; readonly elem: Spec };`,
-      ...[...enums.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([n, m]) => `const ${memberConst(n)}: readonly string[] = [${m.map((x) => jsString(x)).join(", ")}];`),
+      ...enumConsts,
       `/** Every action's parameters and their types. */`,
       `const PARAMS: { readonly [action: string]: readonly { readonly name: string; readonly type: Spec }[] } = {`,
       ...paramRows,
@@ -129,10 +141,12 @@ export function checkedStatements(cx: EditionContext): string[] {
       `      return typeof v === "object" && v !== null ? undefined : "expected an object";`,
       `  }`,
       `}`,
-    ].join("\n"),
-  );
-  s.push(
-    [
+  ].join("\n");
+}
+
+/** A part of checked.ts (checkedStatements). */
+function validateActionText(first: string): string {
+  return [
       `/**`,
       ` * The problems of an action JSON against the edition's action declarations: not an object, no or`,
       ` * an unknown \`action\`, a missing or unknown parameter, a value of the wrong type (an enum member,`,
@@ -140,7 +154,7 @@ export function checkedStatements(cx: EditionContext): string[] {
       ` * an \`Action\`). \`path\` is a JSON pointer into the action. Never throws.`,
       ` */`,
       `export function validateAction(action: unknown): InputProblem[] {`,
-      `  if (typeof action !== "object" || action === null || Array.isArray(action)) return [{ input: "action", path: "", message: 'the action must be a JSON object like {"action": ${jsString(names[0] ?? "pass").slice(1, -1)}, …}' }];`,
+      `  if (typeof action !== "object" || action === null || Array.isArray(action)) return [{ input: "action", path: "", message: 'the action must be a JSON object like {"action": ${jsString(first).slice(1, -1)}, …}' }];`,
       `  const a = action as { readonly [k: string]: unknown };`,
       `  const name = a["action"];`,
       `  if (typeof name !== "string") return [{ input: "action", path: "/action", message: \`the action needs an \\\`action\\\` field naming it; actions: \${list(ACTION_NAMES)}\` }];`,
@@ -159,10 +173,12 @@ export function checkedStatements(cx: EditionContext): string[] {
       `  }`,
       `  return out;`,
       `}`,
-    ].join("\n"),
-  );
-  s.push(
-    [
+  ].join("\n");
+}
+
+/** A part of checked.ts (checkedStatements). */
+function stateGuardText(): string {
+  return [
       `interface AjvError {`,
       `  readonly instancePath: string;`,
       `  readonly keyword: string;`,
@@ -181,10 +197,12 @@ export function checkedStatements(cx: EditionContext): string[] {
       `}`,
       ``,
       `const inputError = (errors: readonly InputProblem[]): InputError => ({ ok: false, errors });`,
-    ].join("\n"),
-  );
-  s.push(
-    [
+  ].join("\n");
+}
+
+/** A part of checked.ts (checkedStatements). */
+function entryPointsText(actorCheck: string): string {
+  return [
       `/**`,
       ` * The verdict on an action in a state, after checking both: \`{ ok: true, allowed, violations,`,
       ` * obliged }\` (the verdict of \`checkTrusted\`) for a state that matches the schema and a valid`,
@@ -211,7 +229,5 @@ export function checkedStatements(cx: EditionContext): string[] {
       `  ${actorCheck}`,
       `  return legalMovesTrusted(state as State, actor as never, options);`,
       `}`,
-    ].join("\n"),
-  );
-  return s;
+  ].join("\n");
 }
