@@ -6,7 +6,7 @@
  * actions it models; verdicts are compared as `allowed | sorted violated rule ids | sorted
  * obliged rule ids` (the generated validators' Violation objects reduced to their rule ids).
  */
-import { check as generatedCheck, type Action, type State } from "../../generated/his/index.js";
+import { checkTrusted as generatedCheck, type Action, type State } from "../../generated/his/index.js";
 import { loadEdition } from "../../compiler/check/index.js";
 import { createInterpreter } from "../../compiler/interpret/index.js";
 import { handCheck } from "./hand.js";
@@ -49,7 +49,7 @@ export function createEngines(): { engines: Engine[]; cedarVersion: string } {
   const { version } = prepareCedar();
   const all: ActionKind[] = ["declare_war", "pass", "spring_deploy"];
   const engines: Engine[] = [
-    { id: "generated", label: "rulewright generated validators", kinds: all, async: false, timed: "`check(state, action)` from generated/his", check: (s, a) => generatedCheck(s, a) },
+    { id: "generated", label: "rulewright generated validators", kinds: all, async: false, timed: "`checkTrusted(state, action)` from generated/his (the fast path; `check` first checks its input)", check: (s, a) => generatedCheck(s, a) },
     { id: "interpreter", label: "IR interpreter (compiler/interpret)", kinds: all, async: false, timed: "`interp.check(state, action)` (rules read from the IR at run time)", check: (s, a) => interp.check(s, a) },
     {
       id: "jre",

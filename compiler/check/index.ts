@@ -27,6 +27,7 @@ import { checkIntRanges } from "./ranges.js";
 import { Resolution } from "./resolution.js";
 import { checkRoutes } from "./routes.js";
 import { checkRules } from "./rules.js";
+import { checkActionScopes } from "./action-scope.js";
 import { checkTables } from "./tables.js";
 import { LINE1, Reporter } from "./util.js";
 
@@ -98,6 +99,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, res: Resolution
   const exemptions = checkExemptions(c, ex, ids, ruleInfo);
   const invariants = checkInvariants(c, ex, ids);
   const declines = checkDeclines(c, rules);
+  const actionScopes = checkActionScopes(c, ids);
   // tables (a variant's and a module's come through the assembly like defs)
   const tables = checkTables(env, ex, c.rep, (t) => ids.citation(t.decl.citations, t.decl.name, t.file, t.origin, "table"), repoRoot);
 
@@ -117,7 +119,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, res: Resolution
   }
 
   if (r.errorCount || !env.state || !env.board || !schemaJson) return undefined;
-  return lowerEdition(c, { rules, exemptions, invariants, declines, routes, tables }, schemaJson);
+  return lowerEdition(c, { rules, exemptions, invariants, declines, routes, tables, actionScopes }, schemaJson);
 }
 
 export type { EnumType };

@@ -4,7 +4,7 @@
  * body passes, the state, schema and board, and the inputs with their hash. Runs only when no
  * error was reported.
  */
-import type { IRAction, IRDecline, IREdition, IREnum, IRExemption, IRInvariant, IRRoute, IRRule, IRTable } from "../ir/types.js";
+import type { IRAction, IRActionScope, IRDecline, IREdition, IREnum, IRExemption, IRInvariant, IRRoute, IRRule, IRTable } from "../ir/types.js";
 import { irParam, type Checking } from "./context.js";
 import { sha256, type JsonInput } from "./inputs.js";
 import { posOf } from "./util.js";
@@ -17,6 +17,8 @@ export interface Lowered {
   declines: IRDecline[];
   routes: IRRoute[];
   tables: IRTable[];
+  /** the actions' scopes by action name (action-scope.ts) */
+  actionScopes?: ReadonlyMap<string, IRActionScope>;
 }
 
 /** The edition's IR; `c.env` must hold the state and the board (the caller checks there was no error). Sorts `c.inputs` by file. */
@@ -24,7 +26,10 @@ export function lowerEdition(c: Checking, ir: Lowered, schemaJson: JsonInput): I
   const { asm, env, leaf, inputs } = c;
   const editionDecl = leaf.edition!;
   const irEnums: IREnum[] = [...env.enums.values()].map((e) => ({ name: e.name, base: e.base, members: [...e.members], pos: posOf(e.file, e.span) }));
-  const irActions: IRAction[] = [...env.actions.values()].map((a) => ({ name: a.decl.name.name, params: a.params!.map(irParam), pos: posOf(a.file, a.decl.name.span) }));
+  const irActions: IRAction[] = [...env.actions.values()].map((a) => {
+    const scope = ir.actionScopes?.get(a.decl.name.name);
+    return { name: a.decl.name.name, params: a.params!.map(irParam), pos: posOf(a.file, a.decl.name.span), ...(scope ? { scope } : {}) };
+  });
   inputs.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return {
     name: editionDecl.decl.name.name,

@@ -71,8 +71,8 @@ function withUnless(ex: ExprChecker, when: IRExpr, unless: IRExpr, file: string,
   return { k: "and", args: [...(when.k === "and" ? when.args : [when]), not], type: BOOL, ...(when.pos ? { pos: when.pos } : {}) };
 }
 
-/** A rule's `during`: the Phase (and Segment) members it names, each a member of its enum and a state field of that type (RW2018); null without `during`, undefined on error. */
-function scopeOf(c: Checking, d: DeclOf<"rule">, file: string): IRScope | null | undefined {
+/** A rule's (or an action's) `during`: the Phase (and Segment) members it names, each a member of its enum and a state field of that type (RW2018); null without `during`, undefined on error. */
+export function scopeOf(c: Checking, d: Pick<DeclOf<"rule">, "during">, file: string): IRScope | null | undefined {
   const { env, rep, res } = c;
   if (!d.during) return null;
   let ok = true;

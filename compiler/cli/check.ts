@@ -44,10 +44,11 @@ async function checkOnce(opts: CheckOptions, watching: boolean): Promise<number>
   const res = compile(ref, opts.format);
   if (!res.edition) throw new UsageError(`the rules of \`${ref.dir}\` do not compile`, 2);
   const edition = res.edition;
-  const aProblems = actionProblems(edition, action);
+  const mod = await loadValidators(ref, edition, { generateWhenStale: watching });
+  // the action is checked by the validators' own validateAction (the one an engine calls)
+  const aProblems = actionProblems(edition, action, mod);
   const schemaProblems = stateProblems(edition, undefined, state);
   if (aProblems.length || schemaProblems.length) return badInput(opts.format, [...schemaProblems.map((p) => `${opts.state}: ${p}`), ...aProblems.map((p) => `${opts.action}: ${p}`)]);
-  const mod = await loadValidators(ref, edition, { generateWhenStale: watching });
   const inv = stateProblems(edition, mod, state);
   if (inv.length) return badInput(opts.format, inv.map((p) => `${opts.state}: ${p}`));
   const verdict = mod.check(state, action);

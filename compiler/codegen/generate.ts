@@ -6,6 +6,7 @@
 import { IndentationText, NewLineKind, Project, QuoteKind, type StatementStructures } from "ts-morph";
 import { editionFolder, type IREdition } from "../ir/types.js";
 import { boardStatements } from "./board.js";
+import { checkedStatements } from "./checked.js";
 import { editionContext } from "./context.js";
 import { indexStatements } from "./index-file.js";
 import { rulesStatements } from "./rules.js";
@@ -16,7 +17,7 @@ import { pruneUnused } from "./unused.js";
 import { schemaFile, validateStateFile } from "./schema.js";
 
 /** The files of generated/<edition>/. */
-export type GeneratedFileName = "board.ts" | "index.ts" | "rules.ts" | "tables.ts" | "validators.ts" | "state.ts" | "schema.ts" | "validate-state.ts";
+export type GeneratedFileName = "board.ts" | "checked.ts" | "index.ts" | "rules.ts" | "tables.ts" | "validators.ts" | "state.ts" | "schema.ts" | "validate-state.ts";
 
 /**
  * The files `validators.ts` needs at run time (its other imports are types only): enough to call
@@ -63,6 +64,7 @@ export async function generateFiles(ir: IREdition, opts: { only?: readonly Gener
   // Build every file's statements first, then print each with one createSourceFile.
   const files: [string, (string | StatementStructures)[]][] = [];
   if (want("board.ts")) files.push(["board.ts", boardStatements(cx)]);
+  if (want("checked.ts")) files.push(["checked.ts", checkedStatements(cx)]);
   if (want("index.ts")) files.push(["index.ts", indexStatements(cx)]);
   if (want("rules.ts")) files.push(["rules.ts", rulesStatements(cx)]);
   if (want("tables.ts")) files.push(["tables.ts", tablesStatements(cx)]);

@@ -15,7 +15,7 @@ const iface = (name: string, docs: string, props: [string, string][]): Interface
 /** The statements of generated/<edition>/index.ts. */
 export function indexStatements(cx: EditionContext): (string | InterfaceDeclarationStructure)[] {
   const { ir, actions } = cx;
-  const fns = ["LEGAL_MOVE_ACTIONS", "brokenInvariants", "check", ...actions.map(checkerName), "legalMoves", "obligedActions"].sort();
+  const fns = ["LEGAL_MOVE_ACTIONS", "brokenInvariants", "checkTrusted", ...actions.map(checkerName), "legalMovesTrusted", "obligedActions"].sort();
   const actionTypes = ["Action", ...actions.map(actionTypeName)].sort();
   const tableFns = ["TABLES", "lookup", "lookupRow", ...cx.lookupNames.values()].sort();
   // record-valued tables export their row type (`<Table>Result`, as tables.ts names it)
@@ -27,7 +27,12 @@ export function indexStatements(cx: EditionContext): (string | InterfaceDeclarat
       `export type * from "./state.js";`,
       `export type { ${actionTypes.join(", ")} } from "./validators.js";`,
       `export { ${fns.join(", ")} } from "./validators.js";`,
-      `export { ACTIONS, EXEMPTIONS, INVARIANTS, REMOVED_RULES, RULES } from "./rules.js";`,
+      `// the checked entry points: input checked, an InputError ({ ok: false, errors }) for bad input`,
+      `export type { CheckResult, CheckedVerdict, InputError, InputProblem } from "./checked.js";`,
+      `export { check, legalMoves, validateAction } from "./checked.js";`,
+      `export { ACTIONS, EXEMPTIONS, EXEMPTION_IDS, INVARIANTS, REMOVED_RULES, RULES, RULE_IDS } from "./rules.js";`,
+      `export type { ExemptionId, RuleId } from "./rules.js";`,
+      `import type { ExemptionId, RuleId } from "./rules.js";`,
       `export * as board from "./board.js";`,
       `export type { ${tableTypes.join(", ")} } from "./tables.js";`,
       `export { ${tableFns.join(", ")} } from "./tables.js";`,
@@ -35,13 +40,24 @@ export function indexStatements(cx: EditionContext): (string | InterfaceDeclarat
       `export { isValidState, validateState } from "./validate-state.js";`,
     ].join("\n"),
     iface("Violation", "One rule a verdict reports: a forbid rule that fires, or another action's obligation.", [
-      ["rule", "string"],
+      ["rule", "RuleId"],
       ["kind", `"forbid" | "obligation"`],
       ["citation", "string"],
       ["title", "string"],
       ["file", "string"],
       ["line", "number"],
       ["column", "number"],
+    ]),
+    {
+      ...iface("ExplainedViolation", "A violation with its reasons (the checked `check`): the values that made the rule fire, keyed by their spelling in the rules (an action parameter, a side of a comparison, the element a `some` found), and a message (the title and those values).", [
+        ["values", "{ readonly [k: string]: unknown }"],
+        ["message", "string"],
+      ]),
+      extends: ["Violation"],
+    },
+    iface("LiftedRule", "A forbid rule of the action whose scope and condition hold but that exemptions lift (the checked `check`'s `lifted`).", [
+      ["rule", "RuleId"],
+      ["exemptions", "readonly ExemptionId[]"],
     ]),
     iface("Verdict", "The verdict on one action in one state. `allowed` iff there is no violation.", [
       ["allowed", "boolean"],
@@ -94,9 +110,11 @@ export function indexStatements(cx: EditionContext): (string | InterfaceDeclarat
       ["file", "string"],
       ["line", "number"],
     ]),
-    iface("ActionInfo", "An action and its parameters (types as the rules spell them).", [
+    iface("ActionInfo", "An action and its parameters (types as the rules spell them); `encoded`: some rule restricts it; `scope`: its declaration's `during`/`actor active` (when it is a move at all; legalMoves lists it only there).", [
       ["name", "string"],
       ["params", "readonly { readonly name: string; readonly type: string; readonly actor: boolean }[]"],
+      ["encoded", "boolean"],
+      ["scope?", "{ readonly phase?: string; readonly segment?: string; readonly activeOnly: boolean; readonly citation: string }"],
     ]),
   ];
 }

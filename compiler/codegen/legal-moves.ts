@@ -1,39 +1,79 @@
 /**
- * `legalMoves(state, actor)` of generated/<edition>/validators.ts, its per-action enumerators
- * (`moves_<action>`) and `LEGAL_MOVE_ACTIONS`: the moves an actor may make, for every action
- * whose parameters all range over finite domains (README.md "Semantics it implements").
+ * `legalMovesTrusted(state, actor, options)` of generated/<edition>/validators.ts, its per-action
+ * enumerators (`moves_<action>`) and `LEGAL_MOVE_ACTIONS`: the moves an actor may make now. An
+ * action is listed only within its declared scope (`during`, `actor active`: IRAction.scope), only
+ * when some rule restricts it (`encoded`) unless asked, and over finite domains: enums and
+ * booleans, and the parameters whose domain its rules bound (domains.ts). README.md "Semantics it
+ * implements".
  */
 import type { Expr, IRAction, IRRule } from "../ir/types.js";
 import { actorParam, isActorOnly } from "../ir/derived.js";
-import { children } from "../ir/walk.js";
+import { children, routesIn } from "../ir/walk.js";
 import { actorCall, type ValidatorsPass } from "./checks.js";
-import { dslType, fn, type Statement } from "./emit.js";
+import type { EditionContext } from "./context.js";
+import { enumerationPlan, type ParamDomain } from "./domains.js";
+import { fn, type Statement } from "./emit.js";
 import { docText, jsString, lineComment } from "./escape.js";
 import { tsType } from "./expr.js";
-import { identPart, propKey, varName } from "./names.js";
+import { identPart, propAccess, propKey, varName } from "./names.js";
 
-/** Why an action's moves cannot be enumerated (a parameter over an unbounded domain), or undefined. */
-export function legalMovesSkip(a: IRAction): string | undefined {
-  if (!actorParam(a)) return "no actor parameter";
-  const bad = a.params.filter((p) => p.type.k !== "enum" && p.type.k !== "bool");
-  if (bad.length) return `parameter ${bad.map((p) => `\`${p.name}: ${dslType(p.type)}\``).join(", ")} ranges over no finite domain`;
-  return undefined;
+/** Why an action's moves cannot be enumerated (a parameter over a domain no rule bounds), or undefined. */
+export function legalMovesSkip(cx: EditionContext, a: IRAction): string | undefined {
+  const plan = enumerationPlan(cx, a);
+  return "skip" in plan ? plan.skip : undefined;
+}
+
+/** Whether some rule of the edition restricts the action (a forbid rule of it, or an oblige rule of it). */
+export function isEncoded(cx: EditionContext, a: IRAction): boolean {
+  return cx.rules.some((r) => r.action === a.name);
 }
 
 /** The names of the action parameters an expression reads (over-approximated: any variable of that name). */
-function paramsRead(e: Expr, params: ReadonlySet<string>, out: Set<string>): void {
+export function paramsRead(e: Expr, params: ReadonlySet<string>, out: Set<string>): void {
   if (e.k === "var" && params.has(e.name)) out.add(e.name);
   for (const c of children(e)) paramsRead(c, params, out);
 }
 
+/** The loop that binds one parameter over its domain (`ind`: the indentation). */
+function loopOver(pass: ValidatorsPass, a: IRAction, d: ParamDomain, ind: string, ctx: Map<string, string>): string[] {
+  const { ec } = pass;
+  const v = varName(d.param.name);
+  const base = `lm_${identPart(a.name)}_${identPart(d.param.name)}`;
+  switch (d.k) {
+    case "enum":
+      return [`${ind}for (const ${v} of ${ec.enumArray(d.name)}) {`];
+    case "bool":
+      return [`${ind}for (const ${v} of [false, true] as const) {`];
+    case "int": {
+      const hi = ec.expr(d.hi, ctx, base).code;
+      return [`${ind}for (let ${v} = ${d.lo}, hi_${v} = ${hi}; ${v} <= hi_${v}; ${v}++) {`];
+    }
+    case "member":
+    case "subset": {
+      // the distinct values of `elem.field` over the list, filtered by the other conjuncts
+      const inner = new Map(ctx);
+      const ev = `e_${v}`;
+      inner.set(d.elemVar, ev);
+      const list = ec.expr(d.list, ctx, base).code;
+      const filter = d.filter ? ec.expr(d.filter, inner, base).code : "true";
+      const lines = [
+        `${ind}const dom_${v}: string[] = [];`,
+        `${ind}for (const ${ev} of ${list}) if (${filter} && !dom_${v}.includes(${propAccess(ev, d.field)})) dom_${v}.push(${propAccess(ev, d.field)});`,
+      ];
+      lines.push(d.k === "member" ? `${ind}for (const ${v} of dom_${v}) {` : `${ind}for (const ${v} of subsetsOf(dom_${v}, ${d.max})) {`);
+      return lines;
+    }
+  }
+}
+
 /**
- * `legalMoves(state, actor)` and its per-action enumerators: for each action whose parameters all
- * range over finite domains (enums, booleans), the parameters are bound one after another in
- * declaration order (the actor fixed), and each forbid rule of the action is tested at the first
- * depth where every parameter it reads (its condition and its exemptions') is bound: a rule that
- * fires there prunes the whole branch. The obligations of the actor's other actions, and the rules
- * that read no parameter but the actor, are tested once before any loop. A move is listed exactly
- * when `check` allows it.
+ * The enumerators: for each action with a finite plan (domains.ts), the parameters are bound one
+ * after another in declaration order (the actor fixed), and each forbid rule of the action is
+ * tested at the first depth where every parameter it reads (its condition and its exemptions') is
+ * bound: a rule that fires prunes the whole branch. The obligations of the actor's other actions,
+ * and the rules that read no parameter but the actor, are tested once before any loop. Within the
+ * action's scope a move is listed exactly when `checkTrusted` allows it (a list parameter: its
+ * subsets without repeats, in domain order).
  */
 export function legalMovesStatements(pass: ValidatorsPass): Statement[] {
   const { cx, ec, names, firesFn } = pass;
@@ -42,14 +82,18 @@ export function legalMovesStatements(pass: ValidatorsPass): Statement[] {
   const calls: string[] = [];
   const info: string[] = [];
   const actorTs = actorType ? tsType(actorType) : "string";
+  let subsets = false;
   for (const a of actions) {
-    const skip = legalMovesSkip(a);
-    info.push(`{ action: ${jsString(a.name)}, enumerated: ${skip === undefined}${skip === undefined ? "" : `, reason: ${jsString(skip)}`} }`);
-    if (skip !== undefined) continue;
+    const plan = enumerationPlan(cx, a);
+    const encoded = isEncoded(cx, a);
+    const skip = "skip" in plan ? plan.skip : undefined;
+    const sc = a.scope;
+    const scopeText = sc ? `${sc.during ? `during ${sc.during.phase}${sc.during.segment ? `.${sc.during.segment}` : ""}` : ""}${sc.during && sc.activeOnly ? " " : ""}${sc.activeOnly ? "actor active" : ""}` : undefined;
+    info.push(`{ action: ${jsString(a.name)}, enumerated: ${skip === undefined}, encoded: ${encoded}${scopeText ? `, scope: ${jsString(scopeText)}` : ""}${skip === undefined ? "" : `, reason: ${jsString(skip)}`} }`);
+    if ("skip" in plan) continue;
     const me = actorParam(a)!;
-    const free = a.params.filter((p) => !p.actor);
     const pnames = new Set(a.params.map((p) => p.name));
-    const depthOf = new Map(free.map((p, i) => [p.name, i]));
+    const depthOf = new Map(plan.domains.map((d, i) => [d.param.name, i]));
     // rules by the depth at which they can be tested (-1: before any loop)
     const byDepth = new Map<number, IRRule[]>();
     for (const r of rules.filter((r) => r.action === a.name && r.kind === "forbid")) {
@@ -59,7 +103,15 @@ export function legalMovesStatements(pass: ValidatorsPass): Statement[] {
       const d = Math.max(-1, ...[...read].map((n) => depthOf.get(n) ?? -1));
       byDepth.set(d, [...(byDepth.get(d) ?? []), r]);
     }
+    // cheap rules first: at each depth the rules that search no route before those that do
+    const searches = (r: IRRule): boolean => {
+      const found = new Set<string>();
+      routesIn(r.when, found);
+      return found.size > 0;
+    };
+    for (const [d, rs] of byDepth) byDepth.set(d, [...rs.filter((r) => !searches(r)), ...rs.filter(searches)]);
     const bound = new Set<string>([me.name]);
+    const ctx = new Map<string, string>([[me.name, varName(me.name)]]);
     const callOf = (r: IRRule): string => `${firesFn.get(r.id)}(${["state", ...a.params.map((p) => (bound.has(p.name) ? varName(p.name) : "undefined as never"))].join(", ")})`;
     const fname = names.take(`moves_${identPart(a.name)}`);
     const lines: string[] = [];
@@ -70,36 +122,68 @@ export function legalMovesStatements(pass: ValidatorsPass): Statement[] {
     }
     for (const r of byDepth.get(-1) ?? []) lines.push(`if (${callOf(r)}) return;`);
     let ind = "";
-    free.forEach((p, i) => {
-      const dom = p.type.k === "bool" ? "[false, true] as const" : ec.enumArray((p.type as { name: string }).name);
-      lines.push(`${ind}for (const ${varName(p.name)} of ${dom}) {`);
-      ind += "  ";
-      bound.add(p.name);
-      for (const r of byDepth.get(i) ?? []) lines.push(`${ind}if (${callOf(r)}) continue;`);
+    ec.inFunction(() => {
+      plan.domains.forEach((d, i) => {
+        if (d.k === "subset") subsets = true;
+        lines.push(...loopOver(pass, a, d, ind, ctx));
+        ind += "  ";
+        bound.add(d.param.name);
+        ctx.set(d.param.name, varName(d.param.name));
+        for (const r of byDepth.get(i) ?? []) lines.push(`${ind}if (${callOf(r)}) continue;`);
+      });
     });
     const obj = `{ action: ${jsString(a.name)}, ${a.params.map((p) => `${propKey(p.name)}: ${varName(p.name)}`).join(", ")} }`;
     lines.push(`${ind}out.push(${obj});`);
-    for (let i = free.length; i > 0; i--) lines.push(`${" ".repeat(2 * (i - 1))}}`);
+    for (let i = plan.domains.length; i > 0; i--) lines.push(`${" ".repeat(2 * (i - 1))}}`);
     out.push(
       fn(fname, [{ name: "state", type: "State" }, { name: varName(me.name), type: tsType(me.type) }, { name: "out", type: "Action[]" }], "void", lines.join("\n"), {
-        docs: [docText(`The legal \`${a.name}\` moves of an actor, appended to out (see legalMoves).`)],
+        docs: [docText(`The legal \`${a.name}\` moves of an actor, appended to out (see legalMovesTrusted).`)],
       }),
     );
     // the actor of legalMoves may be wider than this action's actor type
     const call = actorCall(ec, fname, "actor", actorType, me.type).replace(/\)$/, ", out)");
     const and = call.indexOf(" && ");
-    calls.push(and < 0 ? `${call};` : `if (${call.slice(0, and)}) ${call.slice(and + 4)};`);
+    const guards: string[] = [];
+    if (!encoded) guards.push("unencoded");
+    if (sc?.during) guards.push(`(state.phase as string) === ${jsString(sc.during.phase)}`);
+    if (sc?.during?.segment !== undefined) guards.push(`(state.segment as string) === ${jsString(sc.during.segment)}`);
+    if (sc?.activeOnly) guards.push(`(state.active_power as string) === (actor as string)`);
+    if (and >= 0) guards.push(call.slice(0, and));
+    const body = and < 0 ? call : call.slice(and + 4);
+    calls.push(guards.length ? `if (${guards.join(" && ")}) ${body};` : `${body};`);
   }
+  if (subsets) {
+    out.push(
+      [
+        `/** Every subset of \`xs\` with at most \`max\` elements, each in the order of \`xs\` (the empty one first). */`,
+        `function subsetsOf<T>(xs: readonly T[], max: number): T[][] {`,
+        `  const out: T[][] = [[]];`,
+        `  for (const x of xs) {`,
+        `    const n = out.length;`,
+        `    for (let i = 0; i < n; i++) if (out[i]!.length < max) out.push([...out[i]!, x]);`,
+        `  }`,
+        `  return out;`,
+        `}`,
+      ].join("\n"),
+    );
+  }
+  const usesUnencoded = calls.some((c) => c.includes("unencoded"));
   out.push(
-    fn("legalMoves", [{ name: "state", type: "State" }, { name: "actor", type: actorTs }], "Action[]", [`const out: Action[] = [];`, ...calls, `return out;`].join("\n"), {
-      exported: true,
-      docs: [
-        "Every move `actor` may make in `state`: each action whose parameters all range over finite domains (enums, booleans) with every combination of its parameters that `check` allows. The actions left out (a parameter that is a number, a string or a list) are listed in `LEGAL_MOVE_ACTIONS` with the reason. Order: by action name, then parameters in declaration order and domain order.",
-      ],
-    }),
+    fn(
+      "legalMovesTrusted",
+      [{ name: "state", type: "State" }, { name: "actor", type: actorTs }, { name: "options", type: "{ readonly unencoded?: boolean } = {}" }],
+      "Action[]",
+      [`const out: Action[] = [];`, ...(usesUnencoded ? [`const unencoded = options.unencoded === true;`] : []), ...calls, `return out;`].join("\n"),
+      {
+        exported: true,
+        docs: [
+          "Every move `actor` may make in `state` now, for a state and actor already known to be valid (no input checks: `legalMoves` checks them). An action is listed only in its declared scope (`during`, `actor active`: `LEGAL_MOVE_ACTIONS[i].scope`), only when some rule restricts it (`encoded`; `options.unencoded` lists the others too), and only when its parameters range over finite domains: enums, booleans, and the parameters whose values its rules bound (an int between a lower bound and a state value, a string from a list in the state, a list as the subsets of such a list, without repeats, in the list's order). Within that, a move is listed exactly when `checkTrusted` allows it. Order: by action name, then parameters in declaration order and domain order.",
+        ],
+      },
+    ),
   );
   out.push(
-    `/** Which actions \`legalMoves\` enumerates, and why the others are left out. */\nexport const LEGAL_MOVE_ACTIONS: readonly { readonly action: string; readonly enumerated: boolean; readonly reason?: string }[] = Object.freeze([${info.join(", ")}]);`,
+    `/** Which actions \`legalMoves\` enumerates (and why the others are left out), which ones some rule restricts (\`encoded\`), and their declared scope. */\nexport const LEGAL_MOVE_ACTIONS: readonly { readonly action: string; readonly enumerated: boolean; readonly encoded: boolean; readonly scope?: string; readonly reason?: string }[] = Object.freeze([${info.join(", ")}]);`,
   );
   return out;
 }

@@ -32,6 +32,18 @@ export function rulesStatements(cx: EditionContext): string[] {
   const s: string[] = [header(ir, `The rule catalogue of ${ir.title}.`)];
   s.push(`import type { ActionInfo, ExemptionInfo, InvariantInfo, RemovedRuleInfo, RuleInfo } from "./index.js";`);
   s.push(
+    [
+      `/** Every rule id, sorted: the values of \`RuleId\`. */`,
+      `export const RULE_IDS = Object.freeze([${cx.rules.map((r) => jsString(r.id)).join(", ")}] as const);`,
+      `/** A rule id of this edition (\`Violation.rule\`). */`,
+      `export type RuleId = (typeof RULE_IDS)[number];`,
+      `/** Every exemption id, sorted: the values of \`ExemptionId\`. */`,
+      `export const EXEMPTION_IDS = Object.freeze([${cx.exemptions.map((e) => jsString(e.id)).join(", ")}] as const);`,
+      `/** An exemption id of this edition. */`,
+      `export type ExemptionId = (typeof EXEMPTION_IDS)[number];`,
+    ].join("\n"),
+  );
+  s.push(
     list(
       "RULES",
       "readonly RuleInfo[]",
@@ -72,8 +84,15 @@ export function rulesStatements(cx: EditionContext): string[] {
     list(
       "ACTIONS",
       "readonly ActionInfo[]",
-      "Every action with its parameters (types as the rules spell them), sorted by name.",
-      cx.actions.map((a) => `{ name: ${jsString(a.name)}, params: Object.freeze([${a.params.map((p) => objectLiteral({ name: p.name, type: dslType(p.type), actor: p.actor })).join(", ")}]) }`),
+      "Every action with its parameters (types as the rules spell them), whether some rule restricts it (`encoded`; legalMoves leaves the others out unless asked) and its declared scope, sorted by name.",
+      cx.actions.map((a) => {
+        const sc = a.scope;
+        const scope = sc
+          ? `, scope: Object.freeze(${objectLiteral({ ...(sc.during ? { phase: sc.during.phase } : {}), ...(sc.during?.segment !== undefined ? { segment: sc.during.segment } : {}), activeOnly: sc.activeOnly, citation: sc.citation.text })})`
+          : "";
+        const encoded = cx.rules.some((r) => r.action === a.name);
+        return `{ name: ${jsString(a.name)}, params: Object.freeze([${a.params.map((p) => objectLiteral({ name: p.name, type: dslType(p.type), actor: p.actor })).join(", ")}]), encoded: ${encoded}${scope} }`;
+      }),
     ),
   );
   return s;

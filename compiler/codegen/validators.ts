@@ -17,13 +17,14 @@ import { header } from "./header.js";
 import { legalMovesSkip, legalMovesStatements } from "./legal-moves.js";
 import { Names, identPart, propKey } from "./names.js";
 import { routeFunction } from "./routes.js";
+import { reasonStatements } from "./reasons.js";
 
 export { legalMovesSkip };
 
 /** The statements of generated/<edition>/validators.ts. @throws CodegenError for IR it cannot express. */
 export function validatorStatements(cx: EditionContext): Statement[] {
   const { ir, actions, routes } = cx;
-  const names = new Names(["check", "obligedActions", "brokenInvariants", "legalMoves", "LEGAL_MOVE_ACTIONS", "ALLOWED", "NONE", "State", "Violation", "Verdict", "Action", ...cx.enumTypes]);
+  const names = new Names(["check", "checkTrusted", "obligedActions", "brokenInvariants", "legalMoves", "legalMovesTrusted", "subsetsOf", "explainVerdict", "shownValue", "ExplainedViolation", "LiftedRule", "LEGAL_MOVE_ACTIONS", "ALLOWED", "NONE", "State", "Violation", "Verdict", "Action", ...cx.enumTypes]);
   for (const a of actions) {
     names.take(actionTypeName(a));
     names.take(checkerName(a));
@@ -52,6 +53,7 @@ export function validatorStatements(cx: EditionContext): Statement[] {
     ),
   );
   checkers.push(...legalMovesStatements(pass));
+  checkers.push(...reasonStatements(pass));
   // every exported entry starts a new call: route clause memos of an earlier call are not reused
   if (routes.length) {
     for (const c of checkers) {
@@ -83,7 +85,7 @@ function ruleStatements(pass: ValidatorsPass): { ruleStructs: Statement[]; const
     const action = cx.actionByName.get(rule.action);
     if (!action) throw new CodegenError(`rule \`${rule.id}\` names an unknown action \`${rule.action}\``);
     const name = names.take(`fires_${identPart(rule.id)}`);
-    if (rule.kind === "forbid" ? legalMovesSkip(action) === undefined : isActorOnly(action)) {
+    if (rule.kind === "forbid" ? legalMovesSkip(cx, action) === undefined : isActorOnly(action)) {
       firesFn.set(rule.id, name);
       ruleStructs.push(ruleFunction(pass, rule, action, name));
     }
@@ -136,11 +138,16 @@ function checkerStatements(pass: ValidatorsPass): { ifaces: Statement[]; checker
   const cases = cx.actions.map((a) => `  case ${jsString(a.name)}:\n    return ${checkerName(a)}(state, action);`);
   checkers.push(
     fn(
-      "check",
+      "checkTrusted",
       [{ name: "state", type: "State" }, { name: "action", type: "Action" }],
       "Verdict",
       [`switch (action.action) {`, ...cases, `  default:`, `    throw new Error(\`unknown action \${JSON.stringify((action as { action: unknown }).action)}\`);`, `}`].join("\n"),
-      { exported: true, docs: ["The verdict on any action (dispatches on `action.action`)."] },
+      {
+        exported: true,
+        docs: [
+          "The verdict on any action (dispatches on `action.action`), for a state and an action already known to be valid: the fast path of an engine's loop. It checks no input (a malformed one may give a wrong verdict or throw); `check` checks them first.",
+        ],
+      },
     ),
   );
   return { ifaces, checkers };
@@ -201,7 +208,7 @@ function preamble(pass: ValidatorsPass, ifaces: Statement[], epoch: string | und
   out.push(
     [
       `import type { ${typeImports.join(", ")} } from "./state.js";`,
-      `import type { Verdict, Violation } from "./index.js";`,
+      `import type { ExplainedViolation, LiftedRule, Verdict, Violation } from "./index.js";`,
       ...(boardImports.length ? [`import { ${boardImports.map((b) => (b === "RouteScratch" ? "type RouteScratch" : b)).join(", ")} } from "./board.js";`] : []),
       ...(ec.tablesUsed.size ? [`import { ${[...ec.tablesUsed].sort().join(", ")} } from "./tables.js";`] : []),
     ].join("\n"),

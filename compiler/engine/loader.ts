@@ -29,6 +29,8 @@ export interface ValidatorModule {
   /** the index of the row that gives it (its line: TABLES[…].rowLines[index]) */
   lookupRow(table: string, inputs: Record<string, unknown>): number;
   TABLES: readonly { name: string; rowLines: readonly number[]; file: string }[];
+  /** the action's problems (generated checked.ts; absent in validators generated before it) */
+  validateAction?(action: unknown): readonly { input: string; path: string; message: string }[];
 }
 
 /**
@@ -45,7 +47,18 @@ export interface ValidatorModule {
  * on stderr unless `quiet`.
  */
 export async function loadValidators(ref: EditionRef, edition: IREdition, opts: { generateWhenStale?: boolean; quiet?: boolean } = {}): Promise<ValidatorModule> {
-  return (await loadGenerated(ref, edition, opts)) as ValidatorModule;
+  return trusted(await loadGenerated(ref, edition, opts)) as ValidatorModule;
+}
+
+/**
+ * The module with `check` as `checkTrusted` (the verdict alone, no input checks) where the
+ * validators have one: the callers here check their input themselves (the state against the
+ * schema and invariants, the action with `actionProblems`) and compare verdicts with the
+ * interpreter's. Validators generated before `checkTrusted` existed are returned as they are.
+ */
+function trusted(ns: unknown): unknown {
+  const m = ns as { checkTrusted?: unknown };
+  return typeof m.checkTrusted === "function" ? { ...(ns as object), check: m.checkTrusted } : ns;
 }
 
 /** The part of the generated validators that checks moves and states (generated/<edition>/validators.ts). */
@@ -60,7 +73,7 @@ export type CheckerModule = Pick<ValidatorModule, "check" | "obligedActions" | "
  * the whole folder. prove's witness judge uses it.
  */
 export async function loadCheckers(ref: EditionRef, edition: IREdition, opts: { generateWhenStale?: boolean; quiet?: boolean; actions?: readonly string[] } = {}): Promise<CheckerModule> {
-  return (await loadGenerated(ref, edition, { ...opts, checkersOnly: true })) as CheckerModule;
+  return trusted(await loadGenerated(ref, edition, { ...opts, checkersOnly: true })) as CheckerModule;
 }
 
 /**

@@ -51,8 +51,12 @@ function unboundedIntProblems(t: Type, v: unknown, at: string): string[] {
 /**
  * Checks an action JSON against the edition's action declarations.
  * Returns problems (unknown action, missing/unknown parameter, wrong type); empty when good.
+ * With the edition's loaded validators (`mod`), their own `validateAction` answers (the check an
+ * engine calls: one implementation for the CLI and the generated API); without, or with
+ * validators generated before it existed, the same check is made from the IR.
  */
-export function actionProblems(edition: IREdition, action: unknown): string[] {
+export function actionProblems(edition: IREdition, action: unknown, mod?: { validateAction?: (action: unknown) => readonly { message: string }[] }): string[] {
+  if (typeof mod?.validateAction === "function") return mod.validateAction(action).map((p) => p.message);
   if (typeof action !== "object" || action === null || Array.isArray(action)) return ["the action must be a JSON object like {\"action\": \"pass\", \"power\": \"france\"}"];
   const a = action as Record<string, unknown>;
   if (typeof a.action !== "string") {

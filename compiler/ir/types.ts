@@ -199,6 +199,19 @@ export interface IRAction {
   name: string;
   params: IRParam[];
   pos: SourcePos;
+  /**
+   * The declaration's scope (`during P[.S] [actor active] <citation>`): when the action is a move
+   * at all. Read by `legalMoves` only (and exported in `ACTIONS`); the rules and the prover do not
+   * read it. Absent: a move in every phase, of any actor.
+   */
+  scope?: IRActionScope;
+}
+
+/** An action's scope: the phase (segment) its moves belong to, whether only `state.active_power` takes it, and the citation. */
+export interface IRActionScope {
+  during?: IRScope;
+  activeOnly: boolean;
+  citation: Citation;
 }
 
 /**

@@ -73,6 +73,14 @@ export interface RuleDecl {
   span: Span;
 }
 
+/** An action's scope: the phase (and segment) its moves belong to, who may take them (`actor active`: only `state.active_power`), cited. */
+export interface ActionScope {
+  during?: { phase: Name; segment?: Name; span: Span };
+  who?: Name;
+  citations: Citation[];
+  span: Span;
+}
+
 export type Decl =
   | {
       k: "edition";
@@ -92,7 +100,8 @@ export type Decl =
   | { k: "schema"; path: string; pathSpan: Span; span: Span }
   | { k: "board"; path: string; pathSpan: Span; span: Span }
   | { k: "enum"; name: Name; base?: Name; members: Name[]; span: Span }
-  | { k: "action"; name: Name; params: Param[]; span: Span }
+  /** `scope`: `during P[.S] [actor active] <citations>` after the parameters (dsl/README.md, "Action scopes") */
+  | { k: "action"; name: Name; params: Param[]; scope?: ActionScope; span: Span }
   | { k: "def"; name: Name; params: Param[]; ret: TypeRef; body: Expr; span: Span }
   | { k: "route"; name: Name; params: Param[]; clauses: RouteClause[]; span: Span }
   | RuleDecl

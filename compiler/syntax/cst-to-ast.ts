@@ -5,7 +5,7 @@
 import type { CstNode, CstElement, IToken } from "chevrotain";
 import type { Span } from "../diagnostics/types.js";
 import type { AggOp, Annotation, BinOp, Citation, Decl, Expr, Group, Name, Param, RouteClause, RuleDecl, TypeRef } from "./ast.js";
-import type { MemberRef, TableDecl, TablePattern, TableValue } from "./ast.js";
+import type { ActionScope, MemberRef, TableDecl, TablePattern, TableValue } from "./ast.js";
 
 type Children = Record<string, CstElement[] | undefined>;
 
@@ -114,8 +114,10 @@ export function declToAst(cst: CstNode, problems: AstProblem[]): Decl {
       const b = optTok(d, "base");
       return { k: "enum", name: name(tok(d, "name")), ...(b ? { base: name(b) } : {}), members: toks(d, "member").map(name), span };
     }
-    case "actionDecl":
-      return { k: "action", name: name(tok(d, "name")), params: nodes(d, "param").map(param), span };
+    case "actionDecl": {
+      const sc = nodes(d, "actionScope")[0];
+      return { k: "action", name: name(tok(d, "name")), params: nodes(d, "param").map(param), ...(sc ? { scope: actionScope(sc, problems) } : {}), span };
+    }
     case "defDecl":
       return {
         k: "def",
@@ -156,6 +158,17 @@ export function declToAst(cst: CstNode, problems: AstProblem[]): Decl {
       return tableDecl(d, span, problems);
   }
   throw new Error(`unexpected CST node ${d.name}`);
+}
+
+/** `during P[.S] [actor who] <citations>` of an action declaration. */
+function actionScope(d: CstNode, problems: AstProblem[]): ActionScope {
+  const phase = optTok(d, "phase");
+  const seg = optTok(d, "segment");
+  const who = optTok(d, "who");
+  const during = phase
+    ? { phase: name(phase), ...(seg ? { segment: name(seg) } : {}), span: joinSpan(tokSpan(tok(d, "Kw_during")), tokSpan(seg ?? phase)) }
+    : undefined;
+  return { ...(during ? { during } : {}), ...(who ? { who: name(who) } : {}), citations: citations(node(d, "citations"), problems), span: nodeSpan(d) };
 }
 
 function ruleDecl(d: CstNode, problems: AstProblem[]): RuleDecl {

@@ -21,6 +21,7 @@ const RULE_CONTEXT: Record<string, string> = {
   boardDecl: "the board declaration",
   enumDecl: "the enum declaration",
   actionDecl: "the action declaration",
+  actionScope: "the action's scope (`during <phase>[.<segment>] [actor active] <citation>`)",
   defDecl: "the def",
   routeDecl: "the route",
   routeClause: "the route clause",

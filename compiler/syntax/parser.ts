@@ -127,6 +127,37 @@ export class RulesParser extends CstParser {
       this.SUBRULE2(this.param);
     });
     this.CONSUME(RParen);
+    this.OPTION(() => this.SUBRULE(this.actionScope));
+  });
+
+  /**
+   * An action's scope (dsl/README.md, "Action scopes"): `during <phase>[.<segment>]` and/or
+   * `actor active`, then the citations that say so. `legalMoves` lists the action's moves only there.
+   */
+  private actionScope = this.RULE("actionScope", () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(KW.during);
+          this.CONSUME(Ident, { LABEL: "phase" });
+          this.OPTION(() => {
+            this.CONSUME(Dot);
+            this.CONSUME2(Ident, { LABEL: "segment" });
+          });
+          this.OPTION2(() => {
+            this.CONSUME(KW.actor);
+            this.CONSUME3(Ident, { LABEL: "who" });
+          });
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME2(KW.actor);
+          this.CONSUME4(Ident, { LABEL: "who" });
+        },
+      },
+    ]);
+    this.SUBRULE(this.citations);
   });
 
   private paramList = this.RULE("paramList", () => {

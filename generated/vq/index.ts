@@ -5,8 +5,13 @@
 // every type of the state (State, its records such as the cards of a hand, and the enums)
 export type * from "./state.js";
 export type { Action, ActivationWarAction, AnnounceHreMarriageAction, AssaultAction, AvoidBattleAction, AwardActivationVpAction, ChangeLeaderRoleAction, ClaimMilitaryVictoryAction, ControlUnfortifiedSpaceAction, ConversionAttemptAction, CoordinatedDefenceAction, DealActivationCardsAction, DiscardHomeCardAction, DisplaceAction, EndImpulseAction, EndSpringDeploymentAction, HoldLeaderAction, MoveEscortGalleonsAction, MoveFormationAction, PassAction, PlaceLeaderAction, PlaceSeaCaptainAction, PlaceUnrestAction, PlayCardAction, PlayTreasureAction, RaiseUnitsAction, ReceiveWinterRegularAction, RecordReligiousPreferenceAction, RemoveUnrestAction, RetreatAction, SpringDeployAction, TakeActionAction, WarStatusCheckAction } from "./validators.js";
-export { LEGAL_MOVE_ACTIONS, brokenInvariants, check, checkActivationWar, checkAnnounceHreMarriage, checkAssault, checkAvoidBattle, checkAwardActivationVp, checkChangeLeaderRole, checkClaimMilitaryVictory, checkControlUnfortifiedSpace, checkConversionAttempt, checkCoordinatedDefence, checkDealActivationCards, checkDiscardHomeCard, checkDisplace, checkEndImpulse, checkEndSpringDeployment, checkHoldLeader, checkMoveEscortGalleons, checkMoveFormation, checkPass, checkPlaceLeader, checkPlaceSeaCaptain, checkPlaceUnrest, checkPlayCard, checkPlayTreasure, checkRaiseUnits, checkReceiveWinterRegular, checkRecordReligiousPreference, checkRemoveUnrest, checkRetreat, checkSpringDeploy, checkTakeAction, checkWarStatusCheck, legalMoves, obligedActions } from "./validators.js";
-export { ACTIONS, EXEMPTIONS, INVARIANTS, REMOVED_RULES, RULES } from "./rules.js";
+export { LEGAL_MOVE_ACTIONS, brokenInvariants, checkActivationWar, checkAnnounceHreMarriage, checkAssault, checkAvoidBattle, checkAwardActivationVp, checkChangeLeaderRole, checkClaimMilitaryVictory, checkControlUnfortifiedSpace, checkConversionAttempt, checkCoordinatedDefence, checkDealActivationCards, checkDiscardHomeCard, checkDisplace, checkEndImpulse, checkEndSpringDeployment, checkHoldLeader, checkMoveEscortGalleons, checkMoveFormation, checkPass, checkPlaceLeader, checkPlaceSeaCaptain, checkPlaceUnrest, checkPlayCard, checkPlayTreasure, checkRaiseUnits, checkReceiveWinterRegular, checkRecordReligiousPreference, checkRemoveUnrest, checkRetreat, checkSpringDeploy, checkTakeAction, checkTrusted, checkWarStatusCheck, legalMovesTrusted, obligedActions } from "./validators.js";
+// the checked entry points: input checked, an InputError ({ ok: false, errors }) for bad input
+export type { CheckResult, CheckedVerdict, InputError, InputProblem } from "./checked.js";
+export { check, legalMoves, validateAction } from "./checked.js";
+export { ACTIONS, EXEMPTIONS, EXEMPTION_IDS, INVARIANTS, REMOVED_RULES, RULES, RULE_IDS } from "./rules.js";
+export type { ExemptionId, RuleId } from "./rules.js";
+import type { ExemptionId, RuleId } from "./rules.js";
 export * as board from "./board.js";
 export type { TableInfo } from "./tables.js";
 export { TABLES, lookup, lookupRow } from "./tables.js";
@@ -15,13 +20,25 @@ export { isValidState, validateState } from "./validate-state.js";
 
 /** One rule a verdict reports: a forbid rule that fires, or another action's obligation. */
 export interface Violation {
-  readonly rule: string;
+  readonly rule: RuleId;
   readonly kind: "forbid" | "obligation";
   readonly citation: string;
   readonly title: string;
   readonly file: string;
   readonly line: number;
   readonly column: number;
+}
+
+/** A violation with its reasons (the checked `check`): the values that made the rule fire, keyed by their spelling in the rules (an action parameter, a side of a comparison, the element a `some` found), and a message (the title and those values). */
+export interface ExplainedViolation extends Violation {
+  readonly values: { readonly [k: string]: unknown };
+  readonly message: string;
+}
+
+/** A forbid rule of the action whose scope and condition hold but that exemptions lift (the checked `check`'s `lifted`). */
+export interface LiftedRule {
+  readonly rule: RuleId;
+  readonly exemptions: readonly ExemptionId[];
 }
 
 /** The verdict on one action in one state. `allowed` iff there is no violation. */
@@ -81,8 +98,10 @@ export interface InvariantInfo {
   readonly line: number;
 }
 
-/** An action and its parameters (types as the rules spell them). */
+/** An action and its parameters (types as the rules spell them); `encoded`: some rule restricts it; `scope`: its declaration's `during`/`actor active` (when it is a move at all; legalMoves lists it only there). */
 export interface ActionInfo {
   readonly name: string;
   readonly params: readonly { readonly name: string; readonly type: string; readonly actor: boolean }[];
+  readonly encoded: boolean;
+  readonly scope?: { readonly phase?: string; readonly segment?: string; readonly activeOnly: boolean; readonly citation: string };
 }

@@ -3,7 +3,7 @@
 // Regenerate with `npx rulewright build vq`.
 // inputs sha256: 27a9fb4ef00b938b0b9e40bbcada7ba15e03499aa2176a532ca8aa252c73752f
 import type { ActionKind, ActionType, ActivatablePower, CardUse, CpSource, DisplacedForce, EscortDirection, Event, LeaderKind, LeaderRole, MajorPower, Power, Religion, Space, State } from "./state.js";
-import type { Verdict, Violation } from "./index.js";
+import type { ExplainedViolation, LiftedRule, Verdict, Violation } from "./index.js";
 import { FLAGS, F_SEA, LAND_ADJ, PASS_ADJ, PORT_ADJ, type RouteScratch, SEA_ADJ, SEA_COUNT, SPACES, adjacent, distance, isCapital, isFortified, isHome, isLand, isPort, neighbors, newRouteScratch, newStamp, passBetween, portsOf, spaceNo } from "./board.js";
 
 /** `activation_war(power: MajorPower, enemy: MajorPower)` (dsl/vq/edition.rules:131) */
@@ -1248,8 +1248,8 @@ export function checkWarStatusCheck(state: State, action: WarStatusCheckAction):
   return verdict(violations, undefined);
 }
 
-/** The verdict on any action (dispatches on `action.action`). */
-export function check(state: State, action: Action): Verdict {
+/** The verdict on any action (dispatches on `action.action`), for a state and an action already known to be valid: the fast path of an engine's loop. It checks no input (a malformed one may give a wrong verdict or throw); `check` checks them first. */
+export function checkTrusted(state: State, action: Action): Verdict {
   call_epoch++;
   switch (action.action) {
     case "activation_war":
@@ -1367,7 +1367,7 @@ export function brokenInvariants(state: State): string[] {
   return out;
 }
 
-/** The legal `announce_hre_marriage` moves of an actor, appended to out (see legalMoves). */
+/** The legal `announce_hre_marriage` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_announce_hre_marriage(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1377,7 +1377,7 @@ function moves_announce_hre_marriage(state: State, v_power: MajorPower, out: Act
   out.push({ action: "announce_hre_marriage", power: v_power });
 }
 
-/** The legal `assault` moves of an actor, appended to out (see legalMoves). */
+/** The legal `assault` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_assault(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1387,7 +1387,7 @@ function moves_assault(state: State, v_power: MajorPower, out: Action[]): void {
   }
 }
 
-/** The legal `avoid_battle` moves of an actor, appended to out (see legalMoves). */
+/** The legal `avoid_battle` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_avoid_battle(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1397,7 +1397,7 @@ function moves_avoid_battle(state: State, v_power: MajorPower, out: Action[]): v
   }
 }
 
-/** The legal `control_unfortified_space` moves of an actor, appended to out (see legalMoves). */
+/** The legal `control_unfortified_space` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_control_unfortified_space(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1405,15 +1405,15 @@ function moves_control_unfortified_space(state: State, v_power: MajorPower, out:
   if (fires_control_phase(state, v_power, undefined as never)) return;
   for (const v_space of SPACES) {
     if (fires_control_land_units(state, v_power, v_space)) continue;
-    if (fires_control_loc(state, v_power, v_space)) continue;
     if (fires_control_occupied(state, v_power, v_space)) continue;
     if (fires_control_target(state, v_power, v_space)) continue;
     if (fires_control_unfortified(state, v_power, v_space)) continue;
+    if (fires_control_loc(state, v_power, v_space)) continue;
     out.push({ action: "control_unfortified_space", power: v_power, space: v_space });
   }
 }
 
-/** The legal `conversion_attempt` moves of an actor, appended to out (see legalMoves). */
+/** The legal `conversion_attempt` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_conversion_attempt(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1425,7 +1425,7 @@ function moves_conversion_attempt(state: State, v_power: MajorPower, out: Action
   }
 }
 
-/** The legal `end_impulse` moves of an actor, appended to out (see legalMoves). */
+/** The legal `end_impulse` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_end_impulse(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1434,7 +1434,7 @@ function moves_end_impulse(state: State, v_power: MajorPower, out: Action[]): vo
   out.push({ action: "end_impulse", power: v_power });
 }
 
-/** The legal `end_spring_deployment` moves of an actor, appended to out (see legalMoves). */
+/** The legal `end_spring_deployment` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_end_spring_deployment(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1443,7 +1443,7 @@ function moves_end_spring_deployment(state: State, v_power: MajorPower, out: Act
   out.push({ action: "end_spring_deployment", power: v_power });
 }
 
-/** The legal `pass` moves of an actor, appended to out (see legalMoves). */
+/** The legal `pass` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_pass(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
   if (fires_pass_admin_rating(state, v_power)) return;
@@ -1455,7 +1455,7 @@ function moves_pass(state: State, v_power: MajorPower, out: Action[]): void {
   out.push({ action: "pass", power: v_power });
 }
 
-/** The legal `place_unrest` moves of an actor, appended to out (see legalMoves). */
+/** The legal `place_unrest` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_place_unrest(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1468,7 +1468,7 @@ function moves_place_unrest(state: State, v_power: MajorPower, out: Action[]): v
   }
 }
 
-/** The legal `raise_units` moves of an actor, appended to out (see legalMoves). */
+/** The legal `raise_units` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_raise_units(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1478,7 +1478,7 @@ function moves_raise_units(state: State, v_power: MajorPower, out: Action[]): vo
   }
 }
 
-/** The legal `record_religious_preference` moves of an actor, appended to out (see legalMoves). */
+/** The legal `record_religious_preference` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_record_religious_preference(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_first_turn(state, v_power)) return;
@@ -1489,7 +1489,7 @@ function moves_record_religious_preference(state: State, v_power: MajorPower, ou
   out.push({ action: "record_religious_preference", power: v_power });
 }
 
-/** The legal `remove_unrest` moves of an actor, appended to out (see legalMoves). */
+/** The legal `remove_unrest` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_remove_unrest(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1502,7 +1502,7 @@ function moves_remove_unrest(state: State, v_power: MajorPower, out: Action[]): 
   }
 }
 
-/** The legal `retreat` moves of an actor, appended to out (see legalMoves). */
+/** The legal `retreat` moves of an actor, appended to out (see legalMovesTrusted). */
 function moves_retreat(state: State, v_power: MajorPower, out: Action[]): void {
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_preference_required(state, v_power)) return; // preference.required: `record_religious_preference` is the only legal move
@@ -1512,8 +1512,8 @@ function moves_retreat(state: State, v_power: MajorPower, out: Action[]): void {
   }
 }
 
-/** Every move `actor` may make in `state`: each action whose parameters all range over finite domains (enums, booleans) with every combination of its parameters that `check` allows. The actions left out (a parameter that is a number, a string or a list) are listed in `LEGAL_MOVE_ACTIONS` with the reason. Order: by action name, then parameters in declaration order and domain order. */
-export function legalMoves(state: State, actor: MajorPower): Action[] {
+/** Every move `actor` may make in `state` now, for a state and actor already known to be valid (no input checks: `legalMoves` checks them). An action is listed only in its declared scope (`during`, `actor active`: `LEGAL_MOVE_ACTIONS[i].scope`), only when some rule restricts it (`encoded`; `options.unencoded` lists the others too), and only when its parameters range over finite domains: enums, booleans, and the parameters whose values its rules bound (an int between a lower bound and a state value, a string from a list in the state, a list as the subsets of such a list, without repeats, in the list's order). Within that, a move is listed exactly when `checkTrusted` allows it. Order: by action name, then parameters in declaration order and domain order. */
+export function legalMovesTrusted(state: State, actor: MajorPower, _options: { readonly unencoded?: boolean } = {}): Action[] {
   call_epoch++;
   const out: Action[] = [];
   moves_announce_hre_marriage(state, actor, out);
@@ -1532,8 +1532,2308 @@ export function legalMoves(state: State, actor: MajorPower): Action[] {
   return out;
 }
 
-/** Which actions `legalMoves` enumerates, and why the others are left out. */
-export const LEGAL_MOVE_ACTIONS: readonly { readonly action: string; readonly enumerated: boolean; readonly reason?: string }[] = Object.freeze([{ action: "activation_war", enumerated: false, reason: "no actor parameter" }, { action: "announce_hre_marriage", enumerated: true }, { action: "assault", enumerated: true }, { action: "avoid_battle", enumerated: true }, { action: "award_activation_vp", enumerated: false, reason: "no actor parameter" }, { action: "change_leader_role", enumerated: false, reason: "parameter `leader: string` ranges over no finite domain" }, { action: "claim_military_victory", enumerated: false, reason: "no actor parameter" }, { action: "control_unfortified_space", enumerated: true }, { action: "conversion_attempt", enumerated: true }, { action: "coordinated_defence", enumerated: false, reason: "no actor parameter" }, { action: "deal_activation_cards", enumerated: false, reason: "no actor parameter" }, { action: "discard_home_card", enumerated: false, reason: "parameter `card: string` ranges over no finite domain" }, { action: "displace", enumerated: false, reason: "no actor parameter" }, { action: "end_impulse", enumerated: true }, { action: "end_spring_deployment", enumerated: true }, { action: "hold_leader", enumerated: false, reason: "parameter `leader: string` ranges over no finite domain" }, { action: "move_escort_galleons", enumerated: false, reason: "parameter `galleons: int` ranges over no finite domain" }, { action: "move_formation", enumerated: false, reason: "parameter `land_units: int`, `leaders: list<string>` ranges over no finite domain" }, { action: "pass", enumerated: true }, { action: "place_leader", enumerated: false, reason: "parameter `leader: string` ranges over no finite domain" }, { action: "place_sea_captain", enumerated: false, reason: "parameter `captain: string` ranges over no finite domain" }, { action: "place_unrest", enumerated: true }, { action: "play_card", enumerated: false, reason: "parameter `card: string` ranges over no finite domain" }, { action: "play_treasure", enumerated: false, reason: "parameter `treasure: string` ranges over no finite domain" }, { action: "raise_units", enumerated: true }, { action: "receive_winter_regular", enumerated: false, reason: "no actor parameter" }, { action: "record_religious_preference", enumerated: true }, { action: "remove_unrest", enumerated: true }, { action: "retreat", enumerated: true }, { action: "spring_deploy", enumerated: false, reason: "parameter `land_units: int`, `leaders: list<string>` ranges over no finite domain" }, { action: "take_action", enumerated: false, reason: "parameter `cost: int` ranges over no finite domain" }, { action: "war_status_check", enumerated: false, reason: "no actor parameter" }]);
+/** Which actions `legalMoves` enumerates (and why the others are left out), which ones some rule restricts (`encoded`), and their declared scope. */
+export const LEGAL_MOVE_ACTIONS: readonly { readonly action: string; readonly enumerated: boolean; readonly encoded: boolean; readonly scope?: string; readonly reason?: string }[] = Object.freeze([{ action: "activation_war", enumerated: false, encoded: true, reason: "no actor parameter" }, { action: "announce_hre_marriage", enumerated: true, encoded: true }, { action: "assault", enumerated: true, encoded: true }, { action: "avoid_battle", enumerated: true, encoded: true }, { action: "award_activation_vp", enumerated: false, encoded: true, reason: "no actor parameter" }, { action: "change_leader_role", enumerated: false, encoded: true, reason: "parameter `leader: string` ranges over no finite domain (no rule bounds it)" }, { action: "claim_military_victory", enumerated: false, encoded: true, reason: "no actor parameter" }, { action: "control_unfortified_space", enumerated: true, encoded: true }, { action: "conversion_attempt", enumerated: true, encoded: true }, { action: "coordinated_defence", enumerated: false, encoded: true, reason: "no actor parameter" }, { action: "deal_activation_cards", enumerated: false, encoded: true, reason: "no actor parameter" }, { action: "discard_home_card", enumerated: false, encoded: true, reason: "parameter `card: string` ranges over no finite domain (no rule bounds it)" }, { action: "displace", enumerated: false, encoded: true, reason: "no actor parameter" }, { action: "end_impulse", enumerated: true, encoded: true }, { action: "end_spring_deployment", enumerated: true, encoded: true }, { action: "hold_leader", enumerated: false, encoded: true, reason: "parameter `leader: string` ranges over no finite domain (no rule bounds it)" }, { action: "move_escort_galleons", enumerated: false, encoded: true, reason: "parameter `galleons: int` ranges over no finite domain (no rule bounds it)" }, { action: "move_formation", enumerated: false, encoded: true, reason: "parameter `land_units: int`, `leaders: list<string>` ranges over no finite domain (no rule bounds it)" }, { action: "pass", enumerated: true, encoded: true }, { action: "place_leader", enumerated: false, encoded: true, reason: "parameter `leader: string` ranges over no finite domain (no rule bounds it)" }, { action: "place_sea_captain", enumerated: false, encoded: true, reason: "parameter `captain: string` ranges over no finite domain (no rule bounds it)" }, { action: "place_unrest", enumerated: true, encoded: true }, { action: "play_card", enumerated: false, encoded: true, reason: "parameter `card: string` ranges over no finite domain (no rule bounds it)" }, { action: "play_treasure", enumerated: false, encoded: true, reason: "parameter `treasure: string` ranges over no finite domain (no rule bounds it)" }, { action: "raise_units", enumerated: true, encoded: true }, { action: "receive_winter_regular", enumerated: false, encoded: true, reason: "no actor parameter" }, { action: "record_religious_preference", enumerated: true, encoded: true }, { action: "remove_unrest", enumerated: true, encoded: true }, { action: "retreat", enumerated: true, encoded: true }, { action: "spring_deploy", enumerated: false, encoded: true, reason: "parameter `land_units: int`, `leaders: list<string>` ranges over no finite domain (no rule bounds it)" }, { action: "take_action", enumerated: false, encoded: true, reason: "parameter `cost: int` ranges over no finite domain (no rule bounds it)" }, { action: "war_status_check", enumerated: false, encoded: true, reason: "no actor parameter" }]);
+
+/** The values that made activated.no_assassination_target fire (see explainVerdict). */
+function why_activated_no_assassination_target(state: State, _v_power: MajorPower, v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["kind"] = v_kind;
+  out["target"] = v_target;
+  try {
+    for (const w_0 of state.activated) if ((w_0.power as string) === v_target) { out["a"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made activated.no_espionage fire (see explainVerdict). */
+function why_activated_no_espionage(state: State, v_power: MajorPower, v_kind: ActionKind, v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["kind"] = v_kind;
+  out["type"] = v_type;
+  try {
+    for (const w_0 of state.activated) if ((w_0.power as string) === v_power) { out["a"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made activated.no_expedition fire (see explainVerdict). */
+function why_activated_no_expedition(state: State, v_power: MajorPower, v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["kind"] = v_kind;
+  try {
+    for (const w_0 of state.activated) if ((w_0.power as string) === v_power) { out["a"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made activated.no_patronage fire (see explainVerdict). */
+function why_activated_no_patronage(state: State, v_power: MajorPower, _v_kind: ActionKind, v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["type"] = v_type;
+  try {
+    for (const w_0 of state.activated) if ((w_0.power as string) === v_power) { out["a"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made activation.card_count fire (see explainVerdict). */
+function why_activation_card_count(state: State, v_power: MajorPower, v_cards: number): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["cards"] = v_cards;
+  try {
+    out["…"] = (state.cards_from_keys[v_power]! + state.rulers[v_power]!.card_bonus < activation_card_count_max(state) ? state.cards_from_keys[v_power]! + state.rulers[v_power]!.card_bonus : activation_card_count_max(state)) < (activation_war_once_some(state, v_power) ? activation_card_count_sum_2(state, v_power) : activation_card_count_max(state)) ? (state.cards_from_keys[v_power]! + state.rulers[v_power]!.card_bonus < activation_card_count_max(state) ? state.cards_from_keys[v_power]! + state.rulers[v_power]!.card_bonus : activation_card_count_max(state)) : activation_war_once_some(state, v_power) ? activation_card_count_sum_2(state, v_power) : activation_card_count_max(state);
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made activation.cards_not_activated fire (see explainVerdict). */
+function why_activation_cards_not_activated(_state: State, v_power: MajorPower, _v_cards: number): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made activation.cards_once fire (see explainVerdict). */
+function why_activation_cards_once(state: State, v_power: MajorPower, _v_cards: number): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    for (const w_0 of state.activated) if ((w_0.power as string) === v_power && w_0.cards_dealt) { out["a"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made activation.war_before_cards fire (see explainVerdict). */
+function why_activation_war_before_cards(state: State, v_power: MajorPower, _v_enemy: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    for (const w_0 of state.activated) if ((w_0.power as string) === v_power && w_0.cards_dealt) { out["a"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made activation.war_not_activated fire (see explainVerdict). */
+function why_activation_war_not_activated(_state: State, v_power: MajorPower, _v_enemy: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made activation.war_not_ally fire (see explainVerdict). */
+function why_activation_war_not_ally(state: State, v_power: MajorPower, v_enemy: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["enemy"] = v_enemy;
+  try {
+    for (const w_0 of state.alliances) if (((w_0.a as string) === v_power && (w_0.b as string) === v_enemy) || ((w_0.a as string) === v_enemy && (w_0.b as string) === v_power)) { out["x"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made activation.war_once fire (see explainVerdict). */
+function why_activation_war_once(state: State, v_power: MajorPower, _v_enemy: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    for (const w_0 of state.activated) if ((w_0.power as string) === v_power && w_0.war_declared_on.length > 0) { out["a"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made activation.war_self fire (see explainVerdict). */
+function why_activation_war_self(_state: State, v_power: MajorPower, v_enemy: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["enemy"] = v_enemy;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made assault.loc fire (see explainVerdict). */
+function why_assault_loc(_state: State, v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made captain.england_only fire (see explainVerdict). */
+function why_captain_england_only(_state: State, v_power: MajorPower, _v_captain: string, _v_home_port: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made captain.home_port fire (see explainVerdict). */
+function why_captain_home_port(_state: State, _v_power: MajorPower, _v_captain: string, v_home_port: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["home_port"] = v_home_port;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made captain.naval_unit fire (see explainVerdict). */
+function why_captain_naval_unit(state: State, _v_power: MajorPower, _v_captain: string, v_home_port: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["home_port"] = v_home_port;
+  try {
+    out["state.spaces[home_port].naval_units[england]"] = state.spaces[v_home_port]!.naval_units["england"]!;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made captain.phase fire (see explainVerdict). */
+function why_captain_phase(state: State, _v_power: MajorPower, _v_captain: string, _v_home_port: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made captain.unknown fire (see explainVerdict). */
+function why_captain_unknown(_state: State, _v_power: MajorPower, v_captain: string, _v_home_port: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["captain"] = v_captain;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made captain.wintered_in_colony fire (see explainVerdict). */
+function why_captain_wintered_in_colony(state: State, _v_power: MajorPower, v_captain: string, _v_home_port: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["captain"] = v_captain;
+  try {
+    for (const w_0 of state.sea_captains) if ((w_0.name as string) === v_captain && w_0.wintered_in_colony) { out["c"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made card.combat_not_event fire (see explainVerdict). */
+function why_card_combat_not_event(state: State, v_power: MajorPower, v_card: string, v_use: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["card"] = v_card;
+  out["use"] = v_use;
+  try {
+    for (const w_0 of state.hands[v_power]!) if ((w_0.id as string) === v_card && w_0.combat) { out["c"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made card.event_once_per_turn fire (see explainVerdict). */
+function why_card_event_once_per_turn(_state: State, _v_power: MajorPower, v_card: string, v_use: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["card"] = v_card;
+  out["use"] = v_use;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made card.mandatory_not_for_cp fire (see explainVerdict). */
+function why_card_mandatory_not_for_cp(state: State, v_power: MajorPower, v_card: string, v_use: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["card"] = v_card;
+  out["use"] = v_use;
+  try {
+    for (const w_0 of state.hands[v_power]!) if ((w_0.id as string) === v_card && w_0.mandatory) { out["c"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made card.not_active fire (see explainVerdict). */
+function why_card_not_active(state: State, v_power: MajorPower, _v_card: string, _v_use: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made card.not_in_hand fire (see explainVerdict). */
+function why_card_not_in_hand(_state: State, v_power: MajorPower, v_card: string, _v_use: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["card"] = v_card;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made card.one_per_impulse fire (see explainVerdict). */
+function why_card_one_per_impulse(state: State, _v_power: MajorPower, _v_card: string, _v_use: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.impulse.card_play"] = state.impulse.card_play;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made card.phase fire (see explainVerdict). */
+function why_card_phase(state: State, _v_power: MajorPower, _v_card: string, _v_use: CardUse): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made control.land_units fire (see explainVerdict). */
+function why_control_land_units(_state: State, v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made control.loc fire (see explainVerdict). */
+function why_control_loc(_state: State, v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made control.not_active fire (see explainVerdict). */
+function why_control_not_active(state: State, v_power: MajorPower, _v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made control.occupied fire (see explainVerdict). */
+function why_control_occupied(state: State, v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  try {
+    for (const w_0 of MEMBERS_Power) if ((w_0 as string) !== v_power && !control_occupied_some(state, v_power, w_0) && state.spaces[v_space]!.land_units[w_0]! > 0) { out["q"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made control.phase fire (see explainVerdict). */
+function why_control_phase(state: State, _v_power: MajorPower, _v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made control.target fire (see explainVerdict). */
+function why_control_target(_state: State, v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made control.unfortified fire (see explainVerdict). */
+function why_control_unfortified(_state: State, _v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made defence.activator_only fire (see explainVerdict). */
+function why_defence_activator_only(_state: State, v_power: MajorPower, v_joiner: MajorPower, _v_enemy: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["joiner"] = v_joiner;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made defence.against_declarer fire (see explainVerdict). */
+function why_defence_against_declarer(state: State, v_power: MajorPower, _v_joiner: MajorPower, v_enemy: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["enemy"] = v_enemy;
+  try {
+    for (const w_0 of state.activated) if ((w_0.power as string) === v_power && w_0.answered_war_of.length > 0 && !(w_0.answered_war_of as readonly string[]).includes(v_enemy)) { out["a"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made defence.answered_war fire (see explainVerdict). */
+function why_defence_answered_war(state: State, v_power: MajorPower, _v_joiner: MajorPower, _v_enemy: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    for (const w_0 of state.activated) if ((w_0.power as string) === v_power && (w_0.answered_war_of.length as number) === 0) { out["a"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made defence.not_activated fire (see explainVerdict). */
+function why_defence_not_activated(_state: State, v_power: MajorPower, _v_joiner: MajorPower, _v_enemy: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made defence.step_order fire (see explainVerdict). */
+function why_defence_step_order(state: State, v_power: MajorPower, _v_joiner: MajorPower, _v_enemy: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    for (const w_0 of state.activated) if ((w_0.power as string) === v_power && (w_0.war_declared_on.length > 0 || w_0.cards_dealt)) { out["a"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.army_leaders_only fire (see explainVerdict). */
+function why_deploy_army_leaders_only(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["leaders"] = v_leaders;
+  try {
+    for (const w_0 of v_leaders) if (deploy_army_leaders_only_some(state, w_0, v_power, state.spaces[v_origin]!.leaders)) { out["n"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.blocked_sea fire (see explainVerdict). */
+function why_deploy_blocked_sea(_state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.capital_only fire (see explainVerdict). */
+function why_deploy_capital_only(_state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.formation_size fire (see explainVerdict). */
+function why_deploy_formation_size(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["land_units"] = v_land_units;
+  out["leaders"] = v_leaders;
+  try {
+    out["…"] = (move_formation_size_count(state, v_leaders, v_power, state.spaces[v_origin]!.leaders) as number) === 0 ? 4 : move_formation_size_sum_highest(state, v_leaders, v_power, state.spaces[v_origin]!.leaders);
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.inactive_major fire (see explainVerdict). */
+function why_deploy_inactive_major(_state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.leaders_in_capital fire (see explainVerdict). */
+function why_deploy_leaders_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["leaders"] = v_leaders;
+  try {
+    for (const w_0 of v_leaders) if (!move_units_in_space_some(state, w_0, v_power, state.spaces[v_origin]!.leaders)) { out["n"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.leaders_started_in_capital fire (see explainVerdict). */
+function why_deploy_leaders_started_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, _v_land_units: number, v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["leaders"] = v_leaders;
+  try {
+    for (const w_0 of v_leaders) if (deploy_leaders_started_in_capital_some(state, w_0, v_power, state.spaces[v_origin]!.leaders)) { out["n"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.no_pass fire (see explainVerdict). */
+function why_deploy_no_pass(_state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.once_per_phase fire (see explainVerdict). */
+function why_deploy_once_per_phase(_state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.path fire (see explainVerdict). */
+function why_deploy_path(_state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.phase fire (see explainVerdict). */
+function why_deploy_phase(state: State, _v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.sea_cap fire (see explainVerdict). */
+function why_deploy_sea_cap(_state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["destination"] = v_destination;
+  out["land_units"] = v_land_units;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.something_moves fire (see explainVerdict). */
+function why_deploy_something_moves(_state: State, _v_power: MajorPower, _v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["land_units"] = v_land_units;
+  out["leaders"] = v_leaders;
+  try {
+    out["count(leaders)"] = v_leaders.length;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.star_all fire (see explainVerdict). */
+function why_deploy_star_all(_state: State, v_power: MajorPower, v_origin: Space, v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["destination"] = v_destination;
+  out["land_units"] = v_land_units;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.to_land fire (see explainVerdict). */
+function why_deploy_to_land(_state: State, _v_power: MajorPower, _v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made deploy.units_in_capital fire (see explainVerdict). */
+function why_deploy_units_in_capital(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["land_units"] = v_land_units;
+  try {
+    out["state.spaces[origin].land_units[power]"] = state.spaces[v_origin]!.land_units[v_power]!;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made displace.land_destination fire (see explainVerdict). */
+function why_displace_land_destination(_state: State, v_units_of: Power, v_space: Space, v_destination: Space, v_force: DisplacedForce): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["units_of"] = v_units_of;
+  out["space"] = v_space;
+  out["destination"] = v_destination;
+  out["force"] = v_force;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made displace.land_nearest fire (see explainVerdict). */
+function why_displace_land_nearest(state: State, v_units_of: Power, v_space: Space, v_destination: Space, v_force: DisplacedForce): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["units_of"] = v_units_of;
+  out["space"] = v_space;
+  out["destination"] = v_destination;
+  out["force"] = v_force;
+  try {
+    for (const w_0 of SPACES) if ((w_0 as string) !== v_space && (state.spaces[w_0]!.controller as string) === v_units_of && ((v_force as string) === "land_force" ? isFortified(w_0) : isPort(w_0)) && distance(v_space, w_0) < distance(v_space, v_destination)) { out["s"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made displace.leaves_space fire (see explainVerdict). */
+function why_displace_leaves_space(_state: State, _v_units_of: Power, v_space: Space, v_destination: Space, _v_force: DisplacedForce): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["space"] = v_space;
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made displace.naval_destination fire (see explainVerdict). */
+function why_displace_naval_destination(_state: State, v_units_of: Power, v_space: Space, v_destination: Space, v_force: DisplacedForce): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["units_of"] = v_units_of;
+  out["space"] = v_space;
+  out["destination"] = v_destination;
+  out["force"] = v_force;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made displace.naval_nearest fire (see explainVerdict). */
+function why_displace_naval_nearest(state: State, v_units_of: Power, v_space: Space, v_destination: Space, v_force: DisplacedForce): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["units_of"] = v_units_of;
+  out["space"] = v_space;
+  out["destination"] = v_destination;
+  out["force"] = v_force;
+  try {
+    for (const w_0 of SPACES) if ((w_0 as string) !== v_space && (state.spaces[w_0]!.controller as string) === v_units_of && ((v_force as string) === "land_force" ? isFortified(w_0) : isPort(w_0)) && distance(v_space, w_0) < distance(v_space, v_destination)) { out["s"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made displace.units_present fire (see explainVerdict). */
+function why_displace_units_present(_state: State, v_units_of: Power, v_space: Space, _v_destination: Space, v_force: DisplacedForce): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["units_of"] = v_units_of;
+  out["space"] = v_space;
+  out["force"] = v_force;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made escort.at_most_two fire (see explainVerdict). */
+function why_escort_at_most_two(state: State, _v_power: MajorPower, _v_home_port: Space, v_galleons: number, v_direction: EscortDirection): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["galleons"] = v_galleons;
+  out["direction"] = v_direction;
+  try {
+    out["state.treasure_fleet_escorts + galleons"] = state.treasure_fleet_escorts + v_galleons;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made escort.galleons_in_box fire (see explainVerdict). */
+function why_escort_galleons_in_box(state: State, _v_power: MajorPower, _v_home_port: Space, v_galleons: number, v_direction: EscortDirection): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["galleons"] = v_galleons;
+  out["direction"] = v_direction;
+  try {
+    out["state.treasure_fleet_escorts"] = state.treasure_fleet_escorts;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made escort.galleons_in_port fire (see explainVerdict). */
+function why_escort_galleons_in_port(state: State, _v_power: MajorPower, v_home_port: Space, v_galleons: number, v_direction: EscortDirection): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["home_port"] = v_home_port;
+  out["galleons"] = v_galleons;
+  out["direction"] = v_direction;
+  try {
+    out["state.spaces[home_port].galleons[spain]"] = state.spaces[v_home_port]!.galleons["spain"]!;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made escort.home_port fire (see explainVerdict). */
+function why_escort_home_port(_state: State, _v_power: MajorPower, v_home_port: Space, _v_galleons: number, _v_direction: EscortDirection): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["home_port"] = v_home_port;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made escort.one_direction fire (see explainVerdict). */
+function why_escort_one_direction(state: State, _v_power: MajorPower, _v_home_port: Space, _v_galleons: number, v_direction: EscortDirection): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["direction"] = v_direction;
+  try {
+    for (const w_0 of state.escort_moves_this_turn) if ((w_0 as string) !== v_direction) { out["d"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made escort.phase fire (see explainVerdict). */
+function why_escort_phase(state: State, _v_power: MajorPower, _v_home_port: Space, _v_galleons: number, _v_direction: EscortDirection): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made escort.some_galleons fire (see explainVerdict). */
+function why_escort_some_galleons(_state: State, _v_power: MajorPower, _v_home_port: Space, v_galleons: number, _v_direction: EscortDirection): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["galleons"] = v_galleons;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made escort.spain_only fire (see explainVerdict). */
+function why_escort_spain_only(_state: State, v_power: MajorPower, _v_home_port: Space, _v_galleons: number, _v_direction: EscortDirection): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made home.choose_before_deploying fire (see explainVerdict). */
+function why_home_choose_before_deploying(state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[]): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["count(c in …)"] = home_discard_before_ending_count(state, state.hands[v_power]!);
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made home.discard_before_ending fire (see explainVerdict). */
+function why_home_discard_before_ending(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["count(c in …)"] = home_discard_before_ending_count(state, state.hands[v_power]!);
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made home.keep_one fire (see explainVerdict). */
+function why_home_keep_one(state: State, v_power: MajorPower, _v_card: string): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["count(c in …)"] = home_discard_before_ending_count(state, state.hands[v_power]!);
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made home.not_home_card fire (see explainVerdict). */
+function why_home_not_home_card(_state: State, v_power: MajorPower, v_card: string): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["card"] = v_card;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made home.phase fire (see explainVerdict). */
+function why_home_phase(state: State, _v_power: MajorPower, _v_card: string): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made impulse.end_before_option fire (see explainVerdict). */
+function why_impulse_end_before_option(state: State, _v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.impulse.card_play"] = state.impulse.card_play;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made impulse.not_active fire (see explainVerdict). */
+function why_impulse_not_active(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made leader.army_space fire (see explainVerdict). */
+function why_leader_army_space(_state: State, v_power: MajorPower, _v_leader: string, v_space: Space, v_role: LeaderRole): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  out["role"] = v_role;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made leader.hold_not_arriving fire (see explainVerdict). */
+function why_leader_hold_not_arriving(_state: State, v_power: MajorPower, v_leader: string): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["leader"] = v_leader;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made leader.hold_phase fire (see explainVerdict). */
+function why_leader_hold_phase(state: State, _v_power: MajorPower, _v_leader: string): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made leader.must_place fire (see explainVerdict). */
+function why_leader_must_place(state: State, v_power: MajorPower, v_leader: string): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["leader"] = v_leader;
+  try {
+    for (const w_0 of state.arriving_leaders) if ((w_0.name as string) === v_leader && (w_0.power as string) === v_power && (((w_0.kind as string) !== "naval" && leader_place_before_ending_some_2(state, v_power)) || ((w_0.kind as string) !== "army" && leader_place_before_ending_some_3(state, v_power)))) { out["l"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made leader.naval_space fire (see explainVerdict). */
+function why_leader_naval_space(_state: State, v_power: MajorPower, _v_leader: string, v_space: Space, v_role: LeaderRole): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  out["role"] = v_role;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made leader.not_arriving fire (see explainVerdict). */
+function why_leader_not_arriving(_state: State, v_power: MajorPower, v_leader: string, _v_space: Space, _v_role: LeaderRole): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["leader"] = v_leader;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made leader.phase fire (see explainVerdict). */
+function why_leader_phase(state: State, _v_power: MajorPower, _v_leader: string, _v_space: Space, _v_role: LeaderRole): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made leader.place_before_ending fire (see explainVerdict). */
+function why_leader_place_before_ending(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    for (const w_0 of state.arriving_leaders) if ((w_0.power as string) === v_power && (((w_0.kind as string) !== "naval" && leader_place_before_ending_some_2(state, v_power)) || ((w_0.kind as string) !== "army" && leader_place_before_ending_some_3(state, v_power)))) { out["l"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made leader.role fire (see explainVerdict). */
+function why_leader_role(state: State, v_power: MajorPower, v_leader: string, _v_space: Space, v_role: LeaderRole): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["leader"] = v_leader;
+  out["role"] = v_role;
+  try {
+    for (const w_0 of state.arriving_leaders) if ((w_0.name as string) === v_leader && (w_0.power as string) === v_power && (w_0.kind as string) !== "army_or_naval" && (w_0.kind as string) !== v_role) { out["l"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made leader.switch_either_role fire (see explainVerdict). */
+function why_leader_switch_either_role(_state: State, _v_power: MajorPower, v_leader: string, _v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["leader"] = v_leader;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made leader.switch_in_port fire (see explainVerdict). */
+function why_leader_switch_in_port(_state: State, v_power: MajorPower, _v_leader: string, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made leader.switch_not_there fire (see explainVerdict). */
+function why_leader_switch_not_there(_state: State, v_power: MajorPower, v_leader: string, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["leader"] = v_leader;
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made leader.switch_spanish_impulse fire (see explainVerdict). */
+function why_leader_switch_spanish_impulse(_state: State, v_power: MajorPower, _v_leader: string, _v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made marriage.activator_only fire (see explainVerdict). */
+function why_marriage_activator_only(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    for (const w_0 of state.activated) if ((w_0.power as string) === "hre") { out["a"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made marriage.announcements fire (see explainVerdict). */
+function why_marriage_announcements(_state: State, _v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made marriage.influence fire (see explainVerdict). */
+function why_marriage_influence(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.influence[hre][power]"] = state.influence["hre"]![v_power]!;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made move.adjacent fire (see explainVerdict). */
+function why_move_adjacent(_state: State, _v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[], _v_over_pass: boolean): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["origin"] = v_origin;
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made move.formation_size fire (see explainVerdict). */
+function why_move_formation_size(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[], _v_over_pass: boolean): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["land_units"] = v_land_units;
+  out["leaders"] = v_leaders;
+  try {
+    out["…"] = (move_formation_size_count(state, v_leaders, v_power, state.spaces[v_origin]!.leaders) as number) === 0 ? 4 : move_formation_size_sum_highest(state, v_leaders, v_power, state.spaces[v_origin]!.leaders);
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made move.not_active fire (see explainVerdict). */
+function why_move_not_active(state: State, v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[], _v_over_pass: boolean): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made move.pass_action fire (see explainVerdict). */
+function why_move_pass_action(_state: State, _v_power: MajorPower, v_origin: Space, v_destination: Space, _v_land_units: number, _v_leaders: readonly string[], v_over_pass: boolean): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["origin"] = v_origin;
+  out["destination"] = v_destination;
+  out["over_pass"] = v_over_pass;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made move.phase fire (see explainVerdict). */
+function why_move_phase(state: State, _v_power: MajorPower, _v_origin: Space, _v_destination: Space, _v_land_units: number, _v_leaders: readonly string[], _v_over_pass: boolean): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made move.units_in_space fire (see explainVerdict). */
+function why_move_units_in_space(state: State, v_power: MajorPower, v_origin: Space, _v_destination: Space, v_land_units: number, v_leaders: readonly string[], _v_over_pass: boolean): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["origin"] = v_origin;
+  out["land_units"] = v_land_units;
+  out["leaders"] = v_leaders;
+  try {
+    out["count(leaders)"] = v_leaders.length;
+    out["state.spaces[origin].land_units[power]"] = state.spaces[v_origin]!.land_units[v_power]!;
+    for (const w_0 of v_leaders) if (!move_units_in_space_some(state, w_0, v_power, state.spaces[v_origin]!.leaders)) { out["n"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made pass.admin_rating fire (see explainVerdict). */
+function why_pass_admin_rating(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["count(state.hands[power])"] = state.hands[v_power]!.length;
+    out["state.rulers[power].admin_rating"] = state.rulers[v_power]!.admin_rating;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made pass.after_card fire (see explainVerdict). */
+function why_pass_after_card(state: State, _v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.impulse.card_play"] = state.impulse.card_play;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made pass.empty_hand fire (see explainVerdict). */
+function why_pass_empty_hand(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+    out["count(state.hands[power])"] = state.hands[v_power]!.length;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made pass.home_card fire (see explainVerdict). */
+function why_pass_home_card(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    for (const w_0 of state.hands[v_power]!) if (w_0.home) { out["c"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made pass.mandatory_event fire (see explainVerdict). */
+function why_pass_mandatory_event(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    for (const w_0 of state.hands[v_power]!) if (w_0.mandatory) { out["c"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made pass.not_active fire (see explainVerdict). */
+function why_pass_not_active(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made pass.phase fire (see explainVerdict). */
+function why_pass_phase(state: State, _v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made patronage.artist_once fire (see explainVerdict). */
+function why_patronage_artist_once(state: State, v_power: MajorPower, v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["kind"] = v_kind;
+  try {
+    for (const w_0 of state.actions_this_turn) if ((w_0.power as string) === v_power && (w_0.kind as string) === "patronize_artist") { out["x"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made patronage.scholar_once fire (see explainVerdict). */
+function why_patronage_scholar_once(state: State, v_power: MajorPower, v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["kind"] = v_kind;
+  try {
+    for (const w_0 of state.actions_this_turn) if ((w_0.power as string) === v_power && (w_0.kind as string) === "patronize_scholar") { out["x"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made preference.first_turn fire (see explainVerdict). */
+function why_preference_first_turn(state: State, _v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.turn"] = state.turn;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made preference.hre_only fire (see explainVerdict). */
+function why_preference_hre_only(_state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made preference.once fire (see explainVerdict). */
+function why_preference_once(_state: State, _v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made preference.phase fire (see explainVerdict). */
+function why_preference_phase(state: State, _v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made preference.required fire (see explainVerdict). */
+function why_preference_required(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.turn"] = state.turn;
+    out["state.players"] = state.players;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made preference.six_players fire (see explainVerdict). */
+function why_preference_six_players(state: State, _v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.players"] = state.players;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made spend.assassination_espionage fire (see explainVerdict). */
+function why_spend_assassination_espionage(_state: State, _v_power: MajorPower, v_kind: ActionKind, v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["kind"] = v_kind;
+  out["type"] = v_type;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made spend.card_cp fire (see explainVerdict). */
+function why_spend_card_cp(state: State, _v_power: MajorPower, _v_kind: ActionKind, _v_type: ActionType, v_funded_by: CpSource, v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["funded_by"] = v_funded_by;
+  out["cost"] = v_cost;
+  try {
+    out["state.impulse.card_cp_left"] = state.impulse.card_cp_left;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made spend.control_cost fire (see explainVerdict). */
+function why_spend_control_cost(_state: State, _v_power: MajorPower, v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["kind"] = v_kind;
+  out["cost"] = v_cost;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made spend.cost_range fire (see explainVerdict). */
+function why_spend_cost_range(_state: State, _v_power: MajorPower, _v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["cost"] = v_cost;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made spend.influence_cost fire (see explainVerdict). */
+function why_spend_influence_cost(_state: State, _v_power: MajorPower, v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["kind"] = v_kind;
+  out["cost"] = v_cost;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made spend.kind_type fire (see explainVerdict). */
+function why_spend_kind_type(_state: State, _v_power: MajorPower, v_kind: ActionKind, v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["kind"] = v_kind;
+  out["type"] = v_type;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made spend.move_cost fire (see explainVerdict). */
+function why_spend_move_cost(_state: State, _v_power: MajorPower, v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["kind"] = v_kind;
+  out["cost"] = v_cost;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made spend.not_active fire (see explainVerdict). */
+function why_spend_not_active(state: State, v_power: MajorPower, _v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made spend.phase fire (see explainVerdict). */
+function why_spend_phase(state: State, _v_power: MajorPower, _v_kind: ActionKind, _v_type: ActionType, _v_funded_by: CpSource, _v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made spend.treasure_cp fire (see explainVerdict). */
+function why_spend_treasure_cp(state: State, _v_power: MajorPower, _v_kind: ActionKind, _v_type: ActionType, v_funded_by: CpSource, v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["funded_by"] = v_funded_by;
+  out["cost"] = v_cost;
+  try {
+    out["state.impulse.treasure_cp_left"] = state.impulse.treasure_cp_left;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made status_check.inactive fire (see explainVerdict). */
+function why_status_check_inactive(_state: State, v_power: MajorPower, _v_ally: MajorPower, _v_declarer: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made status_check.not_deactivator fire (see explainVerdict). */
+function why_status_check_not_deactivator(_state: State, v_power: MajorPower, v_ally: MajorPower, _v_declarer: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["ally"] = v_ally;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made status_check.not_declarer fire (see explainVerdict). */
+function why_status_check_not_declarer(_state: State, _v_power: MajorPower, v_ally: MajorPower, v_declarer: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["ally"] = v_ally;
+  out["declarer"] = v_declarer;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made treasure.after_card fire (see explainVerdict). */
+function why_treasure_after_card(state: State, _v_power: MajorPower, _v_treasure: string): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.impulse.card_play"] = state.impulse.card_play;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made treasure.not_active fire (see explainVerdict). */
+function why_treasure_not_active(state: State, v_power: MajorPower, _v_treasure: string): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made treasure.not_held fire (see explainVerdict). */
+function why_treasure_not_held(_state: State, v_power: MajorPower, v_treasure: string): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["treasure"] = v_treasure;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made treasure.phase fire (see explainVerdict). */
+function why_treasure_phase(state: State, _v_power: MajorPower, _v_treasure: string): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made treasure.types_after_cp fire (see explainVerdict). */
+function why_treasure_types_after_cp(state: State, _v_power: MajorPower, _v_kind: ActionKind, v_type: ActionType, v_funded_by: CpSource, _v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["type"] = v_type;
+  out["funded_by"] = v_funded_by;
+  try {
+    out["state.impulse.card_play"] = state.impulse.card_play;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made treasure.types_after_mandatory fire (see explainVerdict). */
+function why_treasure_types_after_mandatory(state: State, _v_power: MajorPower, _v_kind: ActionKind, v_type: ActionType, v_funded_by: CpSource, _v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["type"] = v_type;
+  out["funded_by"] = v_funded_by;
+  try {
+    out["state.impulse.card_play"] = state.impulse.card_play;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made treasure.types_card_after_treasure fire (see explainVerdict). */
+function why_treasure_types_card_after_treasure(_state: State, _v_power: MajorPower, _v_kind: ActionKind, v_type: ActionType, v_funded_by: CpSource, _v_cost: number, _v_target: Power): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["type"] = v_type;
+  out["funded_by"] = v_funded_by;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.conversion_source fire (see explainVerdict). */
+function why_unrest_conversion_source(_state: State, _v_power: MajorPower, v_space: Space, v_faith: Religion): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["space"] = v_space;
+  out["faith"] = v_faith;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.land_units fire (see explainVerdict). */
+function why_unrest_land_units(_state: State, v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.no_avoid_battle fire (see explainVerdict). */
+function why_unrest_no_avoid_battle(_state: State, _v_power: MajorPower, v_destination: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.no_new_units fire (see explainVerdict). */
+function why_unrest_no_new_units(_state: State, _v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.no_retreat fire (see explainVerdict). */
+function why_unrest_no_retreat(_state: State, _v_power: MajorPower, v_destination: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["destination"] = v_destination;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.none fire (see explainVerdict). */
+function why_unrest_none(_state: State, _v_power: MajorPower, v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.not_active fire (see explainVerdict). */
+function why_unrest_not_active(state: State, v_power: MajorPower, _v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    out["state.active_power"] = state.active_power;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.phase fire (see explainVerdict). */
+function why_unrest_phase(state: State, _v_power: MajorPower, _v_space: Space): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.place_land fire (see explainVerdict). */
+function why_unrest_place_land(_state: State, _v_power: MajorPower, v_space: Space, _v_event: Event): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["space"] = v_space;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made unrest.unoccupied_events fire (see explainVerdict). */
+function why_unrest_unoccupied_events(state: State, _v_power: MajorPower, v_space: Space, v_event: Event): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["space"] = v_space;
+  out["event"] = v_event;
+  try {
+    for (const w_0 of MEMBERS_Power) if (state.spaces[v_space]!.land_units[w_0]! > 0 || state.spaces[v_space]!.naval_units[w_0]! > 0 || unrest_unoccupied_events_some(state, w_0, state.spaces[v_space]!.leaders)) { out["q"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made victory.no_activated_military fire (see explainVerdict). */
+function why_victory_no_activated_military(state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+    for (const w_0 of state.activated) if ((w_0.power as string) === v_power) { out["a"] = w_0; break; }
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made vp.not_activated fire (see explainVerdict). */
+function why_vp_not_activated(_state: State, v_power: MajorPower, _v_ally: MajorPower, _v_markers: number): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made vp.steps_of_two fire (see explainVerdict). */
+function why_vp_steps_of_two(_state: State, v_power: MajorPower, _v_ally: MajorPower, v_markers: number): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["markers"] = v_markers;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made vp.to_ally fire (see explainVerdict). */
+function why_vp_to_ally(_state: State, v_power: MajorPower, v_ally: MajorPower, _v_markers: number): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  out["ally"] = v_ally;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made winter.inactive_major fire (see explainVerdict). */
+function why_winter_inactive_major(_state: State, v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  out["power"] = v_power;
+  try {
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The values that made winter.phase fire (see explainVerdict). */
+function why_winter_phase(state: State, _v_power: MajorPower): { [k: string]: unknown } {
+  const out: { [k: string]: unknown } = {};
+  try {
+    out["state.phase"] = state.phase;
+  } catch {
+    // a part of the condition that its evaluation skipped (a table lookup outside its domain)
+  }
+  return out;
+}
+
+/** The exemptions that lift leader.place_before_ending in this state (see explainVerdict). */
+function lifted_leader_place_before_ending(state: State, v_power: MajorPower): string[] {
+  const out: string[] = [];
+  if ((state.phase as string) !== "spring_deployment") return out;
+  try {
+    if (!leader_place_before_ending_some_4(state, v_power)) return out;
+    if ((v_power as string) === "protestant") out.push("leader.protestant_revolt");
+  } catch {
+    return out;
+  }
+  return out;
+}
+
+/** The exemptions that lift leader.must_place in this state (see explainVerdict). */
+function lifted_leader_must_place(state: State, v_power: MajorPower, v_leader: string): string[] {
+  const out: string[] = [];
+  if ((state.phase as string) !== "spring_deployment") return out;
+  try {
+    if (!leader_must_place_some(state, v_leader, v_power)) return out;
+    if ((v_power as string) === "protestant") out.push("leader.protestant_revolt");
+  } catch {
+    return out;
+  }
+  return out;
+}
+
+/** The exemptions that lift pass.mandatory_event in this state (see explainVerdict). */
+function lifted_pass_mandatory_event(state: State, v_power: MajorPower): string[] {
+  const out: string[] = [];
+  if ((state.phase as string) !== "action_phase") return out;
+  try {
+    if (!pass_mandatory_event_some(state, state.hands[v_power]!)) return out;
+    if (ex_pass_mandatory_event_played_every(state, state.hands[v_power]!)) out.push("pass.mandatory_event_played");
+  } catch {
+    return out;
+  }
+  return out;
+}
+
+/** A value of `values` in a message: a string as it is, a record by its `id` or `name`, anything else as JSON. */
+function shownValue(x: unknown): string {
+  if (typeof x === "string") return x;
+  if (typeof x === "object" && x !== null) {
+    const o = x as { readonly id?: unknown; readonly name?: unknown };
+    if (typeof o.id === "string") return o.id;
+    if (typeof o.name === "string") return o.name;
+  }
+  return JSON.stringify(x);
+}
+
+/** The reasons of a verdict of `checkTrusted` on this state and action: each violation with the values that made its rule fire (`values`: the action parameters it reads, both sides of the comparisons at the top of its condition, the first element of each `some` there) and a `message` (its title and those values); and the forbid rules of the action whose scope and condition hold but that an exemption lifts (`lifted`, with the exemptions' ids). For a valid state and action (the checked `check` calls it). */
+export function explainVerdict(state: State, action: Action, verdict: Verdict): { violations: ExplainedViolation[]; lifted: LiftedRule[] } {
+  call_epoch++;
+  const lifted: LiftedRule[] = [];
+  let actor: unknown = undefined;
+  const obligation = (rule: string): { [k: string]: unknown } => {
+    switch (rule) {
+      case "pass.empty_hand": return why_pass_empty_hand(state, actor as never);
+      case "preference.required": return why_preference_required(state, actor as never);
+      default: return {};
+    }
+  };
+  let valuesOf: (rule: string) => { [k: string]: unknown } = obligation;
+  switch (action.action) {
+    case "activation_war": {
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "activation.war_before_cards": return why_activation_war_before_cards(state, action.power, action.enemy);
+        case "activation.war_not_activated": return why_activation_war_not_activated(state, action.power, action.enemy);
+        case "activation.war_not_ally": return why_activation_war_not_ally(state, action.power, action.enemy);
+        case "activation.war_once": return why_activation_war_once(state, action.power, action.enemy);
+        case "activation.war_self": return why_activation_war_self(state, action.power, action.enemy);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "announce_hre_marriage": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "marriage.activator_only": return why_marriage_activator_only(state, action.power);
+        case "marriage.announcements": return why_marriage_announcements(state, action.power);
+        case "marriage.influence": return why_marriage_influence(state, action.power);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "assault": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "assault.loc": return why_assault_loc(state, action.power, action.space);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "avoid_battle": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "unrest.no_avoid_battle": return why_unrest_no_avoid_battle(state, action.power, action.destination);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "award_activation_vp": {
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "vp.not_activated": return why_vp_not_activated(state, action.power, action.ally, action.markers);
+        case "vp.steps_of_two": return why_vp_steps_of_two(state, action.power, action.ally, action.markers);
+        case "vp.to_ally": return why_vp_to_ally(state, action.power, action.ally, action.markers);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "change_leader_role": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "leader.switch_either_role": return why_leader_switch_either_role(state, action.power, action.leader, action.space);
+        case "leader.switch_in_port": return why_leader_switch_in_port(state, action.power, action.leader, action.space);
+        case "leader.switch_not_there": return why_leader_switch_not_there(state, action.power, action.leader, action.space);
+        case "leader.switch_spanish_impulse": return why_leader_switch_spanish_impulse(state, action.power, action.leader, action.space);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "claim_military_victory": {
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "victory.no_activated_military": return why_victory_no_activated_military(state, action.power);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "control_unfortified_space": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "control.land_units": return why_control_land_units(state, action.power, action.space);
+        case "control.loc": return why_control_loc(state, action.power, action.space);
+        case "control.not_active": return why_control_not_active(state, action.power, action.space);
+        case "control.occupied": return why_control_occupied(state, action.power, action.space);
+        case "control.phase": return why_control_phase(state, action.power, action.space);
+        case "control.target": return why_control_target(state, action.power, action.space);
+        case "control.unfortified": return why_control_unfortified(state, action.power, action.space);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "conversion_attempt": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "unrest.conversion_source": return why_unrest_conversion_source(state, action.power, action.space, action.faith);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "coordinated_defence": {
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "defence.activator_only": return why_defence_activator_only(state, action.power, action.joiner, action.enemy);
+        case "defence.against_declarer": return why_defence_against_declarer(state, action.power, action.joiner, action.enemy);
+        case "defence.answered_war": return why_defence_answered_war(state, action.power, action.joiner, action.enemy);
+        case "defence.not_activated": return why_defence_not_activated(state, action.power, action.joiner, action.enemy);
+        case "defence.step_order": return why_defence_step_order(state, action.power, action.joiner, action.enemy);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "deal_activation_cards": {
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "activation.card_count": return why_activation_card_count(state, action.power, action.cards);
+        case "activation.cards_not_activated": return why_activation_cards_not_activated(state, action.power, action.cards);
+        case "activation.cards_once": return why_activation_cards_once(state, action.power, action.cards);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "discard_home_card": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "home.keep_one": return why_home_keep_one(state, action.power, action.card);
+        case "home.not_home_card": return why_home_not_home_card(state, action.power, action.card);
+        case "home.phase": return why_home_phase(state, action.power, action.card);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "displace": {
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "displace.land_destination": return why_displace_land_destination(state, action.units_of, action.space, action.destination, action.force);
+        case "displace.land_nearest": return why_displace_land_nearest(state, action.units_of, action.space, action.destination, action.force);
+        case "displace.leaves_space": return why_displace_leaves_space(state, action.units_of, action.space, action.destination, action.force);
+        case "displace.naval_destination": return why_displace_naval_destination(state, action.units_of, action.space, action.destination, action.force);
+        case "displace.naval_nearest": return why_displace_naval_nearest(state, action.units_of, action.space, action.destination, action.force);
+        case "displace.units_present": return why_displace_units_present(state, action.units_of, action.space, action.destination, action.force);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "end_impulse": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "impulse.end_before_option": return why_impulse_end_before_option(state, action.power);
+        case "impulse.not_active": return why_impulse_not_active(state, action.power);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "end_spring_deployment": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "home.discard_before_ending": return why_home_discard_before_ending(state, action.power);
+        case "leader.place_before_ending": return why_leader_place_before_ending(state, action.power);
+          default: return obligation(rule);
+        }
+      };
+      { const ids = lifted_leader_place_before_ending(state, action.power); if (ids.length) lifted.push({ rule: "leader.place_before_ending", exemptions: ids as LiftedRule["exemptions"] }); }
+      break;
+    }
+    case "hold_leader": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "leader.hold_not_arriving": return why_leader_hold_not_arriving(state, action.power, action.leader);
+        case "leader.hold_phase": return why_leader_hold_phase(state, action.power, action.leader);
+        case "leader.must_place": return why_leader_must_place(state, action.power, action.leader);
+          default: return obligation(rule);
+        }
+      };
+      { const ids = lifted_leader_must_place(state, action.power, action.leader); if (ids.length) lifted.push({ rule: "leader.must_place", exemptions: ids as LiftedRule["exemptions"] }); }
+      break;
+    }
+    case "move_escort_galleons": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "escort.at_most_two": return why_escort_at_most_two(state, action.power, action.home_port, action.galleons, action.direction);
+        case "escort.galleons_in_box": return why_escort_galleons_in_box(state, action.power, action.home_port, action.galleons, action.direction);
+        case "escort.galleons_in_port": return why_escort_galleons_in_port(state, action.power, action.home_port, action.galleons, action.direction);
+        case "escort.home_port": return why_escort_home_port(state, action.power, action.home_port, action.galleons, action.direction);
+        case "escort.one_direction": return why_escort_one_direction(state, action.power, action.home_port, action.galleons, action.direction);
+        case "escort.phase": return why_escort_phase(state, action.power, action.home_port, action.galleons, action.direction);
+        case "escort.some_galleons": return why_escort_some_galleons(state, action.power, action.home_port, action.galleons, action.direction);
+        case "escort.spain_only": return why_escort_spain_only(state, action.power, action.home_port, action.galleons, action.direction);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "move_formation": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "move.adjacent": return why_move_adjacent(state, action.power, action.origin, action.destination, action.land_units, action.leaders, action.over_pass);
+        case "move.formation_size": return why_move_formation_size(state, action.power, action.origin, action.destination, action.land_units, action.leaders, action.over_pass);
+        case "move.not_active": return why_move_not_active(state, action.power, action.origin, action.destination, action.land_units, action.leaders, action.over_pass);
+        case "move.pass_action": return why_move_pass_action(state, action.power, action.origin, action.destination, action.land_units, action.leaders, action.over_pass);
+        case "move.phase": return why_move_phase(state, action.power, action.origin, action.destination, action.land_units, action.leaders, action.over_pass);
+        case "move.units_in_space": return why_move_units_in_space(state, action.power, action.origin, action.destination, action.land_units, action.leaders, action.over_pass);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "pass": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "pass.admin_rating": return why_pass_admin_rating(state, action.power);
+        case "pass.after_card": return why_pass_after_card(state, action.power);
+        case "pass.home_card": return why_pass_home_card(state, action.power);
+        case "pass.mandatory_event": return why_pass_mandatory_event(state, action.power);
+        case "pass.not_active": return why_pass_not_active(state, action.power);
+        case "pass.phase": return why_pass_phase(state, action.power);
+          default: return obligation(rule);
+        }
+      };
+      { const ids = lifted_pass_mandatory_event(state, action.power); if (ids.length) lifted.push({ rule: "pass.mandatory_event", exemptions: ids as LiftedRule["exemptions"] }); }
+      break;
+    }
+    case "place_leader": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "leader.army_space": return why_leader_army_space(state, action.power, action.leader, action.space, action.role);
+        case "leader.naval_space": return why_leader_naval_space(state, action.power, action.leader, action.space, action.role);
+        case "leader.not_arriving": return why_leader_not_arriving(state, action.power, action.leader, action.space, action.role);
+        case "leader.phase": return why_leader_phase(state, action.power, action.leader, action.space, action.role);
+        case "leader.role": return why_leader_role(state, action.power, action.leader, action.space, action.role);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "place_sea_captain": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "captain.england_only": return why_captain_england_only(state, action.power, action.captain, action.home_port);
+        case "captain.home_port": return why_captain_home_port(state, action.power, action.captain, action.home_port);
+        case "captain.naval_unit": return why_captain_naval_unit(state, action.power, action.captain, action.home_port);
+        case "captain.phase": return why_captain_phase(state, action.power, action.captain, action.home_port);
+        case "captain.unknown": return why_captain_unknown(state, action.power, action.captain, action.home_port);
+        case "captain.wintered_in_colony": return why_captain_wintered_in_colony(state, action.power, action.captain, action.home_port);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "place_unrest": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "unrest.place_land": return why_unrest_place_land(state, action.power, action.space, action.event);
+        case "unrest.unoccupied_events": return why_unrest_unoccupied_events(state, action.power, action.space, action.event);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "play_card": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "card.combat_not_event": return why_card_combat_not_event(state, action.power, action.card, action.use);
+        case "card.event_once_per_turn": return why_card_event_once_per_turn(state, action.power, action.card, action.use);
+        case "card.mandatory_not_for_cp": return why_card_mandatory_not_for_cp(state, action.power, action.card, action.use);
+        case "card.not_active": return why_card_not_active(state, action.power, action.card, action.use);
+        case "card.not_in_hand": return why_card_not_in_hand(state, action.power, action.card, action.use);
+        case "card.one_per_impulse": return why_card_one_per_impulse(state, action.power, action.card, action.use);
+        case "card.phase": return why_card_phase(state, action.power, action.card, action.use);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "play_treasure": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "treasure.after_card": return why_treasure_after_card(state, action.power, action.treasure);
+        case "treasure.not_active": return why_treasure_not_active(state, action.power, action.treasure);
+        case "treasure.not_held": return why_treasure_not_held(state, action.power, action.treasure);
+        case "treasure.phase": return why_treasure_phase(state, action.power, action.treasure);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "raise_units": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "unrest.no_new_units": return why_unrest_no_new_units(state, action.power, action.space);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "receive_winter_regular": {
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "winter.inactive_major": return why_winter_inactive_major(state, action.power);
+        case "winter.phase": return why_winter_phase(state, action.power);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "record_religious_preference": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "preference.first_turn": return why_preference_first_turn(state, action.power);
+        case "preference.hre_only": return why_preference_hre_only(state, action.power);
+        case "preference.once": return why_preference_once(state, action.power);
+        case "preference.phase": return why_preference_phase(state, action.power);
+        case "preference.six_players": return why_preference_six_players(state, action.power);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "remove_unrest": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "unrest.land_units": return why_unrest_land_units(state, action.power, action.space);
+        case "unrest.none": return why_unrest_none(state, action.power, action.space);
+        case "unrest.not_active": return why_unrest_not_active(state, action.power, action.space);
+        case "unrest.phase": return why_unrest_phase(state, action.power, action.space);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "retreat": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "unrest.no_retreat": return why_unrest_no_retreat(state, action.power, action.destination);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "spring_deploy": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "deploy.army_leaders_only": return why_deploy_army_leaders_only(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.blocked_sea": return why_deploy_blocked_sea(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.capital_only": return why_deploy_capital_only(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.formation_size": return why_deploy_formation_size(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.inactive_major": return why_deploy_inactive_major(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.leaders_in_capital": return why_deploy_leaders_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.leaders_started_in_capital": return why_deploy_leaders_started_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.no_pass": return why_deploy_no_pass(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.once_per_phase": return why_deploy_once_per_phase(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.path": return why_deploy_path(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.phase": return why_deploy_phase(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.sea_cap": return why_deploy_sea_cap(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.something_moves": return why_deploy_something_moves(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.star_all": return why_deploy_star_all(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.to_land": return why_deploy_to_land(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "deploy.units_in_capital": return why_deploy_units_in_capital(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+        case "home.choose_before_deploying": return why_home_choose_before_deploying(state, action.power, action.origin, action.destination, action.land_units, action.leaders);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "take_action": {
+      actor = action.power;
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "activated.no_assassination_target": return why_activated_no_assassination_target(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "activated.no_espionage": return why_activated_no_espionage(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "activated.no_expedition": return why_activated_no_expedition(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "activated.no_patronage": return why_activated_no_patronage(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "patronage.artist_once": return why_patronage_artist_once(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "patronage.scholar_once": return why_patronage_scholar_once(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "spend.assassination_espionage": return why_spend_assassination_espionage(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "spend.card_cp": return why_spend_card_cp(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "spend.control_cost": return why_spend_control_cost(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "spend.cost_range": return why_spend_cost_range(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "spend.influence_cost": return why_spend_influence_cost(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "spend.kind_type": return why_spend_kind_type(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "spend.move_cost": return why_spend_move_cost(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "spend.not_active": return why_spend_not_active(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "spend.phase": return why_spend_phase(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "spend.treasure_cp": return why_spend_treasure_cp(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "treasure.types_after_cp": return why_treasure_types_after_cp(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "treasure.types_after_mandatory": return why_treasure_types_after_mandatory(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+        case "treasure.types_card_after_treasure": return why_treasure_types_card_after_treasure(state, action.power, action.kind, action.type, action.funded_by, action.cost, action.target);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+    case "war_status_check": {
+      valuesOf = (rule) => {
+        switch (rule) {
+        case "status_check.inactive": return why_status_check_inactive(state, action.power, action.ally, action.declarer);
+        case "status_check.not_deactivator": return why_status_check_not_deactivator(state, action.power, action.ally, action.declarer);
+        case "status_check.not_declarer": return why_status_check_not_declarer(state, action.power, action.ally, action.declarer);
+          default: return obligation(rule);
+        }
+      };
+      break;
+    }
+  }
+  const violations = verdict.violations.map((v): ExplainedViolation => {
+    const values = valuesOf(v.rule);
+    const shown = Object.entries(values).map(([k, x]) => `${k} = ${shownValue(x)}`).join(", ");
+    return { ...v, values, message: shown ? `${v.title} (${shown})` : v.title };
+  });
+  return { violations, lifted };
+}
 
 /**
  * forbid assault: assault.loc vq §"Control and Unrest: Line of Communication"

@@ -16,6 +16,7 @@ import { writeGenerated } from "../helpers/generated-files.js";
 type Verdict = { allowed: boolean; violations: readonly { rule: string; kind: string; citation: string; title: string; file: string; line: number; column: number }[]; obliged: readonly string[] };
 interface Generated {
   check(state: unknown, action: unknown): Verdict;
+  checkTrusted(state: unknown, action: unknown): Verdict;
   checkDeclareWar(state: unknown, action: unknown): Verdict;
   checkDeploy(state: unknown, action: unknown): Verdict;
   checkPass(state: unknown, action: unknown): Verdict;
@@ -51,8 +52,8 @@ function stateWith(f: (s: any) => void): any {
 }
 
 describe("generated files", () => {
-  it("are the eight files of generated/<edition>", () => {
-    expect(files.map((f) => f.path)).toEqual(["generated/tiny/board.ts", "generated/tiny/index.ts", "generated/tiny/rules.ts", "generated/tiny/schema.ts", "generated/tiny/state.ts", "generated/tiny/tables.ts", "generated/tiny/validate-state.ts", "generated/tiny/validators.ts"]);
+  it("are the nine files of generated/<edition>", () => {
+    expect(files.map((f) => f.path)).toEqual(["generated/tiny/board.ts", "generated/tiny/checked.ts", "generated/tiny/index.ts", "generated/tiny/rules.ts", "generated/tiny/schema.ts", "generated/tiny/state.ts", "generated/tiny/tables.ts", "generated/tiny/validate-state.ts", "generated/tiny/validators.ts"]);
   });
 
   it("start with the DO NOT EDIT header naming the build command and the input hash", () => {
@@ -125,7 +126,7 @@ describe("verdicts", () => {
   it("allowed path returns one shared frozen verdict", () => {
     const s = tinyState();
     const a = gen.checkDeclareWar(s, { action: "declare_war", by: "red", target: "blue" });
-    const b = gen.check(s, { action: "declare_war", by: "blue", target: "green" });
+    const b = gen.checkTrusted(s, { action: "declare_war", by: "blue", target: "green" });
     expect(a).toEqual({ allowed: true, violations: [], obliged: [] });
     expect(b).toBe(a);
     expect(Object.isFrozen(a)).toBe(true);
@@ -199,8 +200,13 @@ describe("verdicts", () => {
 
   it("check dispatches on action.action and rejects unknown actions", () => {
     const s = stateWith((x) => (x.hands.blue = []));
-    expect(gen.check(s, { action: "pass", power: "blue" }).obliged).toEqual(["pass.empty_hand"]);
-    expect(() => gen.check(s, { action: "fly", power: "blue" })).toThrow(/unknown action "fly"/);
+    expect(gen.checkTrusted(s, { action: "pass", power: "blue" }).obliged).toEqual(["pass.empty_hand"]);
+    expect(() => gen.checkTrusted(s, { action: "fly", power: "blue" })).toThrow(/unknown action "fly"/);
+    // the checked entry point answers an input error instead, never a verdict
+    const bad = gen.check(s, { action: "fly", power: "blue" }) as unknown as { ok: boolean; errors: { input: string; path: string; message: string }[]; allowed?: boolean };
+    expect(bad.ok).toBe(false);
+    expect(bad.allowed).toBeUndefined();
+    expect(bad.errors).toEqual([{ input: "action", path: "/action", message: expect.stringContaining("unknown action `fly`") }]);
   });
 
   it("brokenInvariants: every over a list, max/min over an enum", () => {

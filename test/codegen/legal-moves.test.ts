@@ -1,9 +1,15 @@
 /**
- * legalMoves(state, actor) of every bundled edition (issue 17, item 3), a fast-check property with
- * a fixed seed: on random valid states (a scenario's state with some of its enum fields — phase,
- * segment, active power, … — redrawn, kept when `validateState` finds nothing), for every actor,
- * `legalMoves` lists exactly the moves `check` allows among every combination of the finite
- * parameters of every enumerated action (exhaustive), in the documented order, with no duplicate.
+ * legalMoves(state, actor) of every bundled edition (issues 17 and 26), fast-check properties with
+ * fixed seeds, on random valid states (a scenario's state with some of its enum fields — phase,
+ * segment, active power, … — redrawn, kept when `validateState` finds nothing), for every actor:
+ * - for the actions whose parameters are all enums or booleans, `legalMoves` lists exactly the
+ *   moves `check` allows among every combination of them (exhaustive), within the action's
+ *   declared scope (`during`, `actor active`) and only for encoded actions (unless
+ *   `{ unencoded: true }`), in the documented order, with no duplicate;
+ * - every move it lists of any action is one `check` allows;
+ * - every move `check` allows of an action with an int, string or list parameter (spring_deploy,
+ *   move_formation, play_card), drawn near the state's own values, is listed (a list parameter in
+ *   its canonical form: no repeats, in the order of the state's list).
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -12,13 +18,27 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
 import type { IREdition, Type } from "../../compiler/ir/types.js";
 import { findScenarioFiles, readScenarioFile } from "../../compiler/scenarios/index.js";
+import { makeState } from "../../bench/states.js";
 
 interface Generated {
-  legalMoves(state: unknown, actor: string): Record<string, unknown>[];
-  check(state: unknown, action: unknown): { allowed: boolean };
+  legalMoves(state: unknown, actor: string, options?: { unencoded?: boolean }): Record<string, unknown>[] | { ok: false; errors: unknown[] };
+  checkTrusted(state: unknown, action: unknown): { allowed: boolean };
   validateState(state: unknown): unknown[];
-  LEGAL_MOVE_ACTIONS: readonly { action: string; enumerated: boolean; reason?: string }[];
+  LEGAL_MOVE_ACTIONS: readonly { action: string; enumerated: boolean; encoded: boolean; reason?: string }[];
 }
+
+/** Whether the action's declared scope holds for this state and actor (IRAction.scope). */
+function inScope(a: IREdition["actions"][number], state: Record<string, unknown>, actor: string): boolean {
+  const sc = a.scope;
+  if (!sc) return true;
+  if (sc.during && (state.phase !== sc.during.phase || (sc.during.segment !== undefined && state.segment !== sc.during.segment))) return false;
+  return !sc.activeOnly || state.active_power === actor;
+}
+
+const moves = (r: ReturnType<Generated["legalMoves"]>): Record<string, unknown>[] => {
+  if (!Array.isArray(r)) throw new Error(`an input error: ${JSON.stringify(r)}`);
+  return r;
+};
 
 const EDITIONS = ["his", "his-500", "vq"] as const;
 const RUNS = 6;
@@ -30,15 +50,17 @@ function domain(t: Type): readonly unknown[] {
 }
 
 /** Every move of `actor` over the finite domains that `check` allows (the oracle: no pruning). */
-function bruteForce(ir: IREdition, gen: Generated, state: unknown, actor: string): Record<string, unknown>[] {
+function bruteForce(ir: IREdition, gen: Generated, state: Record<string, unknown>, actor: string, unencoded: boolean): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const a of [...ir.actions].sort((x, y) => (x.name < y.name ? -1 : 1))) {
-    if (!gen.LEGAL_MOVE_ACTIONS.find((x) => x.action === a.name)?.enumerated) continue;
+    const info = gen.LEGAL_MOVE_ACTIONS.find((x) => x.action === a.name);
+    if (!info?.enumerated || !a.params.every((p) => p.type.k === "enum" || p.type.k === "bool")) continue;
+    if ((!info.encoded && !unencoded) || !inScope(a, state, actor)) continue;
     const me = a.params.find((p) => p.actor)!;
     if (!domain(me.type).includes(actor)) continue;
     const rec = (i: number, move: Record<string, unknown>): void => {
       if (i === a.params.length) {
-        if (gen.check(state, move).allowed) out.push({ ...move });
+        if (gen.checkTrusted(state, move).allowed) out.push({ ...move });
         return;
       }
       const p = a.params[i]!;
@@ -102,9 +124,13 @@ for (const edition of EDITIONS) {
           fc.pre(gen.validateState(state).length === 0);
           checked++;
           for (const actor of actors) {
-            const got = gen.legalMoves(state, actor);
-            expect(got, `actor ${actor}`).toEqual(bruteForce(ir, gen, state, actor));
-            listed += got.length;
+            const all = moves(gen.legalMoves(state, actor));
+            for (const m of all) expect(gen.checkTrusted(state, m).allowed, JSON.stringify(m)).toBe(true);
+            const finite = (m: Record<string, unknown>) => ir.actions.find((a) => a.name === m.action)!.params.every((p) => p.type.k === "enum" || p.type.k === "bool");
+            expect(all.filter(finite), `actor ${actor}`).toEqual(bruteForce(ir, gen, state, actor, false));
+            const withUnencoded = moves(gen.legalMoves(state, actor, { unencoded: true })).filter(finite);
+            expect(withUnencoded, `actor ${actor}, unencoded`).toEqual(bruteForce(ir, gen, state, actor, true));
+            listed += all.length;
           }
         }),
         { seed: 17, numRuns: RUNS },
@@ -113,14 +139,59 @@ for (const edition of EDITIONS) {
       expect(listed, "some state has a legal move").toBeGreaterThan(0);
     });
 
-    it("names every action it leaves out with the reason (a parameter with no finite domain)", () => {
+    it("names every action it leaves out with the reason, and marks the actions no rule restricts", () => {
       expect(gen.LEGAL_MOVE_ACTIONS.map((x) => x.action)).toEqual([...ir.actions].map((a) => a.name).sort());
       for (const x of gen.LEGAL_MOVE_ACTIONS) {
-        const a = ir.actions.find((y) => y.name === x.action)!;
-        const finite = a.params.every((p) => p.type.k === "enum" || p.type.k === "bool") && a.params.some((p) => p.actor);
-        expect(x.enumerated, x.action).toBe(finite);
-        if (!finite) expect(x.reason, x.action).toMatch(/finite domain|actor/);
+        expect(x.encoded, x.action).toBe(ir.rules.some((r) => r.action === x.action));
+        if (!x.enumerated) expect(x.reason, x.action).toMatch(/finite domain|actor/);
       }
+      if (edition !== "vq") {
+        const enumerated = new Set(gen.LEGAL_MOVE_ACTIONS.filter((x) => x.enumerated).map((x) => x.action));
+        for (const a of ["spring_deploy", "move_formation", "play_card"]) expect(enumerated.has(a), a).toBe(true);
+        expect(gen.LEGAL_MOVE_ACTIONS.filter((x) => !x.encoded).map((x) => x.action)).toEqual(["end_diplomacy", "end_new_world", "end_spring_deployment"]);
+      }
+    });
+
+    // his (his-500's enumerators come from the same rules; the seeded states are his states)
+    it.runIf(edition === "his")("lists every move check allows of the actions with int, string and list parameters (drawn near the state's values)", () => {
+      const targets = ir.actions.filter((a) => a.params.some((p) => p.type.k === "int" || p.type.k === "string" || p.type.k === "list") && gen.LEGAL_MOVE_ACTIONS.find((x) => x.action === a.name)?.enumerated);
+      expect(targets.map((a) => a.name).sort()).toEqual(["move_formation", "play_card", "spring_deploy"]);
+      const spaces = (ir.enums.find((e) => e.name === "Space")?.members ?? []) as string[];
+      let allowed = 0;
+      const phases: Record<string, string> = { spring_deploy: "spring_deployment", move_formation: "action_phase", play_card: "action_phase" };
+      // the scenario states, and the benchmark's seeded Here I Stand states (bench/states.ts), which
+      // put formations and leaders in the capitals
+      const pool = [...states, ...Array.from({ length: 40 }, (_, n) => makeState(26000 + n, n % 2 ? "spring_deploy" : "pass"))];
+      const adj = new Map<string, string[]>();
+      for (const c of ir.board?.connections ?? []) {
+        adj.set(c.from, [...(adj.get(c.from) ?? []), c.to]);
+        adj.set(c.to, [...(adj.get(c.to) ?? []), c.from]);
+      }
+      fc.assert(
+        fc.property(fc.constantFrom(...pool), fc.constantFrom(...targets), fc.nat(), fc.nat(), fc.nat(), fc.integer({ min: -1, max: 7 }), fc.nat(), fc.boolean(), (base, a, i, j, k, units, pick, asEvent) => {
+          const state = structuredClone(base) as Record<string, any>;
+          state.phase = phases[a.name];
+          state.segment = "none";
+          if (state.impulse) state.impulse.cp_left = Math.max(state.impulse.cp_left ?? 0, 2);
+          if (gen.validateState(state).length) return;
+          const actor = state.active_power as string;
+          // an origin where the actor has land units or leaders, else any space
+          const own = spaces.filter((s) => (state.spaces[s].land_units?.[actor] ?? 0) > 0 || state.spaces[s].leaders?.some((l: any) => l.power === actor));
+          const origin = own.length ? own[i % own.length]! : spaces[i % spaces.length]!;
+          const names = ((state.spaces[origin].leaders ?? []) as { name: string; power: string }[]).filter((l) => l.power === actor).map((l) => l.name);
+          const leaders = names.filter((_, n) => (pick >> n) & 1);
+          const hand = ((state.hands?.[actor] ?? []) as { id: string }[]).map((c) => c.id);
+          const move: Record<string, unknown> =
+            a.name === "play_card"
+              ? { action: a.name, power: actor, card: hand.length ? hand[k % hand.length] : "no_such_card", as: asEvent ? "event" : "cp" }
+              : { action: a.name, power: actor, origin, destination: j % 2 && adj.get(origin)?.length ? adj.get(origin)![(j >> 1) % adj.get(origin)!.length] : spaces[(j >> 1) % spaces.length], land_units: units, leaders };
+          if (!gen.checkTrusted(state, move).allowed) return;
+          allowed++;
+          expect(moves(gen.legalMoves(state, actor)), JSON.stringify(move)).toContainEqual(move);
+        }),
+        { seed: 26, numRuns: 1500 },
+      );
+      expect(allowed, "some drawn move is allowed").toBeGreaterThan(10);
     });
   });
 }
