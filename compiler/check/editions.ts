@@ -11,6 +11,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Diagnostic, Span } from "../diagnostics/types.js";
 import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type { Provenance, SourcePos } from "../ir/types.js";
@@ -71,9 +72,71 @@ export function moduleFolder(editionsRoot: string, name: string): string {
   return path.join(editionsRoot, MODULES_FOLDER, name);
 }
 
-/** The folder a parent edition named by `extends "<parentPath>"` is in: beside the edition folder `editionAbs`. */
-export function parentEditionFolder(editionAbs: string, parentPath: string): string {
-  return path.join(path.dirname(editionAbs), parentPath);
+/**
+ * The root of the rulewright package or checkout this file belongs to (compiler/check/ from the
+ * sources, dist/check/ compiled: both two levels down). Its `dsl/` holds the bundled editions.
+ */
+export const TOOL_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** How an `extends` target was found (`resolveParent`). */
+export type ParentVia = "sibling" | "project" | "bundled" | "path" | "package";
+
+/**
+ * The folder (absolute) of the parent edition named by `extends "<parentPath>"` of the edition
+ * folder `editionAbs` (issue 28, "variants anywhere"):
+ * - a path (`./x`, `../his`, `/abs/his`): relative to the variant's folder, or absolute;
+ * - a plain name (`his`): the folder beside the variant's, else `<project>/dsl/<name>`, else the
+ *   bundled edition of that name (`<rulewright>/dsl/<name>`);
+ * - `<package>/<edition>` (`rulewright/his`, `@scope/pkg/ed`): an installed package's edition,
+ *   `node_modules/<package>/dsl/<edition>` (or `node_modules/<package>/<edition>`) in the
+ *   variant's folder or one above it.
+ * Returns the candidates tried when none holds rule files (`abs` undefined).
+ */
+export function resolveParent(editionAbs: string, parentPath: string, projectRoot: string = process.cwd()): { abs?: string; via?: ParentVia; tried: string[] } {
+  const tried: string[] = [];
+  const holds = (dir: string) => {
+    tried.push(dir);
+    return (ruleFiles(dir) ?? []).length > 0;
+  };
+  const here = path.dirname(editionAbs);
+  if (isPathLike(parentPath)) {
+    const abs = path.resolve(editionAbs, parentPath);
+    return holds(abs) ? { abs, via: "path", tried } : { tried };
+  }
+  if (!parentPath.includes("/")) {
+    const sibling = path.join(here, parentPath);
+    if (holds(sibling)) return { abs: sibling, via: "sibling", tried };
+    const inProject = path.join(projectRoot, DSL_DIR, parentPath);
+    if (path.resolve(inProject) !== path.resolve(sibling) && holds(inProject)) return { abs: inProject, via: "project", tried };
+    const bundled = path.join(TOOL_ROOT, DSL_DIR, parentPath);
+    if (path.resolve(bundled) !== path.resolve(inProject) && path.resolve(bundled) !== path.resolve(sibling) && holds(bundled)) return { abs: bundled, via: "bundled", tried };
+    return { tried };
+  }
+  // an installed package's edition
+  const segs = parentPath.split("/");
+  const pkgLen = parentPath.startsWith("@") ? 2 : 1;
+  const pkg = segs.slice(0, pkgLen).join("/");
+  const rest = segs.slice(pkgLen).join("/");
+  for (let dir = editionAbs; ; dir = path.dirname(dir)) {
+    const root = path.join(dir, "node_modules", pkg);
+    if (fs.existsSync(path.join(root, "package.json"))) {
+      for (const cand of [path.join(root, DSL_DIR, rest), path.join(root, rest)]) if (rest && holds(cand)) return { abs: cand, via: "package", tried };
+      return { tried };
+    }
+    if (path.dirname(dir) === dir) break;
+  }
+  tried.push(`node_modules/${pkg} (no such package in \`${here}\` or a folder above it)`);
+  return { tried };
+}
+
+/** Whether an `extends` target is a path (relative with `./` or `../`, or absolute) rather than a name. */
+function isPathLike(p: string): boolean {
+  return p.startsWith("./") || p.startsWith("../") || p === "." || p === ".." || path.isAbsolute(p) || /^[A-Za-z]:[\\/]/.test(p);
+}
+
+/** The folder a parent edition named by `extends "<parentPath>"` is in (`resolveParent`; beside the edition folder `editionAbs` when none is found). */
+export function parentEditionFolder(editionAbs: string, parentPath: string, projectRoot: string = process.cwd()): string {
+  return resolveParent(editionAbs, parentPath, projectRoot).abs ?? path.join(path.dirname(editionAbs), parentPath);
 }
 
 /** The folder holding the edition folders for a rule file (absolute) of an edition or of a module (`<root>/modules/<m>/x.rules`). */
@@ -370,12 +433,22 @@ function readChain(absDir: string, c: Ctx): { levels: Level[]; bad: boolean } | 
     const parent = level.edition.decl.parent;
     if (!parent) break;
     const at = { file: level.edition.file, span: parent.span, path: parent.path };
-    if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(parent.path) || parent.path === MODULES_FOLDER) {
-      rep("RW2102", `\`extends\` names a folder beside the edition, not \`${parent.path}\``, at, 'write the parent\'s folder name, e.g. `extends "his"`');
+    if (!parent.path.trim() || parent.path === MODULES_FOLDER || /[\0-\x1f]/.test(parent.path)) {
+      rep("RW2102", `\`extends\` names no edition: \`${shownName(parent.path)}\``, at, 'write a bundled edition\'s name (`extends "his"`), a folder\'s path (`extends "../his"`) or an installed package\'s edition (`extends "rulewright/his"`)');
       return undefined;
     }
-    const next = parentEditionFolder(abs, parent.path);
-    if (!realInside(next, [path.dirname(abs), c.repoRoot])) {
+    const found = resolveParent(abs, parent.path, c.repoRoot);
+    if (!found.abs) {
+      const known = siblingFolders(path.dirname(abs), [MODULES_FOLDER, ...chain.map((l) => l.folder)]);
+      const bundled = editionFolders(path.join(TOOL_ROOT, DSL_DIR));
+      const names = [...new Set([...known, ...bundled])].sort();
+      rep("RW2102", `unknown parent edition \`${shownName(parent.path)}\`: no edition folder at ${found.tried.map((t) => `\`${rel(t)}\``).join(", ")}`, at,
+        didYouMean(parent.path, names, `write a bundled edition's name (${bundled.map((b) => `\`${b}\``).join(", ") || "none found"}), a folder's path relative to this edition's folder (\`../his\`) or absolute, or \`<package>/<edition>\` for an installed package`));
+      return undefined;
+    }
+    const next = found.abs;
+    // a plain name found beside the edition may not lead out through a link (an explicit path or package is what it names)
+    if (found.via === "sibling" && !realInside(next, [path.dirname(abs), c.repoRoot])) {
       rep("RW4012", `parent edition \`${parent.path}\` leads out of \`${rel(path.dirname(abs))}\` and the project (through a symbolic link)`, at,
         "a parent edition is a folder beside this one: copy it there instead of linking to it");
       return undefined;
