@@ -22,6 +22,7 @@ import type { Env } from "./env.js";
 import { checkExemptions } from "./exemptions.js";
 import { ExprChecker } from "./expr.js";
 import { findSingle, readJson, textHash } from "./inputs.js";
+import { readStateSchema } from "./schema-extension.js";
 import { lowerEdition } from "./lower.js";
 import { checkIntRanges } from "./ranges.js";
 import { Resolution } from "./resolution.js";
@@ -86,7 +87,8 @@ function load(editionDir: string, repoRoot: string, r: Reporter, res: Resolution
   declareBoard(c, boardJson);
   declareEnums(c, boardJson);
   declareSignatures(c, typeResolver(c, !!boardDecl));
-  const schemaJson = schemaDecl && readJson(c, schemaDecl);
+  // a variant's schema may extend its parent's (schema-extension.ts)
+  const schemaJson = schemaDecl && readStateSchema(c, schemaDecl);
   declareState(c, schemaJson);
 
   // bodies: resolve, type and lower every expression (defs once each, even unused ones)

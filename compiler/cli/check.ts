@@ -8,7 +8,7 @@
  * is then replaced by validators generated for the run. Resolves when the watch ends (Ctrl-C).
  */
 import { compile, readJson, UsageError, color, type Format } from "./common.js";
-import { actionProblems, stateProblems } from "../engine/validate.js";
+import { actionProblems, stateProblems, withStateDefaults } from "../engine/validate.js";
 import { DSL_DIR, resolveEdition } from "../engine/editions.js";
 import { loadValidators } from "../engine/loader.js";
 import { terminalSafe } from "../diagnostics/terminal.js";
@@ -39,11 +39,13 @@ export async function checkCommand(opts: CheckOptions): Promise<number> {
 
 async function checkOnce(opts: CheckOptions, watching: boolean): Promise<number> {
   const ref = resolveEdition(opts.edition!);
-  const state = readJson(opts.state!, "state");
+  const given = readJson(opts.state!, "state");
   const action = readJson(opts.action!, "action");
   const res = compile(ref, opts.format);
   if (!res.edition) throw new UsageError(`the rules of \`${ref.dir}\` do not compile`, 2);
   const edition = res.edition;
+  // fields the state lacks take their schema defaults (a variant's new fields, issue 28)
+  const state = withStateDefaults(edition, given);
   const aProblems = actionProblems(edition, action);
   const schemaProblems = stateProblems(edition, undefined, state);
   if (aProblems.length || schemaProblems.length) return badInput(opts.format, [...schemaProblems.map((p) => `${opts.state}: ${p}`), ...aProblems.map((p) => `${opts.action}: ${p}`)]);
