@@ -124,3 +124,9 @@ export function readJson(file: string, what: string): unknown {
 }
 
 export const color = pc;
+
+/** Whether a folder (relative to the working folder, or absolute) lies outside the working folder (a variant anywhere, issue 28). */
+export function outsideProject(dir: string): boolean {
+  const rel = path.relative(process.cwd(), path.resolve(dir));
+  return rel === ".." || rel.startsWith(".." + path.sep) || path.isAbsolute(rel);
+}

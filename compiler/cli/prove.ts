@@ -29,7 +29,7 @@ import { claim, describeTableExample, factText, idInfo, involved, posText, verdi
 import { toSarif, type FormatInput } from "../verify/report/sarif.js";
 import { counts, toJunit } from "../verify/report/junit.js";
 import { KIND_ORDER } from "../ir/obligations.js";
-import { compile, errorCount, MAX_TIMER_MS, parseMillis, UsageError, color } from "./common.js";
+import { compile, errorCount, MAX_TIMER_MS, outsideProject, parseMillis, UsageError, color } from "./common.js";
 import { bundledEditions, DSL_DIR, resolveEdition, PROOFS_DIR, type EditionRef } from "../engine/editions.js";
 import { loadCheckers, needsGenerating } from "../engine/loader.js";
 import { Progress } from "./progress.js";
@@ -90,8 +90,9 @@ export interface ProveOneOptions {
   watching?: boolean;
 }
 
-/** Where proofs of an edition folder go: proofs/<edition> for bundled ones, proofs/.fixtures/<folder name> otherwise (git-ignored). */
+/** Where proofs of an edition folder go: proofs/<edition> for bundled ones, `<folder>/proofs` for a folder outside the project, proofs/.fixtures/<folder name> otherwise (git-ignored). */
 export function proofsDirFor(ref: { dir: string; bundled: boolean }, name: string): string {
+  if (!ref.bundled && outsideProject(ref.dir)) return path.join(ref.dir, "proofs"); // a variant anywhere (issue 28): beside its rules
   return ref.bundled ? path.join("proofs", name) : path.join("proofs", ".fixtures", name);
 }
 

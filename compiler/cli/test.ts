@@ -60,6 +60,10 @@ export async function runScenarios(paths: string[], format: Format, opts: { gene
       }
       return loaded;
     };
+    // an edition given as a path (`..`, `./x`, absolute) is relative to the scenario file (a variant's scenarios, issue 28)
+    const editionOf = (e: string) => (e === "." || e === ".." || e.startsWith("./") || e.startsWith("../") || path.isAbsolute(e) ? path.resolve(path.dirname(file), e) : e);
+    for (const s of scenarios) s.edition = editionOf(s.edition);
+    for (const s of tableScenarios) s.edition = editionOf(s.edition);
     for (const s of scenarios) {
       const loaded = await load(s.edition);
       if (loaded) {
