@@ -4,7 +4,6 @@
  * body passes, the state, schema and board, and the inputs with their hash. Runs only when no
  * error was reported.
  */
-import path from "node:path";
 import type { IRAction, IRDecline, IREdition, IREnum, IRExemption, IRInvariant, IRRoute, IRRule, IRTable } from "../ir/types.js";
 import { irParam, type Checking } from "./context.js";
 import { sha256, type JsonInput } from "./inputs.js";
@@ -32,7 +31,7 @@ export function lowerEdition(c: Checking, ir: Lowered, schemaJson: JsonInput): I
     folder: leaf.folder,
     title: editionDecl.decl.title,
     cites: editionDecl.decl.cites,
-    ...(asm.levels.length > 1 ? { parent: asm.levels[asm.levels.length - 2]!.folder, parentDir: shownDir(c.rel, asm.levels[asm.levels.length - 2]!.abs) } : {}),
+    ...(asm.levels.length > 1 ? { parent: asm.levels[asm.levels.length - 2]!.folder } : {}),
     modules: [...asm.modules.keys()].sort(),
     enums: irEnums,
     actions: irActions,
@@ -51,8 +50,3 @@ export function lowerEdition(c: Checking, ir: Lowered, schemaJson: JsonInput): I
   };
 }
 
-/** A folder as the IR names it: relative to the project when inside it, else absolute. */
-function shownDir(rel: (abs: string) => string, abs: string): string {
-  const r = rel(abs);
-  return r === ".." || r.startsWith("../") || path.isAbsolute(r) ? path.resolve(abs) : r;
-}

@@ -68,6 +68,8 @@ export function printDiagnostics(diags: Diagnostic[], format: Format, root = pro
 export interface Compiled {
   edition?: IREdition;
   diagnostics: Diagnostic[];
+  /** a variant's parent edition folder (absolute; check's `LoadResult.parentDir`) */
+  parentDir?: string;
 }
 
 /** Compiles an edition folder; prints its diagnostics in text mode. */

@@ -46,13 +46,13 @@ function parentOf(arg: string, variantAbs: string): { abs: string; written: stri
 }
 
 /** Compiles an edition folder for the scaffold (diagnostics printed). @throws UsageError when it does not compile */
-function compileFolder(abs: string, format: Format, what: string): IREdition {
+function compileFolder(abs: string, format: Format, what: string): IREdition & { parentDir?: string } {
   const res = loadEdition(abs, { repoRoot: process.cwd() });
   if (!res.edition) {
     printDiagnostics(res.diagnostics, format, process.cwd());
     throw new UsageError(`${what} \`${path.relative(process.cwd(), abs) || abs}\` does not compile`, 2);
   }
-  return res.edition;
+  return { ...res.edition, ...(res.parentDir ? { parentDir: res.parentDir } : {}) };
 }
 
 /** The parent's fixture: `<parent>/fixtures/base-state.json` (a variant's), else `test/fixtures/<folder>/base-state.json` of the project or of rulewright; undefined when none. */

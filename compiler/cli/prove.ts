@@ -23,7 +23,8 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import type { Severity } from "../ir/analyses.js";
 import { editionFolder, type IREdition } from "../ir/types.js";
-import { proveEdition, SolverPool, safeName, type ObligationResult, type ProofReport, type ProveOptions, type Witnesses } from "../verify/index.js";
+import { ProofCache, proveEdition, SolverPool, safeName, type ObligationResult, type ProofReport, type ProveOptions, type Witnesses } from "../verify/index.js";
+import { reuseParentProofs } from "./parent-proofs.js";
 import { judgeWith, scenarioWitnesses, stagedJudge } from "../engine/witnesses.js";
 import { claim, describeTableExample, factText, idInfo, involved, posText, verdictMessage } from "../ir/verdict-words.js";
 import { toSarif, type FormatInput } from "../verify/report/sarif.js";
@@ -107,14 +108,17 @@ export async function proveOne(arg: string, opts: ProveOneOptions): Promise<Prov
   clearOutDir(outDir);
   const progress = new Progress(`prove ${ref.bundled ? editionFolder(ir) : ref.dir}`, opts.progress !== false);
   const cacheDir = opts.cacheDir === false ? undefined : (opts.cacheDir ?? DEFAULT_CACHE_DIR);
+  const cache = cacheDir === undefined ? undefined : new ProofCache(cacheDir, ref.dir);
+  // a variant: the verdicts of obligations whose slice its changes leave alone, from the parent's cache (issue 28)
+  const fromParent = cache && res.parentDir ? reuseParentProofs(ir, res.parentDir, cache, cacheDir!, opts.rlimit) : undefined;
+  if (fromParent && opts.format === "text" && opts.progress !== false) process.stderr.write(`prove ${ref.bundled ? editionFolder(ir) : ref.dir}: ${fromParent.reused.length} verdicts from the parent's proofs (${fromParent.parent})\n`);
   const report = await proveEdition(ir, {
     timeoutMs: opts.timeoutMs,
     rlimit: opts.rlimit,
     outDir,
     // report.json is written below, compact (example states in files of their own)
     writeReport: false,
-    cacheDir,
-    cacheName: ref.dir,
+    cache,
     isolate: opts.isolate !== false,
     deadlineMs: opts.deadlineMs,
     onProgress: (e) => progress.event(e),
@@ -127,6 +131,7 @@ export async function proveOne(arg: string, opts: ProveOneOptions): Promise<Prov
     witnesses: opts.witnesses === false ? undefined : () => witnessesFor(ref, ir, opts.witnesses === false ? undefined : opts.witnesses),
   });
   progress.end(report.obligations.length);
+  cache?.save(!opts.shard); // ours (passed in): saved as proveEdition saves its own, pruned but for a shard
   // counterexamples and witnesses as files that `rulewright check` replays; the report points at them
   const files = writeExampleFiles(outDir, report.obligations);
   fs.writeFileSync(path.join(outDir, "report.json"), JSON.stringify(compactReport(report, files), null, 2) + "\n");

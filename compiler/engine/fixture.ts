@@ -107,3 +107,24 @@ function setAt(s: Json, p: string, v: unknown): void {
   for (const seg of segs.slice(0, -1)) o = o[seg] as Json;
   o[segs[segs.length - 1]!] = v;
 }
+
+/**
+ * The `complete` of verify's `reuseFromParent` (compiler/verify/cache/reuse.ts) for edition `ir`:
+ * a parent's example state made a state of `ir`. The fields outside `readFields` take the values
+ * the prover's decoding gives a leaf no formula mentions (`defaultJson`), the fields `ir` lacks are
+ * added the same way, fields `ir` does not have are dropped; then, if an invariant of `ir` is
+ * broken, the search of `deriveFixture` repairs it. Undefined when no state results, or when the
+ * repair would change a field in `readFields` (the obligation's verdict could then differ).
+ */
+export function exampleCompleter(ir: IREdition): (state: Json, readFields: Set<string> | undefined) => Json | undefined {
+  const defaults = defaultJson(ir.state) as Json;
+  const names = ir.state.k === "record" ? ir.state.fields.map((f) => f.name) : [];
+  return (state, readFields) => {
+    const s: Json = {};
+    for (const n of names) s[n] = readFields && !readFields.has(n) ? structuredClone(defaults[n]) : n in state ? state[n] : structuredClone(defaults[n]);
+    const d = deriveFixture(ir, s);
+    if (!d.ok) return undefined;
+    for (const n of readFields ?? names) if (JSON.stringify(d.state[n]) !== JSON.stringify(s[n])) return undefined;
+    return d.state;
+  };
+}

@@ -399,7 +399,7 @@ describe("variant editions", () => {
       fs.writeFileSync(path.join(viaPkg, "v.rules"), VARIANT.replace('extends "mini"', 'extends "@acme/rules/mini"'));
       const res = loadEdition(viaPkg, { repoRoot: root });
       expect(errors(res.diagnostics)).toEqual([]);
-      expect(res.edition!.parentDir).toBe(path.join(pkg, "dsl/mini"));
+      expect(res.parentDir).toBe(path.join(pkg, "dsl/mini"));
     } finally {
       fs.rmSync(outside, { recursive: true, force: true });
     }
