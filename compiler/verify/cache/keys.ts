@@ -271,7 +271,7 @@ export function sliceKeyer(ir: IREdition, opts: { listBound: number }): (ob: Obl
   for (const f of fieldsOf) fieldHash.set(f.name, contentHash({ name: f.name, type: f.type }));
   const stateHash = contentHash(ir.state);
   const boardHash = contentHash(ir.board, true);
-  const invHash = new Map(ir.invariants.map((i) => [i.id, contentHash({ id: i.id, expr: i.expr })]));
+  const invHash = new Map(ir.invariants.map((i) => [i.id, contentHash(noStateType({ id: i.id, expr: i.expr }))]));
   const invPaths = new Map(
     ir.invariants.map((i) => {
       const s = new Set<string>();
@@ -279,11 +279,16 @@ export function sliceKeyer(ir: IREdition, opts: { listBound: number }): (ob: Obl
       return [i.id, s] as const;
     }),
   );
-  const tableHash = new Map((ir.tables ?? []).map((t) => [t.name, tableHashOf(t)]));
-  const routeHash = new Map(ir.routes.map((r) => [r.name, routeHashOf(r)]));
+  const tableHash = new Map((ir.tables ?? []).map((t) => [t.name, tableHashOf(noStateType(t) as typeof t)]));
+  const routeHash = new Map(ir.routes.map((r) => [r.name, routeHashOf(noStateType(r) as typeof r)]));
   const routeTables = new Map(ir.routes.map((r) => [r.name, routeTablesOf(r)]));
-  const ruleHash = (r: IRRule) => contentHash({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: r.when });
-  const exemptionHash = (e: IREdition["exemptions"][number]) => contentHash({ id: e.id, groups: e.groups, rules: e.rules, when: e.when });
+  const ruleMemo = new Map<IRRule, string>();
+  const ruleHash = (r: IRRule) => {
+    let h = ruleMemo.get(r);
+    if (h === undefined) ruleMemo.set(r, (h = contentHash(noStateType({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: r.when }))));
+    return h;
+  };
+  const exemptionHash = (e: IREdition["exemptions"][number]) => contentHash(noStateType({ id: e.id, groups: e.groups, rules: e.rules, when: e.when }));
   return (ob) => {
     const all = ob.kind === "stuck_power";
     const rules = all ? ir.rules : ob.rules.map((id) => ruleOf.get(id)).filter((r): r is IRRule => !!r);
@@ -322,6 +327,22 @@ export function sliceKeyer(ir: IREdition, opts: { listBound: number }): (ob: Obl
       }),
     );
   };
+}
+
+/**
+ * A copy of an IR value without the type of its `state` nodes (the whole state record: a new
+ * field of a variant would change every expression that reads the state). What an expression
+ * reads of the state is in the types of its field nodes and in the slice key's field types.
+ */
+function noStateType(x: unknown): unknown {
+  if (Array.isArray(x)) return x.map(noStateType);
+  if (x && typeof x === "object") {
+    const o: Record<string, unknown> = {};
+    const isState = (x as { k?: unknown }).k === "state";
+    for (const [k, v] of Object.entries(x)) if (!(isState && k === "type")) o[k] = noStateType(v);
+    return o;
+  }
+  return x;
 }
 
 /** The top-level state fields an obligation's sliced query reads (undefined: the whole state), for completing a reused example (index.ts). */
