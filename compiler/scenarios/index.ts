@@ -123,15 +123,19 @@ function shown(p: string): string {
  */
 function readFixture(fixture: string, fixtureDir: string, root: string, problem: (message: string) => void, scenarioFile?: string): { text: string; file: string } | undefined {
   const what = `fixture \`${shown(fixture)}\``;
-  // a scenario file outside the project (a variant's, issue 28): its fixture is relative to the
-  // file, inside the folder that holds the file's folder (the variant's)
-  const outside = scenarioFile !== undefined && !isInsideDir(path.resolve(scenarioFile), path.resolve(root));
-  if (outside) root = path.dirname(path.dirname(path.resolve(scenarioFile)));
   const rootShown = path.relative(process.cwd(), root) || ".";
   // relative to the project first, then a name in the fixture folder; the first that exists
-  const tries = outside
-    ? [resolveConfined(fixture, path.dirname(path.resolve(scenarioFile)), root)]
-    : [resolveConfined(fixture, root, root), resolveConfined(fixture, path.resolve(root, fixtureDir), root)];
+  const tries = [resolveConfined(fixture, root, root), resolveConfined(fixture, path.resolve(root, fixtureDir), root)];
+  // a scenario file outside the project (a variant's, issue 28): then relative to the file, inside
+  // the folder that holds the file's folder (the variant's)
+  if (scenarioFile !== undefined && !isInsideDir(path.resolve(scenarioFile), path.resolve(root))) {
+    const own = path.dirname(path.dirname(path.resolve(scenarioFile)));
+    const t = resolveConfined(fixture, path.dirname(path.resolve(scenarioFile)), own);
+    if ("abs" in t && fs.existsSync(t.abs) && !tries.some((x) => "abs" in x && fs.existsSync(x.abs))) {
+      root = own;
+      tries.unshift(t);
+    }
+  }
   const inside = tries.flatMap((t) => ("abs" in t ? [t.abs] : []));
   if (!inside.length) {
     const p = (tries[0] as { problem: InputFileProblem }).problem;
