@@ -17,6 +17,7 @@ export const EDITION_SUITES = [
   "test/verify/trust.test.ts",
   "test/verify/analyses-fixtures.test.ts",
   "test/verify/budget.test.ts",
+  "test/verify/variants.test.ts",
   "test/interpret/differential.test.ts",
   "test/interpret/interpret.test.ts",
   "test/interpret/conformance.test.ts",

@@ -15,6 +15,7 @@ import type { Diagnostic, Span } from "../diagnostics/types.js";
 import type { DiagnosticCode } from "../diagnostics/catalog.js";
 import type { Provenance, SourcePos } from "../ir/types.js";
 import { declaresEdition, parseRules } from "../syntax/index.js";
+import { DSL_DIR, TOOL_ROOT, resolveParent } from "./parents.js";
 
 /** A rule-file parser: `parseRules` or one that caches its results by text. */
 export type ParseRules = typeof parseRules;
@@ -51,8 +52,7 @@ function realInside(folder: string, roots: string[]): boolean {
 // named by `extends "p"` is the sibling folder `p`; modules are `modules/<name>/` beside them;
 // an edition's scenarios, fixtures and conformance corpus live in folders named after it.
 
-/** The folder of a project that holds the bundled edition folders. */
-export const DSL_DIR = "dsl";
+export { DSL_DIR, TOOL_ROOT, resolveParent, type ParentVia } from "./parents.js";
 
 /** The name of the folder that holds modules, beside the edition folders. */
 export const MODULES_FOLDER = "modules";
@@ -71,9 +71,9 @@ export function moduleFolder(editionsRoot: string, name: string): string {
   return path.join(editionsRoot, MODULES_FOLDER, name);
 }
 
-/** The folder a parent edition named by `extends "<parentPath>"` is in: beside the edition folder `editionAbs`. */
-export function parentEditionFolder(editionAbs: string, parentPath: string): string {
-  return path.join(path.dirname(editionAbs), parentPath);
+/** The folder a parent edition named by `extends "<parentPath>"` is in (`resolveParent`; beside the edition folder `editionAbs` when none is found). */
+export function parentEditionFolder(editionAbs: string, parentPath: string, projectRoot: string = process.cwd()): string {
+  return resolveParent(editionAbs, parentPath, projectRoot).abs ?? path.join(path.dirname(editionAbs), parentPath);
 }
 
 /** The folder holding the edition folders for a rule file (absolute) of an edition or of a module (`<root>/modules/<m>/x.rules`). */
@@ -370,12 +370,22 @@ function readChain(absDir: string, c: Ctx): { levels: Level[]; bad: boolean } | 
     const parent = level.edition.decl.parent;
     if (!parent) break;
     const at = { file: level.edition.file, span: parent.span, path: parent.path };
-    if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(parent.path) || parent.path === MODULES_FOLDER) {
-      rep("RW2102", `\`extends\` names a folder beside the edition, not \`${parent.path}\``, at, 'write the parent\'s folder name, e.g. `extends "his"`');
+    if (!parent.path.trim() || parent.path === MODULES_FOLDER || /[\0-\x1f]/.test(parent.path)) {
+      rep("RW2102", `\`extends\` names no edition: \`${shownName(parent.path)}\``, at, 'write a bundled edition\'s name (`extends "his"`), a folder\'s path (`extends "../his"`) or an installed package\'s edition (`extends "rulewright/his"`)');
       return undefined;
     }
-    const next = parentEditionFolder(abs, parent.path);
-    if (!realInside(next, [path.dirname(abs), c.repoRoot])) {
+    const found = resolveParent(abs, parent.path, c.repoRoot);
+    if (!found.abs) {
+      const known = siblingFolders(path.dirname(abs), [MODULES_FOLDER, ...chain.map((l) => l.folder)]);
+      const bundled = editionFolders(path.join(TOOL_ROOT, DSL_DIR));
+      const names = [...new Set([...known, ...bundled])].sort();
+      rep("RW2102", `unknown parent edition \`${shownName(parent.path)}\`: no edition folder at ${found.tried.map((t) => `\`${rel(t)}\``).join(", ")}`, at,
+        didYouMean(parent.path, names, `write a bundled edition's name (${bundled.map((b) => `\`${b}\``).join(", ") || "none found"}), a folder's path relative to this edition's folder (\`../his\`) or absolute, or \`<package>/<edition>\` for an installed package`));
+      return undefined;
+    }
+    const next = found.abs;
+    // a plain name found beside the edition may not lead out through a link (an explicit path or package is what it names)
+    if (found.via === "sibling" && !realInside(next, [path.dirname(abs), c.repoRoot])) {
       rep("RW4012", `parent edition \`${parent.path}\` leads out of \`${rel(path.dirname(abs))}\` and the project (through a symbolic link)`, at,
         "a parent edition is a folder beside this one: copy it there instead of linking to it");
       return undefined;

@@ -22,6 +22,7 @@ import type { Env } from "./env.js";
 import { checkExemptions } from "./exemptions.js";
 import { ExprChecker } from "./expr.js";
 import { findSingle, readJson, textHash } from "./inputs.js";
+import { readStateSchema } from "./schema-extension.js";
 import { lowerEdition } from "./lower.js";
 import { checkIntRanges } from "./ranges.js";
 import { Resolution } from "./resolution.js";
@@ -48,8 +49,9 @@ export function loadEdition(editionDir: string, opts?: { repoRoot?: string; read
   const folder = relPath(repoRoot, path.resolve(repoRoot, editionDir));
   const resolution = new Resolution({ folder, rules: [], ...editionLayout(path.posix.basename(folder)) });
   try {
-    const edition = load(editionDir, repoRoot, r, resolution, opts?.readFile, opts?.unsavedIn, opts?.parse);
-    return r.errorCount === 0 && edition ? { edition, diagnostics: r.diagnostics, resolution } : { diagnostics: r.diagnostics, resolution };
+    const found: { parentDir?: string } = {};
+    const edition = load(editionDir, repoRoot, r, resolution, opts?.readFile, opts?.unsavedIn, opts?.parse, found);
+    return r.errorCount === 0 && edition ? { edition, diagnostics: r.diagnostics, resolution, ...found } : { diagnostics: r.diagnostics, resolution };
   } catch (e) {
     // INVARIANT: unreachable on any input; if it is reached, report instead of throwing.
     r.report("RW4001", `internal error while checking \`${editionDir}\`: ${(e as Error).message}`, editionDir, LINE1, "please report this with the input files");
@@ -63,10 +65,12 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** every name's declaration and uses, and the edition's files (compiler/check/resolution.ts) */
   resolution: Resolution;
+  /** a variant's parent edition folder (absolute), wherever `extends` found it (issue 28); absent for an edition that extends nothing */
+  parentDir?: string;
 }
 
 /** Runs the passes over one edition folder; undefined when it has errors (they are in `r`). */
-function load(editionDir: string, repoRoot: string, r: Reporter, res: Resolution, readFile?: (abs: string) => string | undefined, unsavedIn?: (absDir: string) => string[], parse?: ParseRules): IREdition | undefined {
+function load(editionDir: string, repoRoot: string, r: Reporter, res: Resolution, readFile?: (abs: string) => string | undefined, unsavedIn?: (absDir: string) => string[], parse?: ParseRules, found: { parentDir?: string } = {}): IREdition | undefined {
   const absDir = path.resolve(repoRoot, editionDir);
   const inputs: { file: string; sha256: string }[] = [];
 
@@ -74,6 +78,7 @@ function load(editionDir: string, repoRoot: string, r: Reporter, res: Resolution
   const asm = assemble(absDir, { repoRoot, r, inputs, textHash, readFile, unsavedIn, parse });
   res.files.rules = inputs.map((i) => i.file);
   if (!asm) return undefined;
+  if (asm.levels.length > 1) found.parentDir = asm.levels[asm.levels.length - 2]!.abs;
   const checkedFrom = r.diagnostics.length;
   const env: Env = { enums: new Map(), memberIndex: new Map(), defs: new Map(), routes: new Map(), actions: new Map() };
   const c = startChecking(asm, repoRoot, absDir, r, res, inputs, env);
@@ -87,7 +92,8 @@ function load(editionDir: string, repoRoot: string, r: Reporter, res: Resolution
   declareBoard(c, boardJson);
   declareEnums(c, boardJson);
   declareSignatures(c, typeResolver(c, !!boardDecl));
-  const schemaJson = schemaDecl && readJson(c, schemaDecl);
+  // a variant's schema may extend its parent's (schema-extension.ts)
+  const schemaJson = schemaDecl && readStateSchema(c, schemaDecl);
   declareState(c, schemaJson);
 
   // bodies: resolve, type and lower every expression (defs once each, even unused ones)

@@ -54,3 +54,4 @@ export function lowerEdition(c: Checking, ir: Lowered, schemaJson: JsonInput): I
     inputHash: sha256(inputs.map((i) => `${i.file}\0${i.sha256}\n`).join("")),
   };
 }
+

@@ -12,7 +12,7 @@ import path from "node:path";
 import { generateEdition } from "../codegen/index.js";
 import { withoutInputsHash } from "../codegen/header.js";
 import { editionFolder, type IREdition } from "../ir/types.js";
-import { compile, errorCount, staleFiles, UsageError, color, type Format } from "./common.js";
+import { compile, errorCount, outsideProject, staleFiles, UsageError, color, type Format } from "./common.js";
 import { bundledEditions, DSL_DIR, resolveEdition } from "../engine/editions.js";
 import type { WatchRun } from "./watch.js";
 
@@ -31,7 +31,8 @@ export interface BuildResult {
 
 /**
  * Builds (or checks) one edition folder. Generated output goes to `opts.out` when given (any
- * edition, a folder path), else to generated/<name> (bundled editions only: another folder needs `--out`).
+ * edition, a folder path), else to generated/<name> (bundled editions), or `<folder>/generated/` for a
+ * folder outside the project (a variant anywhere); another folder of the project needs `--out`.
  */
 export async function buildOne(arg: string, opts: { check: boolean; format: Format; out?: string }): Promise<BuildResult> {
   const t0 = performance.now();
@@ -40,6 +41,8 @@ export async function buildOne(arg: string, opts: { check: boolean; format: Form
   // the folder name as printed: an unsafe one (RW4011) shows its line breaks as `\n`
   const name = JSON.stringify(path.basename(ref.dir)).slice(1, -1);
   if (!res.edition) return { edition: name, status: "error", files: [], stale: [], errors: errorCount(res.diagnostics), diagnostics: res.diagnostics, ms: performance.now() - t0 };
+  // a folder outside the project (a variant anywhere, issue 28): its own generated/ by default
+  if (!ref.bundled && opts.out === undefined && outsideProject(ref.dir)) opts = { ...opts, out: path.join(ref.dir, "generated") };
   if (!ref.bundled && opts.out === undefined) throw new UsageError(`\`${ref.dir}\` is not a bundled edition (dsl/<name>); without --out build writes only generated/<name>`, 2, `give the folder to write to: \`rulewright build ${ref.dir} --out <dir>\``);
   const generatedDir = path.join("generated", editionFolder(res.edition));
   // --out: the same files, in that folder instead of generated/<name>

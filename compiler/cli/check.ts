@@ -8,7 +8,7 @@
  * is then replaced by validators generated for the run. Resolves when the watch ends (Ctrl-C).
  */
 import { compile, readJson, UsageError, color, type Format } from "./common.js";
-import { actionProblems, stateProblems } from "../engine/validate.js";
+import { actionProblems, stateProblems, withStateDefaults } from "../engine/validate.js";
 import { DSL_DIR, resolveEdition } from "../engine/editions.js";
 import { loadValidators } from "../engine/loader.js";
 import { terminalSafe } from "../diagnostics/terminal.js";
@@ -39,12 +39,14 @@ export async function checkCommand(opts: CheckOptions): Promise<number> {
 
 async function checkOnce(opts: CheckOptions, watching: boolean): Promise<number> {
   const ref = resolveEdition(opts.edition!);
-  const state = readJson(opts.state!, "state");
+  const given = readJson(opts.state!, "state");
   const action = readJson(opts.action!, "action");
   const res = compile(ref, opts.format);
   if (!res.edition) throw new UsageError(`the rules of \`${ref.dir}\` do not compile`, 2);
   const edition = res.edition;
   const mod = await loadValidators(ref, edition, { generateWhenStale: watching });
+  // fields the state lacks take their schema defaults (a variant's new fields, issue 28)
+  const state = withStateDefaults(edition, given);
   // the action is checked by the validators' own validateAction (the one an engine calls)
   const aProblems = actionProblems(edition, action, mod);
   const schemaProblems = stateProblems(edition, undefined, state);

@@ -69,6 +69,8 @@ export function printDiagnostics(diags: Diagnostic[], format: Format, root = pro
 export interface Compiled {
   edition?: IREdition;
   diagnostics: Diagnostic[];
+  /** a variant's parent edition folder (absolute; check's `LoadResult.parentDir`) */
+  parentDir?: string;
 }
 
 /** Compiles an edition folder; prints its diagnostics in text mode. */
@@ -127,3 +129,9 @@ export function readJson(file: string, what: string): unknown {
 }
 
 export const color = pc;
+
+/** Whether a folder (relative to the working folder, or absolute) lies outside the working folder (a variant anywhere, issue 28). */
+export function outsideProject(dir: string): boolean {
+  const rel = path.relative(process.cwd(), path.resolve(dir));
+  return rel === ".." || rel.startsWith(".." + path.sep) || path.isAbsolute(rel);
+}

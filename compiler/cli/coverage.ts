@@ -90,9 +90,11 @@ export function runCoverage(opts: CoverageOptions): CoverageResult {
   // build every bundled edition a manifest names (its rule ids are checked, its orphans found)
   const bundled = bundledEditions();
   const editions = new Map<string, EditionIds>();
+  // a manifest's edition given as a path (`..`: a variant's inherited manifests, issue 28) is relative to the manifest folder
+  const byPath = (n: string) => n === "." || n === ".." || n.startsWith("./") || n.startsWith("../") || path.isAbsolute(n);
   for (const name of [...new Set(manifests.map((m) => m.edition))].sort()) {
-    if (!bundled.includes(name)) continue;
-    const res = compile(resolveEdition(name), opts.format);
+    if (!bundled.includes(name) && !byPath(name)) continue;
+    const res = compile(resolveEdition(byPath(name) ? path.resolve(mdir, name) : name), opts.format);
     diagnostics.push(...res.diagnostics);
     if (!res.edition) continue;
     const ids = new Map<string, { file: string; line: number; column: number }>();
@@ -105,7 +107,7 @@ export function runCoverage(opts: CoverageOptions): CoverageResult {
     editions.set(name, { name, ids, tables });
   }
   // an edition that does not compile: its diagnostics, no numbers
-  if (manifests.some((m) => bundled.includes(m.edition) && !editions.has(m.edition))) return { diagnostics, threshold, auditThreshold, pass: false, exitCode: 2 };
+  if (manifests.some((m) => (bundled.includes(m.edition) || byPath(m.edition)) && !editions.has(m.edition))) return { diagnostics, threshold, auditThreshold, pass: false, exitCode: 2 };
   // bundled editions no manifest names: only listed as uncovered (no ids, no orphan check)
   for (const name of bundled) if (!editions.has(name)) editions.set(name, { name, ids: new Map() });
 

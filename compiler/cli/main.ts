@@ -53,10 +53,18 @@ function editionCommands(program: Command, set: SetCode): void {
     });
   program
     .command("init")
-    .description("scaffold a new edition folder (edition.rules, a state schema, one rule, one scenario, a README) that builds, proves and tests as it is")
+    .description("scaffold a new edition folder (edition.rules, a state schema, one rule, one scenario, a README) that builds, proves and tests as it is; with --extends, a variant of an edition, anywhere")
     .argument("[dir]", "the folder to create (default dsl/my-edition)")
+    .option("--extends <parent>", "scaffold a variant of <parent> (a bundled edition's name, an edition folder's path, or <package>/<edition>): edition.rules with commented examples, a schema extension, a fixture satisfying its invariants, a scenario file, the parent's coverage manifests")
+    .option("--fixture", "derive the fixture of the variant in <dir> again (after its invariants or fields changed), or name the facts no derivation satisfies (exit 1)")
     .addOption(formatOption())
-    .action(async (dir: string | undefined, o: { format: Format }) => {
+    .action(async (dir: string | undefined, o: { format: Format; extends?: string; fixture?: boolean }) => {
+      if (o.fixture || o.extends !== undefined) {
+        const [{ initVariant, refreshFixture }, { UsageError }] = await Promise.all([import("./init-variant.js"), import("./common.js")]);
+        if (dir === undefined) throw new UsageError(`init ${o.fixture ? "--fixture" : "--extends"} needs the variant's folder`, 2, "e.g. `rulewright init --extends his ../my-variant`");
+        set(o.fixture ? await refreshFixture(dir, o) : await initVariant(dir, o.extends!, o));
+        return;
+      }
       set(await initCommand(dir, o));
     });
   program

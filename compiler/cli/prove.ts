@@ -23,14 +23,15 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import type { Severity } from "../ir/analyses.js";
 import { editionFolder, type IREdition } from "../ir/types.js";
-import { proveEdition, SolverPool, safeName, type ObligationResult, type ProofReport, type ProveOptions, type Witnesses } from "../verify/index.js";
+import { ProofCache, proveEdition, SolverPool, safeName, type ObligationResult, type ProofReport, type ProveOptions, type Witnesses } from "../verify/index.js";
+import { reuseParentProofs } from "./parent-proofs.js";
 import { judgeWith, scenarioWitnesses, stagedJudge } from "../engine/witnesses.js";
 import { claim, describeTableExample, factText, idInfo, involved, posText, verdictMessage } from "../ir/verdict-words.js";
 import { replayCommandFor, verdictMeaning } from "../ir/explanations.js";
 import { toSarif, type FormatInput } from "../verify/report/sarif.js";
 import { counts, toJunit } from "../verify/report/junit.js";
 import { KIND_ORDER } from "../ir/obligations.js";
-import { compile, errorCount, MAX_TIMER_MS, parseMillis, UsageError, color } from "./common.js";
+import { compile, errorCount, MAX_TIMER_MS, outsideProject, parseMillis, UsageError, color } from "./common.js";
 import { bundledEditions, DSL_DIR, resolveEdition, PROOFS_DIR, type EditionRef } from "../engine/editions.js";
 import { loadCheckers, needsGenerating } from "../engine/loader.js";
 import { Progress } from "./progress.js";
@@ -91,8 +92,9 @@ export interface ProveOneOptions {
   watching?: boolean;
 }
 
-/** Where proofs of an edition folder go: proofs/<edition> for bundled ones, proofs/.fixtures/<folder name> otherwise (git-ignored). */
+/** Where proofs of an edition folder go: proofs/<edition> for bundled ones, `<folder>/proofs` for a folder outside the project, proofs/.fixtures/<folder name> otherwise (git-ignored). */
 export function proofsDirFor(ref: { dir: string; bundled: boolean }, name: string): string {
+  if (!ref.bundled && outsideProject(ref.dir)) return path.join(ref.dir, "proofs"); // a variant anywhere (issue 28): beside its rules
   return ref.bundled ? path.join("proofs", name) : path.join("proofs", ".fixtures", name);
 }
 
@@ -107,14 +109,17 @@ export async function proveOne(arg: string, opts: ProveOneOptions): Promise<Prov
   clearOutDir(outDir);
   const progress = new Progress(`prove ${ref.bundled ? editionFolder(ir) : ref.dir}`, opts.progress !== false);
   const cacheDir = opts.cacheDir === false ? undefined : (opts.cacheDir ?? DEFAULT_CACHE_DIR);
+  const cache = cacheDir === undefined ? undefined : new ProofCache(cacheDir, ref.dir);
+  // a variant: the verdicts of obligations whose slice its changes leave alone, from the parent's cache (issue 28)
+  const fromParent = cache && res.parentDir ? reuseParentProofs(ir, res.parentDir, cache, cacheDir!, opts.rlimit) : undefined;
+  if (fromParent && opts.format === "text" && opts.progress !== false) process.stderr.write(`prove ${ref.bundled ? editionFolder(ir) : ref.dir}: ${fromParent.reused.length} verdicts from the parent's proofs (${fromParent.parent})\n`);
   const report = await proveEdition(ir, {
     timeoutMs: opts.timeoutMs,
     rlimit: opts.rlimit,
     outDir,
     // report.json is written below, compact (example states in files of their own)
     writeReport: false,
-    cacheDir,
-    cacheName: ref.dir,
+    cache,
     isolate: opts.isolate !== false,
     deadlineMs: opts.deadlineMs,
     onProgress: (e) => progress.event(e),
@@ -127,6 +132,7 @@ export async function proveOne(arg: string, opts: ProveOneOptions): Promise<Prov
     witnesses: opts.witnesses === false ? undefined : () => witnessesFor(ref, ir, opts.witnesses === false ? undefined : opts.witnesses),
   });
   progress.end(report.obligations.length);
+  cache?.save(!opts.shard); // ours (passed in): saved as proveEdition saves its own, pruned but for a shard
   // counterexamples and witnesses as files that `rulewright check` replays; the report points at them
   const files = writeExampleFiles(outDir, report.obligations);
   fs.writeFileSync(path.join(outDir, "report.json"), JSON.stringify(compactReport(report, files), null, 2) + "\n");

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { findScenarioFiles, judge, judgeTable, readScenarioFile, unknownRuleIds, type Scenario, type TableScenario } from "../scenarios/index.js";
 import { compile, UsageError, color, type Format } from "./common.js";
-import { actionProblems, stateProblems, tableInputProblems } from "../engine/validate.js";
+import { actionProblems, stateProblems, tableInputProblems, withStateDefaults } from "../engine/validate.js";
 import { DSL_DIR, resolveEdition } from "../engine/editions.js";
 import { loadValidators, type ValidatorModule } from "../engine/loader.js";
 import type { IREdition } from "../ir/types.js";
@@ -61,6 +61,10 @@ export async function runScenarios(paths: string[], format: Format, opts: { gene
       }
       return loaded;
     };
+    // an edition given as a path (`..`, `./x`, absolute) is relative to the scenario file (a variant's scenarios, issue 28)
+    const editionOf = (e: string) => (e === "." || e === ".." || e.startsWith("./") || e.startsWith("../") || path.isAbsolute(e) ? path.resolve(path.dirname(file), e) : e);
+    for (const s of scenarios) s.edition = editionOf(s.edition);
+    for (const s of tableScenarios) s.edition = editionOf(s.edition);
     for (const s of scenarios) {
       const loaded = await load(s.edition);
       if (loaded) {
@@ -103,9 +107,11 @@ export function runTable(s: TableScenario, edition: IREdition, mod: ValidatorMod
 }
 
 function runOne(s: Scenario, edition: IREdition, mod: ValidatorModule): { pass: boolean; detail: string } {
-  const bad = [...stateProblems(edition, mod, s.state), ...actionProblems(edition, s.action)];
+  // fields the state lacks take their schema defaults (a variant's new fields, issue 28)
+  const state = withStateDefaults(edition, s.state);
+  const bad = [...stateProblems(edition, mod, state), ...actionProblems(edition, s.action)];
   if (bad.length) return { pass: false, detail: `bad input: ${bad.slice(0, 3).join("; ")}` };
-  return judge(s.expect, mod.check(s.state, s.action));
+  return judge(s.expect, mod.check(state, s.action));
 }
 
 export interface TestOptions {

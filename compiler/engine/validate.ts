@@ -11,6 +11,31 @@ import type { ValidatorModule } from "./loader.js";
 
 const ajvCache = new WeakMap<object, ReturnType<Ajv2020["compile"]>>();
 
+const isObj = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+
+/**
+ * The state with every field the schema gives a `default` and the state lacks filled in (records
+ * within records too, `$ref`s to `$defs` followed): how a variant's new fields (a schema
+ * extension, compiler/check/schema-extension.ts) keep its parent's fixtures and scenarios valid.
+ * Returns `state` itself when nothing is missing (or it is not an object); never mutates it.
+ */
+export function withStateDefaults(edition: Pick<IREdition, "schema">, state: unknown): unknown {
+  const defs = isObj(edition.schema.$defs) ? edition.schema.$defs : {};
+  const fill = (schema: unknown, v: unknown, depth: number): unknown => {
+    if (depth > 32 || !isObj(v) || !isObj(schema)) return v;
+    const s = typeof schema.$ref === "string" && schema.$ref.startsWith("#/$defs/") ? defs[schema.$ref.slice(8)] : schema;
+    if (!isObj(s) || !isObj(s.properties)) return v;
+    let out: Record<string, unknown> | undefined;
+    for (const [k, ps] of Object.entries(s.properties)) {
+      const cur = v[k];
+      const next = cur === undefined ? (isObj(ps) && "default" in ps ? structuredClone(ps.default) : undefined) : fill(ps, cur, depth + 1);
+      if (next !== cur) (out ??= { ...v })[k] = next;
+    }
+    return out ?? v;
+  };
+  return fill(edition.schema, state, 0);
+}
+
 /**
  * Validates a state against the edition's JSON Schema (ajv) and its invariants.
  * Returns human-readable problems; empty when the state is good.

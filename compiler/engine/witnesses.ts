@@ -16,7 +16,7 @@ import { createInterpreter, type Interpreter } from "../interpret/index.js";
 import { findScenarioFiles, readScenarioFile } from "../scenarios/index.js";
 import type { JudgedState } from "../verify/obligations/witnesses.js";
 import type { CheckerModule } from "./loader.js";
-import { actionProblems, stateProblems } from "./validate.js";
+import { actionProblems, stateProblems, withStateDefaults } from "./validate.js";
 
 type Json = Record<string, unknown>;
 
@@ -60,7 +60,9 @@ export function stagedJudge(ir: IREdition, checkers: (actions: readonly string[]
 function interpreterJudge(ir: IREdition): { judge: Judge; interpreter: () => Interpreter } {
   let interp: Interpreter | undefined;
   const interpreter = () => (interp ??= createInterpreter(ir));
-  const judge: Judge = (state, action, source) => {
+  const judge: Judge = (given, action, source) => {
+    // a variant's new fields take their schema defaults (a parent's scenario state lacks them)
+    const state = withStateDefaults(ir, given) as Json;
     try {
       if (actionProblems(ir, action).length || stateProblems(ir, undefined, state).length || interpreter().brokenInvariants(state).length) return undefined;
       const i = interpreter().check(state, action);

@@ -389,6 +389,11 @@ export interface IREdition {
   cites: string; // "his"
   /** `extends "<folder>"`: the parent edition's folder name (a variant); absent otherwise */
   parent?: string;
+  /**
+   * the parent edition's folder: relative to the project when inside it (`dsl/his`), else
+   * absolute (a variant outside the tool, issue 28); the CLI opens its proof cache from it
+   */
+  parentDir?: string;
   /** every module imported by the edition or an ancestor, sorted (set by the checker) */
   modules?: string[];
   enums: IREnum[];

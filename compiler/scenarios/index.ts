@@ -23,7 +23,7 @@ import fs from "node:fs";
 import path from "node:path";
 import YAML from "yaml";
 import { parseJson, stableJson, stripBom } from "../diagnostics/json.js";
-import { describeInputProblem, readConfinedFile, resolveConfined, utf8Text, type InputFileProblem } from "../diagnostics/files.js";
+import { describeInputProblem, isInsideDir, readConfinedFile, resolveConfined, utf8Text, type InputFileProblem } from "../diagnostics/files.js";
 import { closest } from "../diagnostics/suggest.js";
 
 export type Expectation = "allowed" | { forbidden: string[] } | { obliged: string[] };
@@ -122,11 +122,21 @@ function shown(p: string): string {
  * text (issue 29). A problem is passed to `problem` (its message never quotes the file's
  * contents) and gives undefined.
  */
-function readFixture(fixture: string, fixtureDir: string, root: string, problem: (message: string) => void): { text: string; file: string } | undefined {
+function readFixture(fixture: string, fixtureDir: string, root: string, problem: (message: string) => void, scenarioFile?: string): { text: string; file: string } | undefined {
   const what = `fixture \`${shown(fixture)}\``;
   const rootShown = path.relative(process.cwd(), root) || ".";
   // relative to the project first, then a name in the fixture folder; the first that exists
   const tries = [resolveConfined(fixture, root, root), resolveConfined(fixture, path.resolve(root, fixtureDir), root)];
+  // a scenario file outside the project (a variant's, issue 28): then relative to the file, inside
+  // the folder that holds the file's folder (the variant's)
+  if (scenarioFile !== undefined && !isInsideDir(path.resolve(scenarioFile), path.resolve(root))) {
+    const own = path.dirname(path.dirname(path.resolve(scenarioFile)));
+    const t = resolveConfined(fixture, path.dirname(path.resolve(scenarioFile)), own);
+    if ("abs" in t && fs.existsSync(t.abs) && !tries.some((x) => "abs" in x && fs.existsSync(x.abs))) {
+      root = own;
+      tries.unshift(t);
+    }
+  }
   const inside = tries.flatMap((t) => ("abs" in t ? [t.abs] : []));
   if (!inside.length) {
     const p = (tries[0] as { problem: InputFileProblem }).problem;
@@ -197,7 +207,7 @@ function readScenarioFileOrThrow(file: string, fixtureDirFor: (edition: string) 
   if (typeof edition !== "string") problems.push({ file, line: 1, message: "missing `edition` (e.g. `edition: his`)" });
   let base: unknown = undefined;
   if (typeof top.fixture === "string" && typeof edition === "string") {
-    const fxText = readFixture(top.fixture, fixtureDirFor(edition), root, (message) => problems.push({ file, line: 1, message }));
+    const fxText = readFixture(top.fixture, fixtureDirFor(edition), root, (message) => problems.push({ file, line: 1, message }), file);
     if (fxText !== undefined) {
       const parsed = parseJson(fxText.text);
       if (parsed.error) problems.push({ file, line: 1, message: `cannot load fixture \`${shown(top.fixture)}\`: ${fxText.file}:${parsed.error.line}:${parsed.error.column}: ${parsed.error.message}` });

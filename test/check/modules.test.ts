@@ -356,18 +356,53 @@ describe("variant editions", () => {
     expect(w!.removed!.map((x) => [x.id, x.edition])).toEqual([["move.cap", "mini-v"], ["dow.green", "mini-w"]]);
   });
 
-  it("RW2102: an unknown parent, with did-you-mean", () => {
-    const d = only(load(tree({ "mini-v/v.rules": VARIANT.replace('extends "mini"', 'extends "mnii"') }), "mini-v").diagnostics, "RW2102");
-    expect(d.message).toBe("unknown parent edition `mnii`: no edition folder `dsl/mnii`");
+  it("RW2102: an unknown parent, with did-you-mean and the folders tried", () => {
+    const root = tree({ "mini-v/v.rules": VARIANT.replace('extends "mini"', 'extends "mnii"') });
+    const d = only(load(root, "mini-v").diagnostics, "RW2102");
+    expect(d.message).toMatch(/^unknown parent edition `mnii`: no edition folder at `dsl\/mnii`, /);
+    expect(d.message).toContain("dsl/mnii`");
     expect(at(d)).toBe("dsl/mini-v/v.rules:1:53");
     expect(d.help).toBe("did you mean `mini`?");
   });
 
-  it("RW2102: extending a module folder or a path", () => {
+  it("RW2102: extending the modules folder; a path that holds no edition", () => {
     let d = only(load(tree({ "mini-v/v.rules": VARIANT.replace('extends "mini"', 'extends "modules"') }), "mini-v").diagnostics, "RW2102");
-    expect(d.message).toBe("`extends` names a folder beside the edition, not `modules`");
-    d = only(load(tree({ "mini-v/v.rules": VARIANT.replace('extends "mini"', 'extends "../mini"') }), "mini-v").diagnostics, "RW2102");
-    expect(d.message).toBe("`extends` names a folder beside the edition, not `../mini`");
+    expect(d.message).toBe("`extends` names no edition: `modules`");
+    d = only(load(tree({ "mini-v/v.rules": VARIANT.replace('extends "mini"', 'extends "../nowhere"') }), "mini-v").diagnostics, "RW2102");
+    expect(d.message).toBe("unknown parent edition `../nowhere`: no edition folder at `dsl/nowhere`");
+  });
+
+  it("extends by path: relative to the variant's folder, or absolute; a variant outside dsl/ (issue 28)", () => {
+    const root = tree();
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), "rw-variant-"));
+    try {
+      for (const [dir, parent] of [[path.join(outside, "rel"), path.relative(path.join(outside, "rel"), path.join(root, "dsl/mini"))], [path.join(outside, "abs"), path.join(root, "dsl/mini")]] as const) {
+        fs.mkdirSync(dir);
+        fs.writeFileSync(path.join(dir, "v.rules"), VARIANT.replace('extends "mini"', `extends ${JSON.stringify(parent.startsWith(".") || path.isAbsolute(parent) ? parent : "./" + parent)}`));
+        const res = loadEdition(dir, { repoRoot: root });
+        expect(errors(res.diagnostics)).toEqual([]);
+        expect(res.edition!.parent).toBe("mini");
+        expect(res.edition!.rules.some((r) => r.id === "pass.hand_limit")).toBe(true);
+      }
+      // a plain name not beside the variant: the project's dsl/<name>
+      const plain = path.join(outside, "plain");
+      fs.mkdirSync(plain);
+      fs.writeFileSync(path.join(plain, "v.rules"), VARIANT);
+      expect(errors(loadEdition(plain, { repoRoot: root }).diagnostics)).toEqual([]);
+      // an installed package's edition: node_modules/<package>/dsl/<edition> above the variant
+      const pkg = path.join(outside, "node_modules/@acme/rules");
+      fs.mkdirSync(path.join(pkg, "dsl"), { recursive: true });
+      fs.writeFileSync(path.join(pkg, "package.json"), '{ "name": "@acme/rules" }');
+      fs.cpSync(path.join(root, "dsl"), path.join(pkg, "dsl"), { recursive: true });
+      const viaPkg = path.join(outside, "pkg");
+      fs.mkdirSync(viaPkg);
+      fs.writeFileSync(path.join(viaPkg, "v.rules"), VARIANT.replace('extends "mini"', 'extends "@acme/rules/mini"'));
+      const res = loadEdition(viaPkg, { repoRoot: root });
+      expect(errors(res.diagnostics)).toEqual([]);
+      expect(res.parentDir).toBe(path.join(pkg, "dsl/mini"));
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("RW2103: a cycle in extends", () => {

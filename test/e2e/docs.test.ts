@@ -149,4 +149,31 @@ describe("docs that stay true (issue 24)", () => {
     const outputs = ignored(missing.map((n) => n.name));
     expect(missing.filter((n) => !outputs.has(n.name)).map((n) => `${n.where}: ${n.name}`)).toEqual([]);
   });
+
+  it("links every docs/ page from the top README, and every relative link of README.md and docs/ leads to a file (issue 28)", () => {
+    const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const pages = FILES.filter((f) => /^docs\/[^/]+\.md$/.test(f));
+    expect(pages.length).toBeGreaterThanOrEqual(6);
+    expect(pages.filter((p) => !readme.includes(`](${p})`))).toEqual([]);
+    const broken: string[] = [];
+    for (const f of ["README.md", ...pages]) {
+      const text = fs.readFileSync(path.join(ROOT, f), "utf8");
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = m[1]!.split("#")[0]!;
+        if (!target || /^[a-z]+:/.test(target)) continue;
+        if (!fs.existsSync(path.join(ROOT, path.dirname(f), target))) broken.push(`${f}:${lineAt(text, m.index)}: ${m[1]}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("keeps the README's \"Making a variant\" to ten lines or fewer (issue 28)", () => {
+    const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const m = /^## Making a variant\n([\s\S]*?)^## /m.exec(readme);
+    expect(m).not.toBeNull();
+    const lines = m![1]!.split("\n").filter((l) => l.trim());
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines.length).toBeLessThanOrEqual(10);
+    expect(m![1]).toContain("init --extends his");
+  });
 });

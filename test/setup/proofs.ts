@@ -43,7 +43,7 @@ declare module "vitest" {
 }
 
 /** The test files that read the reports or the proof cache: a run filtered to other files skips the proofs. */
-const READERS = ["test/verify/crosscheck.test.ts", "test/verify/verdicts.test.ts", "test/verify/fast-proofs.test.ts", "test/verify/prove-ci.test.ts"];
+const READERS = ["test/verify/crosscheck.test.ts", "test/verify/verdicts.test.ts", "test/verify/fast-proofs.test.ts", "test/verify/prove-ci.test.ts", "test/verify/variants.test.ts"];
 
 /** Options of the vitest command line that take the next argument as their value (`--project editions`). */
 const VALUE_OPTIONS = new Set(["--project", "--reporter", "--outputFile", "--config", "-c", "--shard", "--maxWorkers", "--minWorkers", "--testNamePattern", "-t", "--pool", "--root", "-r", "--dir", "--environment", "--mode", "--exclude", "--testTimeout", "--hookTimeout", "--retry", "--bail"]);

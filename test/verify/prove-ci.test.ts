@@ -156,9 +156,9 @@ describe("solver process containment (library)", () => {
     const ir = loadEdition("test/broken/always-forbidden", { repoRoot: REPO }).edition!;
     process.env.RW_WORKER_HANG_ON = "dead_rule.pass";
     try {
-      const t0 = Date.now();
+      // no wall-clock assertion (issue 28): the run returning at all (within the test's timeout)
+      // and every verdict naming the deadline show that the deadline ended it
       const r = await proveEdition(ir, { isolate: true, deadlineMs: 5000, only: (o) => o.kind === "dead_rule" });
-      expect(Date.now() - t0).toBeLessThan(60_000);
       expect(r.obligations.every((o) => o.verdict === "unknown")).toBe(true);
       expect(r.obligations[0].reason).toMatch(/deadline reached/);
     } finally {

@@ -23,6 +23,7 @@ import { liftsOf, type Obligation } from "../../ir/obligations.js";
 import { routesIn, tablesIn } from "../../ir/walk.js";
 import { stableJson } from "../../diagnostics/json.js";
 import { contentFingerprint } from "../../ir/fingerprint.js";
+import { obligationPaths, sliceInvariants, statePaths } from "../obligations/slice.js";
 
 /**
  * The prover's own code, relative to compiler/ (or dist/): what decides a verdict — the IR it
@@ -239,4 +240,111 @@ export function obligationKeyer(ir: IREdition, opts: { listBound: number }): (ob
       }),
     );
   };
+}
+
+/**
+ * The slice key of every obligation (issue 28, "proofs reused from the parent"): a sha256 (hex)
+ * over what the obligation's **sliced** query reads, so that an edition that differs from
+ * another only in parts the obligation does not read — a variant's new rule of another action,
+ * its new invariant over other fields, a new state field — gives it the same slice key. It
+ * covers what `obligationKeyer` covers (the obligation, its rules, exemptions, actions, routes,
+ * tables, the phase's decline move, the tool and the list bound) but, instead of the whole state
+ * type and every invariant: the invariants in the obligation's cone of influence (slice.ts
+ * `sliceInvariants`), the types of the top-level state fields that the obligation and those
+ * invariants read (the whole state when one reads `state` itself), and the board. A
+ * `stuck_power` obligation reads every rule: its slice key covers all of them.
+ *
+ * A slice key is not a cache key: the same slice key only says that the two queries restricted
+ * to their slices are the same. The prover (index.ts) reuses such a verdict when it holds in the
+ * whole edition too: an unsat verdict always (the edition's query assumes at least the slice's
+ * invariants), a verdict found on a state only when that state, completed for this edition,
+ * satisfies all of its invariants (`ProveOptions.completeExample`).
+ */
+export function sliceKeyer(ir: IREdition, opts: { listBound: number }): (ob: Obligation) => string {
+  const ruleOf = new Map(ir.rules.map((r) => [r.id, r]));
+  const fieldHash = new Map<string, string>();
+  const fieldsOf = (ir.state.k === "record" ? ir.state.fields : []) as { name: string; type: unknown }[];
+  for (const f of fieldsOf) fieldHash.set(f.name, contentHash({ name: f.name, type: f.type }));
+  const stateHash = contentHash(ir.state);
+  const boardHash = contentHash(ir.board, true);
+  const invHash = new Map(ir.invariants.map((i) => [i.id, contentHash(noStateType({ id: i.id, expr: i.expr }))]));
+  const invPaths = new Map(
+    ir.invariants.map((i) => {
+      const s = new Set<string>();
+      statePaths(i.expr, ir, s);
+      return [i.id, s] as const;
+    }),
+  );
+  const tableHash = new Map((ir.tables ?? []).map((t) => [t.name, tableHashOf(noStateType(t) as typeof t)]));
+  const routeHash = new Map(ir.routes.map((r) => [r.name, routeHashOf(noStateType(r) as typeof r)]));
+  const routeTables = new Map(ir.routes.map((r) => [r.name, routeTablesOf(r)]));
+  const ruleMemo = new Map<IRRule, string>();
+  const ruleHash = (r: IRRule) => {
+    let h = ruleMemo.get(r);
+    if (h === undefined) ruleMemo.set(r, (h = contentHash(noStateType({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: r.when }))));
+    return h;
+  };
+  const exemptionHash = (e: IREdition["exemptions"][number]) => contentHash(noStateType({ id: e.id, groups: e.groups, rules: e.rules, when: e.when }));
+  return (ob) => {
+    const all = ob.kind === "stuck_power";
+    const rules = all ? ir.rules : ob.rules.map((id) => ruleOf.get(id)).filter((r): r is IRRule => !!r);
+    const exIds = new Set([...(ob.exemptions ?? []), ...rules.flatMap((r) => liftsOf(ir, r).map((e) => e.id))]);
+    const exemptions = all ? ir.exemptions : ir.exemptions.filter((e) => exIds.has(e.id));
+    const invariants = sliceInvariants(ir, ob);
+    const paths = new Set(obligationPaths(ir, ob));
+    for (const i of invariants) for (const p of invPaths.get(i.id) ?? []) paths.add(p);
+    const whole = [...paths].some((p) => p === "");
+    const fields = whole ? [] : [...new Set([...paths].map((p) => p.split(".")[0]!))].sort();
+    const routes = new Set<string>();
+    const tables = new Set<string>();
+    for (const x of [...rules.map((r) => r.when), ...exemptions.map((e) => e.when), ...invariants.map((i) => i.expr)]) {
+      routesIn(x, routes);
+      tablesIn(x, tables);
+    }
+    for (const r of routes) for (const t of routeTables.get(r) ?? []) tables.add(t);
+    const actionNames = new Set([ob.action, ...rules.map((r) => r.action)]);
+    const actions = ob.action === "*" ? ir.actions : ir.actions.filter((a) => actionNames.has(a.name));
+    return sha(
+      stable({
+        slice: 1,
+        tool: toolVersion(),
+        listBound: opts.listBound,
+        ob: { id: ob.id.startsWith(`${ob.edition}.`) ? ob.id.slice(ob.edition.length + 1) : ob.id, kind: ob.kind, action: ob.action, rules: ob.rules, exemptions: ob.exemptions, phase: ob.phase, table: ob.table },
+        table: ob.table === undefined ? undefined : sha(stable((ir.tables ?? []).find((t) => t.name === ob.table))),
+        decline: ob.phase === undefined ? undefined : (ir.declines ?? []).filter((d) => d.phase === ob.phase).map((d) => ({ action: d.action, phase: d.phase })),
+        rules: rules.map(ruleHash),
+        exemptions: exemptions.map(exemptionHash),
+        actions: actions.map((a) => sha(stable({ name: a.name, params: a.params }))),
+        routes: [...routes].sort().map((r) => routeHash.get(r) ?? r),
+        lookups: [...tables].sort().map((t) => tableHash.get(t) ?? t),
+        invariants: invariants.map((i) => invHash.get(i.id)),
+        state: whole ? stateHash : fields.map((f) => fieldHash.get(f) ?? `missing ${f}`),
+        board: boardHash,
+      }),
+    );
+  };
+}
+
+/**
+ * A copy of an IR value without the type of its `state` nodes (the whole state record: a new
+ * field of a variant would change every expression that reads the state). What an expression
+ * reads of the state is in the types of its field nodes and in the slice key's field types.
+ */
+function noStateType(x: unknown): unknown {
+  if (Array.isArray(x)) return x.map(noStateType);
+  if (x && typeof x === "object") {
+    const o: Record<string, unknown> = {};
+    const isState = (x as { k?: unknown }).k === "state";
+    for (const [k, v] of Object.entries(x)) if (!(isState && k === "type")) o[k] = noStateType(v);
+    return o;
+  }
+  return x;
+}
+
+/** The top-level state fields an obligation's sliced query reads (undefined: the whole state), for completing a reused example (index.ts). */
+export function sliceFields(ir: IREdition, ob: Obligation): Set<string> | undefined {
+  const paths = new Set(obligationPaths(ir, ob));
+  for (const i of sliceInvariants(ir, ob)) statePaths(i.expr, ir, paths);
+  if (paths.has("")) return undefined;
+  return new Set([...paths].map((p) => p.split(".")[0]!));
 }
