@@ -6,7 +6,7 @@
 import type { ConsumeMethodOpts, CstNode, DSLMethodOpts, GrammarAction, IOrAlt, IToken, OrMethodOpts, ParserMethod, SubruleMethodOpts, TokenType } from "chevrotain";
 import { Colon, Comma, Dot, DotDot, Ge, Ident, IntLit, KW, LBrace, Le, LParen, Minus, RBrace, RParen, StringLit } from "./tokens.js";
 
-type Rule = ParserMethod<[], CstNode>;
+export type Rule = ParserMethod<[], CstNode>;
 
 /** The part of chevrotain's parser DSL the table grammar records with (protected on `CstParser`: the parser hands itself over). */
 export interface GrammarDsl {
@@ -19,6 +19,8 @@ export interface GrammarDsl {
   CONSUME2(tokType: TokenType, options?: ConsumeMethodOpts): IToken;
   OPTION(action: GrammarAction<unknown> | DSLMethodOpts<unknown>): unknown;
   OR(alts: IOrAlt<unknown>[] | OrMethodOpts<unknown>): unknown;
+  OR2(alts: IOrAlt<unknown>[] | OrMethodOpts<unknown>): unknown;
+  OR3(alts: IOrAlt<unknown>[] | OrMethodOpts<unknown>): unknown;
   MANY(action: GrammarAction<unknown> | DSLMethodOpts<unknown>): void;
   MANY2(action: GrammarAction<unknown> | DSLMethodOpts<unknown>): void;
   MANY3(action: GrammarAction<unknown> | DSLMethodOpts<unknown>): void;

@@ -12,6 +12,7 @@ import {
 } from "./tokens.js";
 import { errorMessageProvider } from "./parse-errors.js";
 import { tableGrammar, type GrammarDsl } from "./grammar-tables.js";
+import { routeGrammar } from "./grammar-routes.js";
 
 export { errorMessageProvider, showLabel } from "./parse-errors.js";
 
@@ -39,7 +40,7 @@ export class RulesParser extends CstParser {
       { ALT: () => this.SUBRULE(this.enumDecl) },
       { ALT: () => this.SUBRULE(this.actionDecl) },
       { ALT: () => this.SUBRULE(this.defDecl) },
-      { ALT: () => this.SUBRULE(this.routeDecl) },
+      { ALT: () => this.SUBRULE(this.routes.routeDecl) },
       { ALT: () => this.SUBRULE(this.ruleDecl) },
       { ALT: () => this.SUBRULE(this.exemptDecl) },
       { ALT: () => this.SUBRULE(this.invariantDecl) },
@@ -206,40 +207,7 @@ export class RulesParser extends CstParser {
     this.SUBRULE(this.expr);
   });
 
-  private routeDecl = this.RULE("routeDecl", () => {
-    this.CONSUME(KW.route);
-    this.CONSUME(Ident, { LABEL: "name" });
-    this.SUBRULE(this.paramList);
-    this.CONSUME(LBrace);
-    this.MANY(() => this.SUBRULE(this.routeClause));
-    this.CONSUME(RBrace);
-  });
-
-  private routeClause = this.RULE("routeClause", () => {
-    this.OR([
-      {
-        ALT: () => {
-          this.OR2([
-            { ALT: () => this.CONSUME(KW.land, { LABEL: "kind" }) },
-            { ALT: () => this.CONSUME(KW.sea, { LABEL: "kind" }) },
-            { ALT: () => this.CONSUME(KW.port, { LABEL: "kind" }) },
-          ]);
-          this.CONSUME(Ident, { LABEL: "var" });
-          this.CONSUME(Colon);
-          this.SUBRULE(this.expr);
-        },
-      },
-      {
-        ALT: () => {
-          this.OR3([
-            { ALT: () => this.CONSUME(KW.max_seas, { LABEL: "kind" }) },
-            { ALT: () => this.CONSUME(KW.passes, { LABEL: "kind" }) },
-          ]);
-          this.SUBRULE2(this.expr);
-        },
-      },
-    ]);
-  });
+  private routes = routeGrammar(this as unknown as GrammarDsl, () => ({ expr: this.expr, paramList: this.paramList }));
 
   private ruleId = this.RULE("ruleId", () => {
     this.CONSUME(AnyName);

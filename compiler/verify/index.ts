@@ -37,7 +37,7 @@ export interface ProveOptions {
    */
   rlimit?: number;
   /**
-   * wall-clock safety net of one obligation in ms, counted from its start in a solver process
+   * CPU-time safety net of one obligation in ms, counted from its start in a solver process
    * (default `DEFAULT_TIMEOUT_MS`, far above what the budget takes): only a wedged solver hits it
    */
   timeoutMs?: number;

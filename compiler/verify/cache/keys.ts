@@ -10,7 +10,7 @@
  * verdict (except for a table obligation, whose example cites row lines: its own table is keyed
  * with positions); the actions involved; the state type, the enums and the board; the list bound;
  * and the tool version (package version, z3-solver version, and a hash of the prover's own code:
- * `PROVER_CODE`). The per-obligation timeout (a wall-clock safety net) and the resource budget are
+ * `PROVER_CODE`). The per-obligation timeout (a CPU-time safety net) and the resource budget are
  * not in the key (the budget is in the entry, store.ts).
  */
 import crypto from "node:crypto";

@@ -18,7 +18,7 @@ import type { SolveAnswer, SolveTask, WorkerMessage } from "./worker.js";
 import { getZ3, runExclusive } from "./z3.js";
 
 export interface RunOptions {
-  /** wall-clock safety net of one obligation (ms, from its start in a solver process) */
+  /** CPU-time safety net of one obligation (ms, from its start in a solver process) */
   timeoutMs: number;
   /** resource budget of one obligation (units of Z3's rlimit count; README "Budgets") */
   rlimit: number;

@@ -123,7 +123,7 @@ export class Prover {
    * which the obligation's own formula holds (every leaf pinned to its value, Z3 decides the
    * rest) answers a `proved`-by-witness obligation without a search. Only used for the kinds
    * whose `sat` proves (dead_rule, redundant_rule, always_forbidden, swallowing_exemption).
-   * `limits`: the obligation's resource budget and wall-clock safety net (README "Budgets"),
+   * `limits`: the obligation's resource budget and CPU-time safety net (README "Budgets"),
    * counted from this call; the result records the budget and the count used (`rlimit`).
    * `early`: called with a `refuted` verdict as soon as the solver finds its model, before the
    * counterexample is made canonical and its facts minimal (its facts are then the model's
