@@ -5,12 +5,8 @@
  * proofs.ts, the proof cache in proofs/.cache), the variant's first prove re-solves only the
  * obligations its change touches (counts asserted, never times).
  *
- * Language constructs of issue 28 point 4 (`unless`, integer division `/`) belong in
- * `VARIANT_RULES` below once the language has them: one rule each, e.g.
- *   rule dow.truce_unless §9.6 "…" forbid declare_war when state.truce_turns > 0 unless target = independent
- *   rule dow.half_truce §9.6 "…" forbid declare_war when state.truce_turns / 2 > 1
- * with a scenario each in `VARIANT_SCENARIOS`; the counts below are computed from the rules
- * (`touched`), so they follow.
+ * The variant's rule uses two constructs of issue 28 point 4: integer division (`/`, rounding
+ * down: a truce of one turn is half a turn, 0) and `unless` (an exemption written on the rule).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -30,8 +26,8 @@ import { proofReport } from "../helpers/proof-reports.js";
 const LONG = 600_000;
 /** The variant's own rules, appended to its scaffolded edition.rules. */
 const VARIANT_RULES = `
-rule dow.truce §9.6 "no war is declared while a truce lasts"
-  forbid declare_war when state.truce_turns > 0
+rule dow.truce §9.6 "a truce of two to seven turns bans declarations of war (a longer one is a treaty)"
+  forbid declare_war when state.truce_turns / 2 > 0 unless state.truce_turns > 7
 `;
 /** Its scenarios, on the fixture the scaffold derived (which has no truce_turns: the default applies). */
 const VARIANT_SCENARIOS = `edition: ..
@@ -43,6 +39,14 @@ scenarios:
     expect: { forbidden: [dow.truce] }
   - name: "dow.truce does not fire without a truce (the field's default, 0)"
     patch: { phase: diplomacy, segment: declarations_of_war }
+    action: { action: declare_war, by: france, target: england }
+    expect: allowed
+  - name: "a truce of one turn: 1 / 2 rounds down to 0, dow.truce does not fire"
+    patch: { phase: diplomacy, segment: declarations_of_war, truce_turns: 1 }
+    action: { action: declare_war, by: france, target: england }
+    expect: allowed
+  - name: "a truce of eight turns is a treaty: the rule's unless lifts it"
+    patch: { phase: diplomacy, segment: declarations_of_war, truce_turns: 8 }
     action: { action: declare_war, by: france, target: england }
     expect: allowed
 `;
@@ -96,6 +100,8 @@ describe("a variant outside the project (issue 28)", () => {
     expect(summary.results.map((r) => [r.name, r.pass])).toEqual(expect.arrayContaining([
       ["dow.truce fires while a truce lasts", true],
       ["dow.truce does not fire without a truce (the field's default, 0)", true],
+      ["a truce of one turn: 1 / 2 rounds down to 0, dow.truce does not fire", true],
+      ["a truce of eight turns is a treaty: the rule's unless lifts it", true],
     ]));
     expect(summary.failed).toBe(0);
   }, LONG);
