@@ -244,7 +244,7 @@ describe("finding: scenario, state and action files", () => {
     fs.writeFileSync(path.join(dir, "a.yaml"), "edition: no_such_edition\nscenarios:\n  - name: x\n    state: {}\n    action: { action: pass, power: france }\n    expect: allowed\n");
     fs.copyFileSync("test/scenarios/his/action-table.yaml", path.join(dir, "b.yaml"));
     const summary = await runScenarios([dir], "json");
-    expect(summary.problems.map((p) => [path.basename(p.file), p.line, p.message])).toEqual([["a.yaml", 1, "edition `no_such_edition`: no edition `no_such_edition`: not a bundled edition and not a folder"]]);
+    expect(summary.problems.map((p) => [path.basename(p.file), p.line, p.message])).toEqual([["a.yaml", 1, "edition `no_such_edition`: no edition `no_such_edition`: not a bundled edition and not a folder; bundled editions: `his`, `his-500`, `vq`"]]);
     expect(summary.passed).toBeGreaterThan(0);
   });
 
