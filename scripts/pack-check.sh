@@ -10,7 +10,7 @@
 # moduleResolution bundler), a CommonJS require, `build --out` output compiled strictly, the
 # shipped corpus run through the installed CLI (`conformance run his`, also --verdict-only) and
 # through `@rulewright/his/corpus`, `explain pass.home_card` without proving, and an esbuild browser
-# bundle of `check` alone (budget below).
+# bundles of `checkTrusted` and of the checked `check` alone (budgets below).
 # Usage: scripts/pack-check.sh [--no-build]   (--no-build: pack the dist/ already built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,9 +32,13 @@ TGZ=$(ls "$WORK"/rulewright-*.tgz)
 VTGZ=$(ls "$WORK"/rulewright-his-*.tgz)
 TSC="$REPO/node_modules/typescript/bin/tsc"
 ESBUILD="$REPO/node_modules/.bin/esbuild"
-# budgets: the validators package installed (bytes of its files) and check alone bundled for the browser (minified)
+# budgets: the validators package installed (bytes of its files), and bundled for the browser
+# (minified) the trusted check alone (the engine's hot loop: no input validation) and the checked
+# check (input validated against the action's parameters and the state schema: the schema
+# validators of the whole state come with it)
 INSTALL_BUDGET=1048576
 BUNDLE_BUDGET=${BUNDLE_BUDGET:-102400}
+CHECKED_BUNDLE_BUDGET=${CHECKED_BUNDLE_BUDGET:-262144}
 tar tzf "$TGZ" > "$WORK/files.txt"
 echo "pack-check: packed $(basename "$TGZ") ($(du -k "$TGZ" | cut -f1) KiB, $(wc -l < "$WORK/files.txt") files) in $((SECONDS - t0)) s"
 # the tarball holds the compiled code and the bundled editions, no sources or tests
@@ -178,19 +182,23 @@ import { loadCorpus, type CorpusCase } from "@rulewright/his/corpus";
 const power: MajorPower = ENUMS.MajorPower[0];
 const state: State = JSON.parse(JSON.stringify(START_STATE)) as State;
 const a: PassAction = { action: "pass", power };
-const allowed: boolean = checkPass(state, a).allowed && check(state, a).allowed;
+const r = check(state, a);
+const allowed: boolean = checkPass(state, a).allowed && r.ok && r.allowed;
+const moves = legalMoves(state, power);
 const hash: string = EDITION_HASH;
 const first: CorpusCase | undefined = loadCorpus().cases[0];
-export const out = [allowed, hash, first?.source, legalMoves(state, power).length, RULES.length];
+export const out = [allowed, hash, first?.source, Array.isArray(moves) ? moves.length : moves.errors.length, RULES.length];
 EOF2
   cat > nodenext/use.cts <<'EOF2'
 import his = require("@rulewright/his");
-export const allowed: boolean = his.check(his.START_STATE as his.State, { action: "pass", power: "france" }).allowed;
+const r = his.check(his.START_STATE as his.State, { action: "pass", power: "france" });
+export const allowed: boolean = r.ok && r.allowed;
 EOF2
   echo '{ "compilerOptions": { "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "lib": ["es2022"], "types": [], "strict": true, "noEmit": true, "skipLibCheck": false, "exactOptionalPropertyTypes": true, "noUncheckedIndexedAccess": true }, "files": ["use.mts", "use.cts"] }' > nodenext/tsconfig.json
   cat > bundler/use.ts <<'EOF2'
 import { check, ENUMS, START_STATE, type State } from "@rulewright/his";
-export const v: boolean = check(START_STATE as State, { action: "declare_war", by: ENUMS.MajorPower[1], target: "scotland" }).allowed;
+const r = check(START_STATE as State, { action: "declare_war", by: ENUMS.MajorPower[1], target: "scotland" });
+export const v: boolean = r.ok ? r.allowed : false;
 EOF2
   echo '{ "compilerOptions": { "module": "esnext", "moduleResolution": "bundler", "target": "es2022", "lib": ["es2022", "dom"], "types": [], "strict": true, "noEmit": true, "skipLibCheck": false, "verbatimModuleSyntax": true }, "files": ["use.ts"] }' > bundler/tsconfig.json
   cp -r node_modules nodenext/ && cp -r node_modules bundler/
@@ -199,12 +207,19 @@ EOF2
   # the minimum TypeScript the README states for nodenext (a CommonJS file's import = require of an ES module): 5.8
   mkdir -p ts-min && (cd ts-min && echo '{ "private": true }' > package.json && npm install --no-audit --no-fund --prefer-offline typescript@5.8.3 >/dev/null 2>&1) || fail "validators: could not install typescript@5.8.3"
   (cd nodenext && node ../ts-min/node_modules/typescript/bin/tsc -p . > tsc58.out 2>&1) || { cat nodenext/tsc58.out; fail "validators: TypeScript 5.8 (nodenext) against the packed .d.ts"; }
-  # check alone, bundled for the browser (no Node built-ins; tree-shaken by "sideEffects": false)
-  echo 'import { check } from "@rulewright/his"; globalThis.rulewrightCheck = check;' > entry.mjs
-  "$ESBUILD" entry.mjs --bundle --minify --platform=browser --format=esm --log-level=warning --outfile=check.js || fail "validators: esbuild browser bundle of check"
-  size=$(wc -c < check.js)
-  echo "pack-check: check alone bundles for the browser to $size bytes ($((size / 1024)) KiB minified, $(gzip -c check.js | wc -c) gzip'd; budget $BUNDLE_BUDGET)"
-  [ "$size" -le "$BUNDLE_BUDGET" ] || fail "validators: check alone bundles to $size bytes, over the budget of $BUNDLE_BUDGET"
+  # check alone, bundled for the browser (no Node built-ins; tree-shaken by "sideEffects": false):
+  # checkTrusted (no input validation) and the checked check, each against its budget
+  bundle() {
+    local name=$1 budget=$2
+    echo "import { $name } from \"@rulewright/his\"; globalThis.rulewrightCheck = $name;" > "entry-$name.mjs"
+    "$ESBUILD" "entry-$name.mjs" --bundle --minify --platform=browser --format=esm --log-level=warning --outfile="$name.js" || fail "validators: esbuild browser bundle of $name"
+    local size
+    size=$(wc -c < "$name.js")
+    echo "pack-check: $name alone bundles for the browser to $size bytes ($((size / 1024)) KiB minified, $(gzip -c "$name.js" | wc -c) gzip'd; budget $budget)"
+    [ "$size" -le "$budget" ] || fail "validators: $name alone bundles to $size bytes, over the budget of $budget"
+  }
+  bundle checkTrusted "$BUNDLE_BUDGET"
+  bundle check "$CHECKED_BUNDLE_BUDGET"
 ) || exit 1
 echo "pack-check: validators package ok ($((SECONDS - t0)) s)"
 
@@ -233,7 +248,10 @@ import { loadEdition, generateEdition } from "rulewright";
 import { check, type State } from "rulewright/editions/his";
 const { edition } = loadEdition("my-game");
 export const files = edition ? generateEdition(edition) : undefined;
-export const f = (s: State) => check(s, { action: "pass", power: "france" }).allowed;
+export const f = (s: State) => {
+  const r = check(s, { action: "pass", power: "france" });
+  return r.ok && r.allowed;
+};
 EOF2
   echo '{ "compilerOptions": { "module": "nodenext", "target": "es2022", "lib": ["es2022"], "strict": true, "noEmit": true, "skipLibCheck": true }, "files": ["lib-types.mts"] }' > tsconfig.lib.json
   node "$TSC" -p tsconfig.lib.json > tsc-lib.txt 2>&1 || { head -20 tsc-lib.txt; fail "esm: tsc against the toolchain's packed .d.ts"; }

@@ -49,7 +49,8 @@ export function semanticFingerprint(ir: IREdition): Fingerprint {
     exemptions: by(ir.exemptions, (e) => e.id),
     invariants: by(ir.invariants, (i) => i.id),
     routes: by(ir.routes, (r) => r.name),
-    actions: by(ir.actions, (a) => a.name),
+    // an action's scope (`during`, `actor`: which moves legalMoves lists) came after the fingerprint was taken; the prover does not read it
+    actions: by(ir.actions.map(({ scope: _scope, ...a }) => a), (a) => a.name),
     enums: by(ir.enums, (e) => e.name),
     state: digest(canonical(ir.state)),
   };
