@@ -356,7 +356,7 @@ async function solveRest(run: Run, toSolve: Obligation[]): Promise<void> {
     // untrusted model) gets one more try, in a process of its own that solved nothing before,
     // whose answer is final (a spent budget in this very process is final at once: no process
     // of its own to try); the safety net, a kill and the deadline are final at once
-    if (r.verdict === "unknown" && !retried.has(id) && worthAnotherTry(r.reason) && (pool || !r.reason?.startsWith("resource budget"))) {
+    if (r.verdict === "unknown" && !retried.has(id) && worthAnotherTry(r.reason, !!pool)) {
       retried.add(id);
       retry.push(ob);
       return;
@@ -465,9 +465,12 @@ async function solveRest(run: Run, toSolve: Obligation[]): Promise<void> {
  * run out of 60 M in a busy pool), Z3's memory ceiling, a process that crashed or an error inside
  * Z3, a model that did not satisfy its query. The second try's answer is final: a spent budget
  * in a fresh process is the same on every machine. The safety net, a killed process, the deadline
- * and a pool that could not start are final at once.
+ * and a pool that could not start are final at once; so is a spent budget when no fresh process
+ * can be had (`freshProcess` false: a run in this process).
  */
-export function worthAnotherTry(reason: string | undefined): boolean {
+export function worthAnotherTry(reason: string | undefined, freshProcess: boolean): boolean {
+  // a spent budget solved again in this very process would spend it again the same way
+  if (!freshProcess && /^resource budget exhausted/.test(reason ?? "")) return false;
   return /^resource budget exhausted|^memory limit reached|^the solver process exited|^error: |not trusted/.test(reason ?? "");
 }
 

@@ -12,9 +12,8 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadEdition } from "../../compiler/check/index.js";
+import { errorLines, miniEditions } from "../helpers/mini-edition.js";
 import { generateEdition } from "../../compiler/codegen/index.js";
-import type { Diagnostic } from "../../compiler/diagnostics/types.js";
 import { formatRules } from "../../compiler/fmt/format.js";
 import { createInterpreter } from "../../compiler/interpret/index.js";
 import { editionFolder, type Expr, type IREdition } from "../../compiler/ir/types.js";
@@ -22,7 +21,6 @@ import { readRule } from "../../compiler/lsp/reading.js";
 import { parseRules } from "../../compiler/syntax/index.js";
 import { proveEdition, type ProofReport } from "../../compiler/verify/index.js";
 
-const MINI = path.resolve("test/fixtures/frontend/mini");
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), "rw-designer-"));
 afterAll(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
 
@@ -66,16 +64,9 @@ rule pass.last §11 "no pass in the last turn, unless the hand is empty"
   forbid pass when state.turn = 9 unless count(state.hands[power]) = 0
 `;
 
-let n = 0;
 /** The mini edition plus files (name → text), loaded with repoRoot = tmpRoot. */
-function edition(files: Record<string, string>): { dir: string; result: ReturnType<typeof loadEdition> } {
-  const name = `ed${n++}`;
-  const dir = path.join(tmpRoot, name);
-  fs.cpSync(MINI, dir, { recursive: true });
-  for (const [f, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, f), text);
-  return { dir, result: loadEdition(name, { repoRoot: tmpRoot }) };
-}
-const errors = (ds: Diagnostic[]) => ds.filter((d) => d.severity === "error").map((d) => `${d.code} ${d.message}`);
+const edition = miniEditions(tmpRoot);
+const errors = errorLines;
 /** The errors of the mini edition plus one rule file. */
 const errorsOf = (text: string) => errors(edition({ "designer.rules": text }).result.diagnostics);
 

@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
+import { errorLines, miniEditions } from "../helpers/mini-edition.js";
 import { generateEdition } from "../../compiler/codegen/index.js";
 import type { Diagnostic } from "../../compiler/diagnostics/types.js";
 import { editionFolder, type IREdition } from "../../compiler/ir/types.js";
@@ -18,7 +19,6 @@ import { parseRules } from "../../compiler/syntax/index.js";
 import { describeTableExample, proveEdition, type ProofReport } from "../../compiler/verify/index.js";
 import { runScenarios } from "../../compiler/cli/test.js";
 
-const MINI = path.resolve("test/fixtures/frontend/mini");
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), "rw-tables-"));
 afterAll(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
 
@@ -60,16 +60,9 @@ rule pass.late §11 "from turn 5 red may not pass"
   forbid pass when power = red and card_cost(power, march, state.turn).cp > 1
 `;
 
-let n = 0;
 /** The mini edition plus files (name → text), loaded with repoRoot = tmpRoot. */
-function edition(files: Record<string, string>): { dir: string; result: ReturnType<typeof loadEdition> } {
-  const name = `ed${n++}`;
-  const dir = path.join(tmpRoot, name);
-  fs.cpSync(MINI, dir, { recursive: true });
-  for (const [f, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, f), text);
-  return { dir, result: loadEdition(name, { repoRoot: tmpRoot }) };
-}
-const errors = (ds: Diagnostic[]) => ds.filter((d) => d.severity === "error").map((d) => `${d.code} ${d.message}`);
+const edition = miniEditions(tmpRoot);
+const errors = errorLines;
 
 /** One error with this code; returns it. */
 function onlyError(tables: string, code: string): Diagnostic {
@@ -341,7 +334,7 @@ describe("the broken Here I Stand table fixtures (test/broken/table-*)", () => {
 describe("table scenarios", () => {
   it("run through `rulewright test`: values compared exactly, bad inputs reported", async () => {
     const { dir } = edition({ "tables.rules": TABLES });
-    const file = path.join(tmpRoot, `scen-${n}.yaml`);
+    const file = path.join(tmpRoot, `scen-${path.basename(dir)}.yaml`);
     fs.writeFileSync(
       file,
       [
