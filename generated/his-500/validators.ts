@@ -3785,13 +3785,28 @@ function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, 
 
 let scratch_deploy_path_500: RouteScratch | null = null;
 
-/** route deploy_path_500: the `land s` clause for space number i (memoized in sc). */
-function deploy_path_500_landOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_o: Space): boolean {
-  const m = sc.land[i]!;
-  if ((m & -4) === sc.landStamp) return (m & 3) === 1;
-  const ok = deploy_path_500_land(state, v_o, v_p, SPACES[i]!);
-  sc.land[i] = sc.landStamp | (ok ? 1 : 2);
+/** route deploy_path_500: a part of the `land s` clause for space number i (memoized in sc.part[0], on the parameters it reads). */
+function deploy_path_500_land_partOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
+  const m = sc.part[0][i]!;
+  if ((m & -4) === sc.partStamp[0]) return (m & 3) === 1;
+  const ok = deploy_path_land(state, v_p, SPACES[i]!);
+  sc.part[0][i] = sc.partStamp[0] | (ok ? 1 : 2);
   return ok;
+}
+
+/** route deploy_path_500: a part of the `land s` clause for space number i (memoized in sc.part[1], on the parameters it reads). */
+function deploy_path_500_land_partOk_2(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
+  const m = sc.part[1][i]!;
+  if ((m & -4) === sc.partStamp[1]) return (m & 3) === 1;
+  const ok = deploy_path_500_land_part(state, v_p, SPACES[i]!);
+  sc.part[1][i] = sc.partStamp[1] | (ok ? 1 : 2);
+  return ok;
+}
+
+/** route deploy_path_500: the `land s` clause for space number i: its comparisons of the space with a parameter inline, its other parts memoized in sc.part. */
+function deploy_path_500_landOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_o: Space): boolean {
+  const v_s = SPACES[i]!;
+  return (deploy_path_500_land_partOk(sc, i, state, v_p) && (((v_s as string) === v_o) || deploy_path_500_land_partOk_2(sc, i, state, v_p)));
 }
 
 /** route deploy_path_500: the `sea z` clause for space number i (memoized in sc). */
@@ -3820,8 +3835,8 @@ function search_deploy_path_500(state: State, v_p: MajorPower, v_o: Space, v_no_
   if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;
   const passes: boolean = !v_no_passes;
   let sc = scratch_deploy_path_500;
-  if (sc === null) sc = scratch_deploy_path_500 = newRouteScratch();
-  else if (sc.busy) sc = newRouteScratch();
+  if (sc === null) sc = scratch_deploy_path_500 = newRouteScratch(2);
+  else if (sc.busy) sc = newRouteScratch(2);
   sc.busy = true;
   const best = sc.best;
   const qs = sc.queueSpace;
@@ -3829,11 +3844,15 @@ function search_deploy_path_500(state: State, v_p: MajorPower, v_o: Space, v_no_
   // every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)
   let tail = 0;
   try {
-    if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p && sc.landArgs[1] === v_o)) {
-      sc.landStamp = newStamp(sc.landStamp, sc.land);
-      sc.landCall = call_epoch;
-      sc.landArgs[0] = v_p;
-      sc.landArgs[1] = v_o;
+    if (!(sc.partCall[0] === call_epoch && sc.partArgs[0][0] === v_p)) {
+      sc.partStamp[0] = newStamp(sc.partStamp[0], sc.part[0]);
+      sc.partCall[0] = call_epoch;
+      sc.partArgs[0][0] = v_p;
+    }
+    if (!(sc.partCall[1] === call_epoch && sc.partArgs[1][0] === v_p)) {
+      sc.partStamp[1] = newStamp(sc.partStamp[1], sc.part[1]);
+      sc.partCall[1] = call_epoch;
+      sc.partArgs[1][0] = v_p;
     }
     if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p && sc.seaArgs[1] === v_no_blocked_seas)) {
       sc.seaStamp = newStamp(sc.seaStamp, sc.sea);
@@ -3959,13 +3978,28 @@ function route_deploy_path_500(state: State, v_p: MajorPower, v_o: Space, v_no_p
 
 let scratch_loc: RouteScratch | null = null;
 
-/** route loc: the `land s` clause for space number i (memoized in sc). */
-function loc_landOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_target: Space, v_start: Space): boolean {
-  const m = sc.land[i]!;
-  if ((m & -4) === sc.landStamp) return (m & 3) === 1;
-  const ok = loc_land(state, v_p, v_start, v_target, SPACES[i]!);
-  sc.land[i] = sc.landStamp | (ok ? 1 : 2);
+/** route loc: a part of the `land s` clause for space number i (memoized in sc.part[0], on the parameters it reads). */
+function loc_land_partOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
+  const m = sc.part[0][i]!;
+  if ((m & -4) === sc.partStamp[0]) return (m & 3) === 1;
+  const ok = loc_land_part(state, v_p, SPACES[i]!);
+  sc.part[0][i] = sc.partStamp[0] | (ok ? 1 : 2);
   return ok;
+}
+
+/** route loc: a part of the `land s` clause for space number i (memoized in sc.part[1], on the parameters it reads). */
+function loc_land_partOk_2(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
+  const m = sc.part[1][i]!;
+  if ((m & -4) === sc.partStamp[1]) return (m & 3) === 1;
+  const ok = loc_land_part_2(state, v_p, SPACES[i]!);
+  sc.part[1][i] = sc.partStamp[1] | (ok ? 1 : 2);
+  return ok;
+}
+
+/** route loc: the `land s` clause for space number i: its comparisons of the space with a parameter inline, its other parts memoized in sc.part. */
+function loc_landOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_target: Space, v_start: Space): boolean {
+  const v_s = SPACES[i]!;
+  return (((v_s as string) === v_target) || (loc_land_partOk(sc, i, state, v_p) && (((v_s as string) !== v_start) || loc_land_partOk_2(sc, i, state, v_p))));
 }
 
 /** route loc: the `sea z` clause for space number i (memoized in sc). */
@@ -3985,8 +4019,8 @@ function search_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spa
   if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;
   const passes: boolean = true;
   let sc = scratch_loc;
-  if (sc === null) sc = scratch_loc = newRouteScratch();
-  else if (sc.busy) sc = newRouteScratch();
+  if (sc === null) sc = scratch_loc = newRouteScratch(2);
+  else if (sc.busy) sc = newRouteScratch(2);
   sc.busy = true;
   const best = sc.best;
   const qs = sc.queueSpace;
@@ -3994,12 +4028,15 @@ function search_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spa
   // every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)
   let tail = 0;
   try {
-    if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p && sc.landArgs[1] === v_target && sc.landArgs[2] === v_start)) {
-      sc.landStamp = newStamp(sc.landStamp, sc.land);
-      sc.landCall = call_epoch;
-      sc.landArgs[0] = v_p;
-      sc.landArgs[1] = v_target;
-      sc.landArgs[2] = v_start;
+    if (!(sc.partCall[0] === call_epoch && sc.partArgs[0][0] === v_p)) {
+      sc.partStamp[0] = newStamp(sc.partStamp[0], sc.part[0]);
+      sc.partCall[0] = call_epoch;
+      sc.partArgs[0][0] = v_p;
+    }
+    if (!(sc.partCall[1] === call_epoch && sc.partArgs[1][0] === v_p)) {
+      sc.partStamp[1] = newStamp(sc.partStamp[1], sc.part[1]);
+      sc.partCall[1] = call_epoch;
+      sc.partArgs[1][0] = v_p;
     }
     if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p)) {
       sc.seaStamp = newStamp(sc.seaStamp, sc.sea);
@@ -4177,7 +4214,7 @@ function deploy_path_port(state: State, v_p: MajorPower, v_q: Space): boolean {
   return (state.spaces[v_q]!.controller as string) === v_p || deploy_path_port_some(state, v_p, v_q);
 }
 
-function deploy_path_500_land_some(state: State, v_p: MajorPower, v_q: Power): boolean {
+function deploy_path_500_land_part_some(state: State, v_p: MajorPower, v_q: Power): boolean {
   const d = state.alliances;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
@@ -4186,23 +4223,22 @@ function deploy_path_500_land_some(state: State, v_p: MajorPower, v_q: Power): b
   return false;
 }
 
-function deploy_path_500_land_every(state: State, v_p: MajorPower, v_s: Space): boolean {
+function deploy_path_500_land_part_every(state: State, v_p: MajorPower, v_s: Space): boolean {
   const d = MEMBERS_Power;
   if (d.length === 0) return true;
   const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_q = d[i]!;
-    if (!((v_q as string) === v_p || deploy_path_500_land_some(state, v_p, v_q) || ((at.land_units[v_q]! as number) === 0 && (at.naval_units[v_q]! as number) === 0))) return false;
+    if (!((v_q as string) === v_p || deploy_path_500_land_part_some(state, v_p, v_q) || ((at.land_units[v_q]! as number) === 0 && (at.naval_units[v_q]! as number) === 0))) return false;
   }
   return true;
 }
 
-function deploy_path_500_land(state: State, v_o: Space, v_p: MajorPower, v_s: Space): boolean {
-  const at = state.spaces[v_s]!;
-  return ((at.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !at.unrest && ((v_s as string) === v_o || deploy_path_500_land_every(state, v_p, v_s));
+function deploy_path_500_land_part(state: State, v_p: MajorPower, v_s: Space): boolean {
+  return deploy_path_500_land_part_every(state, v_p, v_s);
 }
 
-function loc_land_some(state: State, v_m: Power, v_p: MajorPower): boolean {
+function loc_land_part_some(state: State, v_m: Power, v_p: MajorPower): boolean {
   const d = state.wars;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
@@ -4211,7 +4247,7 @@ function loc_land_some(state: State, v_m: Power, v_p: MajorPower): boolean {
   return false;
 }
 
-function loc_land_some_2(state: State, v_k: MajorPower, v_m: Power): boolean {
+function loc_land_part_some_2(state: State, v_k: MajorPower, v_m: Power): boolean {
   const d = state.alliances;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
@@ -4220,7 +4256,7 @@ function loc_land_some_2(state: State, v_k: MajorPower, v_m: Power): boolean {
   return false;
 }
 
-function loc_land_some_3(state: State, v_k: MajorPower, v_p: MajorPower): boolean {
+function loc_land_part_some_3(state: State, v_k: MajorPower, v_p: MajorPower): boolean {
   const d = state.wars;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
@@ -4229,27 +4265,27 @@ function loc_land_some_3(state: State, v_k: MajorPower, v_p: MajorPower): boolea
   return false;
 }
 
-function loc_land_some_4(state: State, v_m: Power, v_p: MajorPower): boolean {
+function loc_land_part_some_4(state: State, v_m: Power, v_p: MajorPower): boolean {
   const d = MEMBERS_MajorPower;
   for (let i = 0; i < d.length; i++) {
     const v_k = d[i]!;
-    if (loc_land_some_2(state, v_k, v_m) && loc_land_some_3(state, v_k, v_p)) return true;
+    if (loc_land_part_some_2(state, v_k, v_m) && loc_land_part_some_3(state, v_k, v_p)) return true;
   }
   return false;
 }
 
-function loc_land_some_5(state: State, v_p: MajorPower, v_s: Space): boolean {
+function loc_land_part_some_5(state: State, v_p: MajorPower, v_s: Space): boolean {
   const d = MEMBERS_Power;
   if (d.length === 0) return false;
   const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_m = d[i]!;
-    if ((loc_land_some(state, v_m, v_p) || (((v_m as string) === "genoa" || (v_m as string) === "hungary_bohemia" || (v_m as string) === "scotland" || (v_m as string) === "venice") && loc_land_some_4(state, v_m, v_p))) && (at.land_units[v_m]! > 0 || at.naval_units[v_m]! > 0)) return true;
+    if ((loc_land_part_some(state, v_m, v_p) || (((v_m as string) === "genoa" || (v_m as string) === "hungary_bohemia" || (v_m as string) === "scotland" || (v_m as string) === "venice") && loc_land_part_some_4(state, v_m, v_p))) && (at.land_units[v_m]! > 0 || at.naval_units[v_m]! > 0)) return true;
   }
   return false;
 }
 
-function loc_land_some_6(state: State, v_l: { readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly arrived_this_phase: boolean }, v_p: MajorPower): boolean {
+function loc_land_part_some_6(state: State, v_l: { readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly arrived_this_phase: boolean }, v_p: MajorPower): boolean {
   const d = state.wars;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
@@ -4258,7 +4294,7 @@ function loc_land_some_6(state: State, v_l: { readonly name: string; readonly po
   return false;
 }
 
-function loc_land_some_7(state: State, v_k: MajorPower, v_l: { readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly arrived_this_phase: boolean }): boolean {
+function loc_land_part_some_7(state: State, v_k: MajorPower, v_l: { readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly arrived_this_phase: boolean }): boolean {
   const d = state.alliances;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
@@ -4267,24 +4303,29 @@ function loc_land_some_7(state: State, v_k: MajorPower, v_l: { readonly name: st
   return false;
 }
 
-function loc_land_some_8(state: State, v_l: { readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly arrived_this_phase: boolean }, v_p: MajorPower): boolean {
+function loc_land_part_some_8(state: State, v_l: { readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly arrived_this_phase: boolean }, v_p: MajorPower): boolean {
   const d = MEMBERS_MajorPower;
   for (let i = 0; i < d.length; i++) {
     const v_k = d[i]!;
-    if (loc_land_some_7(state, v_k, v_l) && loc_land_some_3(state, v_k, v_p)) return true;
+    if (loc_land_part_some_7(state, v_k, v_l) && loc_land_part_some_3(state, v_k, v_p)) return true;
   }
   return false;
 }
 
-function loc_land_some_9(state: State, v_p: MajorPower, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly arrived_this_phase: boolean })[]): boolean {
+function loc_land_part_some_9(state: State, v_p: MajorPower, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly arrived_this_phase: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_l = d[i]!;
-    if (loc_land_some_6(state, v_l, v_p) || (((v_l.power as string) === "genoa" || (v_l.power as string) === "hungary_bohemia" || (v_l.power as string) === "scotland" || (v_l.power as string) === "venice") && loc_land_some_8(state, v_l, v_p))) return true;
+    if (loc_land_part_some_6(state, v_l, v_p) || (((v_l.power as string) === "genoa" || (v_l.power as string) === "hungary_bohemia" || (v_l.power as string) === "scotland" || (v_l.power as string) === "venice") && loc_land_part_some_8(state, v_l, v_p))) return true;
   }
   return false;
 }
 
-function loc_land_some_10(state: State, v_a: Power, v_p: MajorPower): boolean {
+function loc_land_part(state: State, v_p: MajorPower, v_s: Space): boolean {
+  const at = state.spaces[v_s]!;
+  return ((at.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !(loc_land_part_some_5(state, v_p, v_s) || loc_land_part_some_9(state, v_p, at.leaders)) && !at.unrest && !(isElectorate(v_s) && !state.schmalkaldic_league_played);
+}
+
+function loc_land_part_some_10(state: State, v_a: Power, v_p: MajorPower): boolean {
   const d = state.alliances;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
@@ -4293,18 +4334,17 @@ function loc_land_some_10(state: State, v_a: Power, v_p: MajorPower): boolean {
   return false;
 }
 
-function loc_land_some_11(state: State, v_p: MajorPower, v_s: Space): boolean {
+function loc_land_part_some_11(state: State, v_p: MajorPower, v_s: Space): boolean {
   const d = MEMBERS_Power;
   for (let i = 0; i < d.length; i++) {
     const v_a = d[i]!;
-    if (loc_land_some_10(state, v_a, v_p) && isHome(v_s, v_a)) return true;
+    if (loc_land_part_some_10(state, v_a, v_p) && isHome(v_s, v_a)) return true;
   }
   return false;
 }
 
-function loc_land(state: State, v_p: MajorPower, v_start: Space, v_target: Space, v_s: Space): boolean {
-  const at = state.spaces[v_s]!;
-  return (v_s as string) === v_target || (((at.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !(loc_land_some_5(state, v_p, v_s) || loc_land_some_9(state, v_p, at.leaders)) && !at.unrest && !(isElectorate(v_s) && !state.schmalkaldic_league_played) && ((v_s as string) !== v_start || isHome(v_s, v_p) || loc_land_some_11(state, v_p, v_s)));
+function loc_land_part_2(state: State, v_p: MajorPower, v_s: Space): boolean {
+  return isHome(v_s, v_p) || loc_land_part_some_11(state, v_p, v_s);
 }
 
 function loc_sea_some(state: State, v_m: Power, v_p: MajorPower): boolean {
@@ -4482,7 +4522,7 @@ function control_units_some_5(state: State, v_m: Power, v_power: MajorPower): bo
   const d = MEMBERS_MajorPower;
   for (let i = 0; i < d.length; i++) {
     const v_k = d[i]!;
-    if (loc_land_some_2(state, v_k, v_m) && control_owner_some_3(state, v_k, v_power)) return true;
+    if (loc_land_part_some_2(state, v_k, v_m) && control_owner_some_3(state, v_k, v_power)) return true;
   }
   return false;
 }

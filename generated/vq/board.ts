@@ -366,7 +366,10 @@ export function distance(a: Space, b: Space): number {
  * Allocated once per route and reused; a nested search of the same route (a clause that
  * searches it again) gets a fresh one. A clause's memo is kept from one search to the next
  * while the call of the validators (`<clause>Call`, -1 never matches) and the clause's
- * arguments (`<clause>Args`) are the same.
+ * arguments (`<clause>Args`) are the same. A clause that compares the searched space with a
+ * route parameter is tested inline, and the parts between those comparisons are memoized on
+ * their own (`part[j]`, `partStamp[j]`, `partCall[j]`, `partArgs[j]`), so a part that reads
+ * fewer parameters is kept across searches whose other arguments differ.
  */
 export interface RouteScratch {
   busy: boolean;
@@ -385,9 +388,14 @@ export interface RouteScratch {
   landArgs: unknown[];
   seaArgs: unknown[];
   portArgs: unknown[];
+  part: Int32Array[];
+  partStamp: number[];
+  partCall: number[];
+  partArgs: unknown[][];
 }
 
-export function newRouteScratch(): RouteScratch {
+/** A route's working memory, with `parts` memos of clause parts (see RouteScratch). */
+export function newRouteScratch(parts = 0): RouteScratch {
   // with pruning, a space is queued at most once per distinct sea count 0..SEA_COUNT
   const cap = SPACE_COUNT * (SEA_COUNT + 1) + 1;
   return {
@@ -407,6 +415,10 @@ export function newRouteScratch(): RouteScratch {
     landArgs: [],
     seaArgs: [],
     portArgs: [],
+    part: Array.from({ length: parts }, () => new Int32Array(SPACE_COUNT)),
+    partStamp: Array.from({ length: parts }, () => 4),
+    partCall: Array.from({ length: parts }, () => -1),
+    partArgs: Array.from({ length: parts }, (): unknown[] => []),
   };
 }
 

@@ -5425,13 +5425,19 @@ function route_deploy_path(state: State, v_p: MajorPower, v_no_passes: boolean, 
 
 let scratch_loc_path: RouteScratch | null = null;
 
-/** route loc_path: the `land s` clause for space number i (memoized in sc). */
-function loc_path_landOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_t: Space): boolean {
-  const m = sc.land[i]!;
-  if ((m & -4) === sc.landStamp) return (m & 3) === 1;
-  const ok = loc_path_land(state, v_p, v_t, SPACES[i]!);
-  sc.land[i] = sc.landStamp | (ok ? 1 : 2);
+/** route loc_path: a part of the `land s` clause for space number i (memoized in sc.part[0], on the parameters it reads). */
+function loc_path_land_partOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
+  const m = sc.part[0][i]!;
+  if ((m & -4) === sc.partStamp[0]) return (m & 3) === 1;
+  const ok = loc_path_land_part(state, v_p, SPACES[i]!);
+  sc.part[0][i] = sc.partStamp[0] | (ok ? 1 : 2);
   return ok;
+}
+
+/** route loc_path: the `land s` clause for space number i: its comparisons of the space with a parameter inline, its other parts memoized in sc.part. */
+function loc_path_landOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_t: Space): boolean {
+  const v_s = SPACES[i]!;
+  return (((v_s as string) === v_t) || loc_path_land_partOk(sc, i, state, v_p));
 }
 
 /** route loc_path: the `sea z` clause for space number i (memoized in sc). */
@@ -5443,13 +5449,19 @@ function loc_path_seaOk(sc: RouteScratch, i: number, state: State, v_p: MajorPow
   return ok;
 }
 
-/** route loc_path: the `port q` clause for space number i (memoized in sc). */
-function loc_path_portOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_t: Space): boolean {
-  const m = sc.port[i]!;
-  if ((m & -4) === sc.portStamp) return (m & 3) === 1;
-  const ok = loc_path_port(state, v_p, v_t, SPACES[i]!);
-  sc.port[i] = sc.portStamp | (ok ? 1 : 2);
+/** route loc_path: a part of the `port q` clause for space number i (memoized in sc.part[1], on the parameters it reads). */
+function loc_path_port_partOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
+  const m = sc.part[1][i]!;
+  if ((m & -4) === sc.partStamp[1]) return (m & 3) === 1;
+  const ok = deploy_path_port(state, v_p, SPACES[i]!);
+  sc.part[1][i] = sc.partStamp[1] | (ok ? 1 : 2);
   return ok;
+}
+
+/** route loc_path: the `port q` clause for space number i: its comparisons of the space with a parameter inline, its other parts memoized in sc.part. */
+function loc_path_portOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower, v_t: Space): boolean {
+  const v_q = SPACES[i]!;
+  return (((v_q as string) === v_t) || loc_path_port_partOk(sc, i, state, v_p));
 }
 
 /** route loc_path: the search itself (breadth-first over space and sea zones used). */
@@ -5460,8 +5472,8 @@ function search_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space,
   if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;
   const passes: boolean = true;
   let sc = scratch_loc_path;
-  if (sc === null) sc = scratch_loc_path = newRouteScratch();
-  else if (sc.busy) sc = newRouteScratch();
+  if (sc === null) sc = scratch_loc_path = newRouteScratch(2);
+  else if (sc.busy) sc = newRouteScratch(2);
   sc.busy = true;
   const best = sc.best;
   const qs = sc.queueSpace;
@@ -5469,22 +5481,20 @@ function search_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space,
   // every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)
   let tail = 0;
   try {
-    if (!(sc.landCall === call_epoch && sc.landArgs[0] === v_p && sc.landArgs[1] === v_t)) {
-      sc.landStamp = newStamp(sc.landStamp, sc.land);
-      sc.landCall = call_epoch;
-      sc.landArgs[0] = v_p;
-      sc.landArgs[1] = v_t;
+    if (!(sc.partCall[0] === call_epoch && sc.partArgs[0][0] === v_p)) {
+      sc.partStamp[0] = newStamp(sc.partStamp[0], sc.part[0]);
+      sc.partCall[0] = call_epoch;
+      sc.partArgs[0][0] = v_p;
     }
     if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p)) {
       sc.seaStamp = newStamp(sc.seaStamp, sc.sea);
       sc.seaCall = call_epoch;
       sc.seaArgs[0] = v_p;
     }
-    if (!(sc.portCall === call_epoch && sc.portArgs[0] === v_p && sc.portArgs[1] === v_t)) {
-      sc.portStamp = newStamp(sc.portStamp, sc.port);
-      sc.portCall = call_epoch;
-      sc.portArgs[0] = v_p;
-      sc.portArgs[1] = v_t;
+    if (!(sc.partCall[1] === call_epoch && sc.partArgs[1][0] === v_p)) {
+      sc.partStamp[1] = newStamp(sc.partStamp[1], sc.part[1]);
+      sc.partCall[1] = call_epoch;
+      sc.partArgs[1][0] = v_p;
     }
     let k0 = 0;
     if ((FLAGS[src]! & F_SEA) !== 0) {
@@ -5656,7 +5666,7 @@ function deploy_path_port(state: State, v_p: MajorPower, v_q: Space): boolean {
   return (state.spaces[v_q]!.controller as string) === v_p || deploy_path_port_some(state, v_p, v_q);
 }
 
-function loc_path_land_some(state: State, v_e: Power, v_p: MajorPower): boolean {
+function loc_path_land_part_some(state: State, v_e: Power, v_p: MajorPower): boolean {
   const d = state.wars;
   for (let i = 0; i < d.length; i++) {
     const v_x = d[i]!;
@@ -5665,7 +5675,7 @@ function loc_path_land_some(state: State, v_e: Power, v_p: MajorPower): boolean 
   return false;
 }
 
-function loc_path_land_some_2(_state: State, v_e: Power, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly placed_this_phase: boolean })[]): boolean {
+function loc_path_land_part_some_2(_state: State, v_e: Power, d: readonly ({ readonly name: string; readonly power: Power; readonly command: number; readonly role: LeaderRole; readonly placed_this_phase: boolean })[]): boolean {
   for (let i = 0; i < d.length; i++) {
     const v_l = d[i]!;
     if ((v_l.power as string) === v_e) return true;
@@ -5673,20 +5683,20 @@ function loc_path_land_some_2(_state: State, v_e: Power, d: readonly ({ readonly
   return false;
 }
 
-function loc_path_land_some_3(state: State, v_p: MajorPower, v_s: Space): boolean {
+function loc_path_land_part_some_3(state: State, v_p: MajorPower, v_s: Space): boolean {
   const d = MEMBERS_Power;
   if (d.length === 0) return false;
   const at = state.spaces[v_s]!;
   for (let i = 0; i < d.length; i++) {
     const v_e = d[i]!;
-    if (loc_path_land_some(state, v_e, v_p) && (at.land_units[v_e]! > 0 || at.naval_units[v_e]! > 0 || loc_path_land_some_2(state, v_e, at.leaders))) return true;
+    if (loc_path_land_part_some(state, v_e, v_p) && (at.land_units[v_e]! > 0 || at.naval_units[v_e]! > 0 || loc_path_land_part_some_2(state, v_e, at.leaders))) return true;
   }
   return false;
 }
 
-function loc_path_land(state: State, v_p: MajorPower, v_t: Space, v_s: Space): boolean {
+function loc_path_land_part(state: State, v_p: MajorPower, v_s: Space): boolean {
   const at = state.spaces[v_s]!;
-  return (v_s as string) === v_t || (((at.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !loc_path_land_some_3(state, v_p, v_s) && !at.unrest);
+  return ((at.controller as string) === v_p || deploy_path_land_some(state, v_p, v_s)) && !loc_path_land_part_some_3(state, v_p, v_s) && !at.unrest;
 }
 
 function loc_path_sea_some(state: State, v_p: MajorPower, v_q: Power): boolean {
@@ -5711,10 +5721,6 @@ function loc_path_sea_some_2(state: State, v_p: MajorPower, v_z: Space): boolean
 
 function loc_path_sea(state: State, v_p: MajorPower, v_z: Space): boolean {
   return loc_path_sea_some_2(state, v_p, v_z);
-}
-
-function loc_path_port(state: State, v_p: MajorPower, v_t: Space, v_q: Space): boolean {
-  return (v_q as string) === v_t || (state.spaces[v_q]!.controller as string) === v_p || deploy_path_port_some(state, v_p, v_q);
 }
 
 function activated_no_assassination_target_some(state: State, v_target: Power): boolean {
