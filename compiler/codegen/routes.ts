@@ -150,19 +150,14 @@ export function splitClause(e: Expr, v: string, params: ReadonlySet<string>): Cl
   }
 }
 
+const isTrue = (e: { k: string; value?: unknown }): boolean => e.k === "lit" && e.value === true;
+
 /**
- * The breadth-first search of one route over (space, sea zones used). A space is queued again only
- * when reached with fewer sea zones (clauses depend on the space alone, so fewer is never worse);
- * the sea count is capped at SEA_COUNT (a shortest path never repeats a sea zone).
+ * The memoized clause tests of one route's search: `clause(kind, e, v)` gives the test of a clause
+ * over space number `i` (its helpers pushed to `extra`), `resets` the memo checks the search makes
+ * first, `parts()` how many part memos (`RouteScratch.part`) the split clauses use.
  */
-function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names, epoch: string): Statement[] {
-  const ctx: Ctx = new Map(r.params.map((p) => [p.name, varName(p.name)]));
-  const params = [{ name: "state", type: "State" }, ...r.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) })), { name: "from", type: "Space" }, { name: "to", type: "Space" }];
-  for (const b of ["spaceNo", "SPACES", "FLAGS", "F_SEA", "SEA_COUNT", "LAND_ADJ", "PASS_ADJ", "PORT_ADJ", "SEA_ADJ", "newRouteScratch", "newStamp", "RouteScratch"]) ec.boardUsed.add(b);
-  const base = identPart(r.name);
-  const scratch = names.take(`scratch_${base}`);
-  const extra: Statement[] = [`let ${scratch}: RouteScratch | null = null;`];
-  const isTrue = (e: { k: string; value?: unknown }): boolean => e.k === "lit" && e.value === true;
+function clauseTests(r: IRRoute, ec: ExprCompiler, names: Names, epoch: string, ctx: Ctx, params: { name: string; type: string }[], base: string, extra: Statement[]) {
   // memoized clause tests: `<clause>Ok(i)` as an expression over space number `i`
   const resets: string[] = [];
   const routeParams = new Set(r.params.map((p) => p.name));
@@ -242,6 +237,22 @@ function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names
     );
     return (i) => `${okName}(${["sc", i, ...okParams.map((p) => p.name)].join(", ")})`;
   };
+  return { clause, resets, parts: () => parts };
+}
+
+/**
+ * The breadth-first search of one route over (space, sea zones used). A space is queued again only
+ * when reached with fewer sea zones (clauses depend on the space alone, so fewer is never worse);
+ * the sea count is capped at SEA_COUNT (a shortest path never repeats a sea zone).
+ */
+function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names, epoch: string): Statement[] {
+  const ctx: Ctx = new Map(r.params.map((p) => [p.name, varName(p.name)]));
+  const params = [{ name: "state", type: "State" }, ...r.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) })), { name: "from", type: "Space" }, { name: "to", type: "Space" }];
+  for (const b of ["spaceNo", "SPACES", "FLAGS", "F_SEA", "SEA_COUNT", "LAND_ADJ", "PASS_ADJ", "PORT_ADJ", "SEA_ADJ", "newRouteScratch", "newStamp", "RouteScratch"]) ec.boardUsed.add(b);
+  const base = identPart(r.name);
+  const scratch = names.take(`scratch_${base}`);
+  const extra: Statement[] = [`let ${scratch}: RouteScratch | null = null;`];
+  const { clause, resets, parts } = clauseTests(r, ec, names, epoch, ctx, params, base, extra);
   const landOk = clause("land", r.land, r.landVar);
   const seaOk = clause("sea", r.sea, r.seaVar);
   const portOk = clause("port", r.port, r.portVar);
@@ -262,8 +273,8 @@ function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names
     `if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;`,
     `const passes: boolean = ${passes};`,
     `let sc = ${scratch};`,
-    `if (sc === null) sc = ${scratch} = newRouteScratch(${parts || ""});`,
-    `else if (sc.busy) sc = newRouteScratch(${parts || ""});`,
+    `if (sc === null) sc = ${scratch} = newRouteScratch(${parts() || ""});`,
+    `else if (sc.busy) sc = newRouteScratch(${parts() || ""});`,
     `sc.busy = true;`,
     `const best = sc.best;`,
     `const qs = sc.queueSpace;`,
