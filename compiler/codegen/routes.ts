@@ -4,7 +4,7 @@
  * (`route_<route>`) with the per-call memo of answers that lets an earlier search decide a new one
  * (monotone.ts). See README.md "Routes".
  */
-import type { IRRoute } from "../ir/types.js";
+import type { Expr, IRRoute } from "../ir/types.js";
 import { docText } from "./escape.js";
 import { dslType, fn, type Statement } from "./emit.js";
 import { tsType, type Ctx, type ExprCompiler } from "./expr.js";
@@ -94,6 +94,153 @@ function routeMemo(r: IRRoute, name: string, search: string, names: Names, epoch
 }
 
 /**
+ * A clause split for its memo: `atom`s compare the searched space with a route parameter (`s =
+ * target`, `s != start`) and are tested inline; each `part` between them (a subexpression with no
+ * such comparison in its and/or/not/implies structure) is memoized on its own, on the route
+ * parameters it reads. `part` alone: no comparison, one memo for the whole clause.
+ */
+export type ClauseSplit =
+  | { k: "and" | "or"; args: ClauseSplit[] }
+  | { k: "not"; arg: ClauseSplit }
+  | { k: "implies"; left: ClauseSplit; right: ClauseSplit }
+  | { k: "atom"; e: Expr }
+  | { k: "part"; e: Expr };
+
+/** `v = x` or `v != x` (either order) with `v` the clause variable and `x` a route parameter. */
+function isAtom(e: Expr, v: string, params: ReadonlySet<string>): boolean {
+  if (e.k !== "cmp" || (e.op !== "=" && e.op !== "!=") || e.left.k !== "var" || e.right.k !== "var") return false;
+  return (e.left.name === v && params.has(e.right.name)) || (e.right.name === v && params.has(e.left.name));
+}
+
+/** The split of clause `e` over variable `v` (route parameters `params`); see ClauseSplit. */
+export function splitClause(e: Expr, v: string, params: ReadonlySet<string>): ClauseSplit {
+  if (isAtom(e, v, params)) return { k: "atom", e };
+  switch (e.k) {
+    case "and":
+    case "or": {
+      const args = e.args.map((a) => splitClause(a, v, params));
+      if (args.every((a) => a.k === "part")) return { k: "part", e };
+      // adjacent parts make one part (one memo), in their order
+      const merged: ClauseSplit[] = [];
+      let run: Expr[] = [];
+      const flush = (): void => {
+        if (run.length) merged.push({ k: "part", e: run.length === 1 ? run[0]! : { k: e.k, args: run, type: e.type } });
+        run = [];
+      };
+      for (const a of args) {
+        if (a.k === "part") run.push(a.e);
+        else {
+          flush();
+          merged.push(a);
+        }
+      }
+      flush();
+      return { k: e.k, args: merged };
+    }
+    case "not": {
+      const arg = splitClause(e.arg, v, params);
+      return arg.k === "part" ? { k: "part", e } : { k: "not", arg };
+    }
+    case "implies": {
+      const [left, right] = [splitClause(e.left, v, params), splitClause(e.right, v, params)];
+      return left.k === "part" && right.k === "part" ? { k: "part", e } : { k: "implies", left, right };
+    }
+    default:
+      return { k: "part", e };
+  }
+}
+
+const isTrue = (e: { k: string; value?: unknown }): boolean => e.k === "lit" && e.value === true;
+
+/**
+ * The memoized clause tests of one route's search: `clause(kind, e, v)` gives the test of a clause
+ * over space number `i` (its helpers pushed to `extra`), `resets` the memo checks the search makes
+ * first, `parts()` how many part memos (`RouteScratch.part`) the split clauses use.
+ */
+function clauseTests(r: IRRoute, ec: ExprCompiler, names: Names, epoch: string, ctx: Ctx, params: { name: string; type: string }[], base: string, extra: Statement[]) {
+  // memoized clause tests: `<clause>Ok(i)` as an expression over space number `i`
+  const resets: string[] = [];
+  const routeParams = new Set(r.params.map((p) => p.name));
+  let parts = 0;
+  /**
+   * A memoized test of `e` over space number `i`: its helper's name and the arguments it takes
+   * after `sc, i`. `slot` names the memo (`sc.<slot>`, `<slot>Stamp`, `<slot>Call`, `<slot>Args`).
+   */
+  const memoTest = (e: Expr, v: string, slot: (f: "" | "Stamp" | "Call" | "Args") => string, fname: string, doc: string): { name: string; args: string[] } => {
+    const pred = ec.predicate(e, v, "Space", ctx, fname);
+    // the memo is kept across the searches of one validator call when the arguments are the same
+    // scalars (a list or record argument: refilled every search)
+    const scalarArgs = params.filter((p) => pred.args.includes(p.name) && p.name !== "state");
+    const shareable = scalarArgs.every((p) => { const t = r.params.find((q) => varName(q.name) === p.name)?.type; return t !== undefined && (t.k === "enum" || t.k === "bool" || t.k === "int"); });
+    if (shareable) {
+      const same = [`${slot("Call")} === ${epoch}`, ...scalarArgs.map((p, i) => `${slot("Args")}[${i}] === ${p.name}`)].join(" && ");
+      resets.push(`if (!(${same})) {`, `  ${slot("Stamp")} = newStamp(${slot("Stamp")}, ${slot("")});`, `  ${slot("Call")} = ${epoch};`, ...scalarArgs.map((p, i) => `  ${slot("Args")}[${i}] = ${p.name};`), `}`);
+    } else resets.push(`${slot("Stamp")} = newStamp(${slot("Stamp")}, ${slot("")});`, `${slot("Call")} = -1;`);
+    const name = names.take(`${fname}Ok`);
+    const args = params.filter((p) => pred.args.includes(p.name));
+    extra.push(
+      fn(
+        name,
+        [{ name: "sc", type: "RouteScratch" }, { name: "i", type: "number" }, ...args],
+        "boolean",
+        [
+          `const m = ${slot("")}[i]!;`,
+          `if ((m & -4) === ${slot("Stamp")}) return (m & 3) === 1;`,
+          `const ok = ${pred.name}(${[...pred.args, "SPACES[i]!"].join(", ")});`,
+          `${slot("")}[i] = ${slot("Stamp")} | (ok ? 1 : 2);`,
+          `return ok;`,
+        ].join("\n"),
+        { docs: [docText(doc)] },
+      ),
+    );
+    return { name, args: args.map((p) => p.name) };
+  };
+  const clause = (kind: "land" | "sea" | "port", e: IRRoute["land"], v: string): ((i: string) => string) => {
+    if (isTrue(e)) return () => "true";
+    const split = splitClause(e, v, routeParams);
+    if (split.k === "part") {
+      const t = memoTest(e, v, (f) => `sc.${kind}${f}`, `${base}_${kind}`, `route ${r.name}: the \`${kind} ${v}\` clause for space number i (memoized in sc).`);
+      return (i) => `${t.name}(${["sc", i, ...t.args].join(", ")})`;
+    }
+    // the comparisons of the space with a parameter inline, each part between them memoized alone
+    const local = varName(v);
+    const inner = new Map(ctx).set(v, local);
+    const used = new Set<string>();
+    const code = (x: ClauseSplit): string => {
+      switch (x.k) {
+        case "and":
+        case "or":
+          return `(${x.args.map(code).join(x.k === "and" ? " && " : " || ")})`;
+        case "not":
+          return `!${code(x.arg)}`;
+        case "implies":
+          return `(!${code(x.left)} || ${code(x.right)})`;
+        case "atom": {
+          if (x.e.k === "cmp") for (const side of [x.e.left, x.e.right]) if (side.k === "var" && routeParams.has(side.name)) used.add(varName(side.name));
+          return `(${ec.expr(x.e, inner, base).code})`;
+        }
+        case "part": {
+          const j = parts++;
+          const t = memoTest(x.e, v, (f) => `sc.part${f}[${j}]`, `${base}_${kind}_part`, `route ${r.name}: a part of the \`${kind} ${v}\` clause for space number i (memoized in sc.part[${j}], on the parameters it reads).`);
+          for (const a of t.args) used.add(a);
+          return `${t.name}(${["sc", "i", ...t.args].join(", ")})`;
+        }
+      }
+    };
+    const body = code(split);
+    const okName = names.take(`${base}_${kind}Ok`);
+    const okParams = params.filter((p) => used.has(p.name) || p.name === "state");
+    extra.push(
+      fn(okName, [{ name: "sc", type: "RouteScratch" }, { name: "i", type: "number" }, ...okParams], "boolean", [`const ${local} = SPACES[i]!;`, `return ${body};`].join("\n"), {
+        docs: [docText(`route ${r.name}: the \`${kind} ${v}\` clause for space number i: its comparisons of the space with a parameter inline, its other parts memoized in sc.part.`)],
+      }),
+    );
+    return (i) => `${okName}(${["sc", i, ...okParams.map((p) => p.name)].join(", ")})`;
+  };
+  return { clause, resets, parts: () => parts };
+}
+
+/**
  * The breadth-first search of one route over (space, sea zones used). A space is queued again only
  * when reached with fewer sea zones (clauses depend on the space alone, so fewer is never worse);
  * the sea count is capped at SEA_COUNT (a shortest path never repeats a sea zone).
@@ -105,40 +252,7 @@ function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names
   const base = identPart(r.name);
   const scratch = names.take(`scratch_${base}`);
   const extra: Statement[] = [`let ${scratch}: RouteScratch | null = null;`];
-  const isTrue = (e: { k: string; value?: unknown }): boolean => e.k === "lit" && e.value === true;
-  // memoized clause tests: `<clause>Ok(i)` as an expression over space number `i`
-  const resets: string[] = [];
-  const clause = (kind: "land" | "sea" | "port", e: IRRoute["land"], v: string): ((i: string) => string) => {
-    if (isTrue(e)) return () => "true";
-    const pred = ec.predicate(e, v, "Space", ctx, `${base}_${kind}`);
-    // the memo is kept across the searches of one validator call when the clause's arguments are
-    // the same scalars (a list or record argument: refilled every search)
-    const scalarArgs = params.filter((p) => pred.args.includes(p.name) && p.name !== "state");
-    const shareable = scalarArgs.every((p) => { const t = r.params.find((q) => varName(q.name) === p.name)?.type; return t !== undefined && (t.k === "enum" || t.k === "bool" || t.k === "int"); });
-    if (shareable) {
-      const same = [`sc.${kind}Call === ${epoch}`, ...scalarArgs.map((p, i) => `sc.${kind}Args[${i}] === ${p.name}`)].join(" && ");
-      resets.push(`if (!(${same})) {`, `  sc.${kind}Stamp = newStamp(sc.${kind}Stamp, sc.${kind});`, `  sc.${kind}Call = ${epoch};`, ...scalarArgs.map((p, i) => `  sc.${kind}Args[${i}] = ${p.name};`), `}`);
-    } else resets.push(`sc.${kind}Stamp = newStamp(sc.${kind}Stamp, sc.${kind});`, `sc.${kind}Call = -1;`);
-    const okName = names.take(`${base}_${kind}Ok`);
-    const okParams = [{ name: "sc", type: "RouteScratch" }, { name: "i", type: "number" }, ...params.filter((p) => pred.args.includes(p.name))];
-    extra.push(
-      fn(
-        okName,
-        okParams,
-        "boolean",
-        [
-          `const m = sc.${kind}[i]!;`,
-          `if ((m & -4) === sc.${kind}Stamp) return (m & 3) === 1;`,
-          `const ok = ${pred.name}(${[...pred.args, "SPACES[i]!"].join(", ")});`,
-          `sc.${kind}[i] = sc.${kind}Stamp | (ok ? 1 : 2);`,
-          `return ok;`,
-        ].join("\n"),
-        {
-        docs: [docText(`route ${r.name}: the \`${kind} ${v}\` clause for space number i (memoized in sc).`)],
-      }),
-    );
-    return (i) => `${okName}(${["sc", i, ...params.filter((p) => pred.args.includes(p.name)).map((p) => p.name)].join(", ")})`;
-  };
+  const { clause, resets, parts } = clauseTests(r, ec, names, epoch, ctx, params, base, extra);
   const landOk = clause("land", r.land, r.landVar);
   const seaOk = clause("sea", r.sea, r.seaVar);
   const portOk = clause("port", r.port, r.portVar);
@@ -159,8 +273,8 @@ function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names
     `if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;`,
     `const passes: boolean = ${passes};`,
     `let sc = ${scratch};`,
-    `if (sc === null) sc = ${scratch} = newRouteScratch();`,
-    `else if (sc.busy) sc = newRouteScratch();`,
+    `if (sc === null) sc = ${scratch} = newRouteScratch(${parts() || ""});`,
+    `else if (sc.busy) sc = newRouteScratch(${parts() || ""});`,
     `sc.busy = true;`,
     `const best = sc.best;`,
     `const qs = sc.queueSpace;`,

@@ -152,6 +152,53 @@ for (const edition of EDITIONS) {
       }
     });
 
+    // vq: every enumerated action with an int, string or list parameter (those its scopes made
+    // enumerable: play_card, play_treasure, take_action, the spring deployment steps), moves drawn
+    // from the state's own strings, small ints and the board's spaces, in the action's scope
+    it.runIf(edition === "vq")("lists every move check allows of the actions with int, string and list parameters (values drawn from the state)", () => {
+      const targets = ir.actions.filter((a) => a.params.some((p) => p.type.k === "int" || p.type.k === "string" || p.type.k === "list") && gen.LEGAL_MOVE_ACTIONS.find((x) => x.action === a.name)?.enumerated);
+      expect(targets.map((a) => a.name).sort()).toEqual(["discard_home_card", "hold_leader", "place_leader", "place_sea_captain", "play_card", "play_treasure", "spring_deploy", "take_action"]);
+      const spaces = (ir.enums.find((e) => e.name === "Space")?.members ?? []) as string[];
+      /** every string in the state (card ids, leader and captain names, …), in order of first appearance */
+      const strings = (v: unknown, out: Set<string>): Set<string> => {
+        if (typeof v === "string") out.add(v);
+        else if (Array.isArray(v)) for (const x of v) strings(x, out);
+        else if (v && typeof v === "object") for (const x of Object.values(v)) strings(x, out);
+        return out;
+      };
+      let allowed = 0;
+      const perAction = new Map<string, number>();
+      fc.assert(
+        fc.property(fc.constantFrom(...states), fc.constantFrom(...targets), fc.array(fc.nat(), { minLength: 8, maxLength: 8 }), (base, a, picks) => {
+          const state = structuredClone(base) as Record<string, any>;
+          const sc = a.scope!;
+          state.phase = sc.during!.phase;
+          state.segment = sc.during!.segment ?? "none";
+          const me = a.params.find((p) => p.actor)!;
+          const actor = sc.activeOnly ? (state.active_power as string) : (domain(me.type)[picks[0]! % domain(me.type).length] as string);
+          if (gen.validateState(state).length) return;
+          const pool = [...strings(state, new Set())];
+          const move: Record<string, unknown> = { action: a.name };
+          a.params.forEach((p, n) => {
+            const k = picks[(n + 1) % picks.length]!;
+            if (p.actor) move[p.name] = actor;
+            else if (p.type.k === "enum" && p.type.name === "Space") move[p.name] = spaces[k % spaces.length];
+            else if (p.type.k === "enum" || p.type.k === "bool") move[p.name] = domain(p.type)[k % domain(p.type).length];
+            else if (p.type.k === "int") move[p.name] = (k % 9) - 1;
+            else if (p.type.k === "string") move[p.name] = pool[k % pool.length];
+            else move[p.name] = k % 3 === 0 ? [] : [pool[k % pool.length]]; // a list in canonical form: empty or one element
+          });
+          if (!gen.checkTrusted(state, move).allowed) return;
+          allowed++;
+          perAction.set(a.name, (perAction.get(a.name) ?? 0) + 1);
+          expect(moves(gen.legalMoves(state, actor)), JSON.stringify(move)).toContainEqual(move);
+        }),
+        { seed: 2026, numRuns: 3000 },
+      );
+      expect(allowed, "some drawn move is allowed").toBeGreaterThan(10);
+      expect(perAction.size, JSON.stringify([...perAction])).toBeGreaterThanOrEqual(3);
+    });
+
     // his (his-500's enumerators come from the same rules; the seeded states are his states)
     it.runIf(edition === "his")("lists every move check allows of the actions with int, string and list parameters (drawn near the state's values)", () => {
       const targets = ir.actions.filter((a) => a.params.some((p) => p.type.k === "int" || p.type.k === "string" || p.type.k === "list") && gen.LEGAL_MOVE_ACTIONS.find((x) => x.action === a.name)?.enumerated);
