@@ -187,6 +187,7 @@ function ruleDecl(d: CstNode, problems: AstProblem[]): RuleDecl {
     ...(during ? { during } : {}),
     kind: tok(d, "kind").image as "forbid" | "oblige",
     action: name(tok(d, "action")),
+    ...(ch(d).binding ? { bind: nodes(d, "binding").map((b) => ({ param: name(tok(b, "param")), value: expr(node(b, "value")), span: nodeSpan(b) })) } : {}),
     when: expr(node(d, "expr")),
     ...(optNode(d, "unless") ? { unless: expr(node(d, "unless")) } : {}),
     span: nodeSpan(d),

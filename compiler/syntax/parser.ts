@@ -268,6 +268,16 @@ export class RulesParser extends CstParser {
       { ALT: () => this.CONSUME(KW.oblige, { LABEL: "kind" }) },
     ]);
     this.CONSUME3(Ident, { LABEL: "action" });
+    // `oblige play_card(card: c, as: event)`: the obliged move's parameter values
+    this.OPTION4(() => {
+      this.CONSUME(LParen);
+      this.SUBRULE(this.binding);
+      this.MANY3(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.binding);
+      });
+      this.CONSUME(RParen);
+    });
     this.CONSUME(KW.when);
     this.SUBRULE(this.expr);
     // `unless <exception>`: an exemption written inline (dsl/README.md, "Rules")
@@ -275,6 +285,13 @@ export class RulesParser extends CstParser {
       this.CONSUME(KW.unless);
       this.SUBRULE2(this.expr, { LABEL: "unless" });
     });
+  });
+
+  /** `<param>: <expr>`, one parameter value of an obliged move */
+  private binding = this.RULE("binding", () => {
+    this.CONSUME(Ident, { LABEL: "param" });
+    this.CONSUME(Colon);
+    this.SUBRULE(this.expr, { LABEL: "value" });
   });
 
   private exemptDecl = this.RULE("exemptDecl", () => {
