@@ -239,7 +239,7 @@ function mayThrow(cx: EditionContext, e: Expr): boolean {
     const r = ir.routes.find((x) => x.name === name);
     if (!r) continue;
     const inner = new Set<string>();
-    for (const c of [r.land, r.sea, r.port, r.passes, ...(r.maxSeas ? [r.maxSeas] : [])]) {
+    for (const c of [r.land, r.sea, r.port, r.passes, ...(r.maxSeas ? [r.maxSeas] : []), ...(r.maxSteps ? [r.maxSteps] : [])]) {
       tablesIn(c, tables);
       routesIn(c, inner);
     }

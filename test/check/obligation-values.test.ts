@@ -17,6 +17,7 @@ import { createInterpreter } from "../../compiler/interpret/index.js";
 import { editionFolder, type IREdition } from "../../compiler/ir/types.js";
 import { obligationsFor } from "../../compiler/ir/obligations.js";
 import { readRule } from "../../compiler/lsp/reading.js";
+import { readRule as readEnglish } from "../../compiler/report/english.js";
 import { parseRules } from "../../compiler/syntax/index.js";
 import { proveEdition, type ProofReport } from "../../compiler/verify/index.js";
 
@@ -79,6 +80,8 @@ describe("checking", () => {
     expect(errorLines(result.diagnostics)).toEqual([]);
     const r = result.edition!.rules.find((x) => x.id === "card.first_card")!;
     expect(r.bind!.map((b) => [b.param, b.value.k])).toEqual([["card", "ite"], ["as", "lit"]]);
+    expect(readEnglish(result.edition!.rules.find((x) => x.id === "card.march_now")!, result.edition!)).toBe(
+      "Play card with card march and as event is obliged (the only legal move of the acting power) during the diplomacy phase when the turn is 9 and march is one of the acting power's hands.");
     // a rule without values keeps the IR it had (no `bind` key)
     expect("bind" in result.edition!.rules.find((x) => x.id === "pass.empty")!).toBe(false);
   });
