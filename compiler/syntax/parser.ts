@@ -271,11 +271,7 @@ export class RulesParser extends CstParser {
     // `oblige play_card(card: c, as: event)`: the obliged move's parameter values
     this.OPTION4(() => {
       this.CONSUME(LParen);
-      this.SUBRULE(this.binding);
-      this.MANY3(() => {
-        this.CONSUME(Comma);
-        this.SUBRULE2(this.binding);
-      });
+      this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => (this.CONSUME4(Ident, { LABEL: "bindParam" }), this.CONSUME(Colon), this.SUBRULE3(this.expr, { LABEL: "bindValue" })) });
       this.CONSUME(RParen);
     });
     this.CONSUME(KW.when);
@@ -285,13 +281,6 @@ export class RulesParser extends CstParser {
       this.CONSUME(KW.unless);
       this.SUBRULE2(this.expr, { LABEL: "unless" });
     });
-  });
-
-  /** `<param>: <expr>`, one parameter value of an obliged move */
-  private binding = this.RULE("binding", () => {
-    this.CONSUME(Ident, { LABEL: "param" });
-    this.CONSUME(Colon);
-    this.SUBRULE(this.expr, { LABEL: "value" });
   });
 
   private exemptDecl = this.RULE("exemptDecl", () => {

@@ -18,6 +18,7 @@ import { editionFolder, type IREdition } from "../../compiler/ir/types.js";
 import { obligationsFor } from "../../compiler/ir/obligations.js";
 import { readRule } from "../../compiler/lsp/reading.js";
 import { readRule as readEnglish } from "../../compiler/report/english.js";
+import { judge, readScenarioFile } from "../../compiler/scenarios/index.js";
 import { parseRules } from "../../compiler/syntax/index.js";
 import { proveEdition, type ProofReport } from "../../compiler/verify/index.js";
 
@@ -191,6 +192,27 @@ describe("validators, interpreter and prover", () => {
     expect(gen.obligedActions({ ...t, wars: [{ a: "red", b: "genoa" }] }, "red")).toEqual([]);
     // legalMoves lists only the obliged move
     expect(gen.legalMoves(t, "red")).toEqual([{ action: "play_card", power: "red", card: "truce", as: "event" }]);
+  });
+
+  it("scenario files judge the obliged move and the moves the obligation forbids", () => {
+    // at war with green: card.first_card does not apply (its `unless`)
+    const fixture = { phase: "diplomacy", segment: "declarations", turn: 9, wars: [{ a: "red", b: "green" }], hands: { red: ["march"], blue: [] },
+      spaces: Object.fromEntries(SPACES.map((x) => [x, { controller: "red", unrest: false }])) };
+    const dir = fs.mkdtempSync(path.join(tmpRoot, "scenarios-"));
+    fs.writeFileSync(path.join(dir, "base-state.json"), JSON.stringify(fixture));
+    const file = path.join(dir, "cards.yaml");
+    fs.writeFileSync(file, [
+      `edition: mini`, `fixture: base-state.json`, `scenarios:`,
+      `  - { name: "the march as an event is the obliged move", action: { action: play_card, power: red, card: march, as: event }, expect: { obliged: [card.march_now] } }`,
+      `  - { name: "the march for CP breaks it", action: { action: play_card, power: red, card: march, as: cp }, expect: { forbidden: [card.march_cp, card.march_now] } }`,
+      `  - { name: "passing breaks it", action: { action: pass, power: red }, expect: { forbidden: [card.march_now] } }`,
+      `  - { name: "blue, holding the truce, must play it first and may not pass", patch: { hands: { blue: [truce] } }, action: { action: pass, power: blue }, expect: { forbidden: [card.first_card, pass.card] } }`,
+      `  - { name: "blue plays the truce as an event", patch: { hands: { blue: [truce] } }, action: { action: play_card, power: blue, card: truce, as: event }, expect: { obliged: [card.first_card] } }`,
+    ].join("\n"));
+    const { scenarios, problems } = readScenarioFile(file, () => dir, tmpRoot);
+    expect(problems).toEqual([]);
+    expect(scenarios).toHaveLength(5);
+    for (const sc of scenarios) expect(judge(sc.expect, gen.check(sc.state, sc.action)), sc.name).toEqual({ pass: true, detail: "" });
   });
 
   const ob = (kind: string, suffix: string) => report.obligations.find((o) => o.id === `${ir.name}.${kind}.${suffix}`)!;

@@ -209,26 +209,12 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
       const otherObliges = obliges.filter((o) => o.action !== a.name);
       // an obligation with parameters of this action forbids its moves with other values
       const ownBound = obliges.filter((o) => o.action === a.name && o.bind);
-      const mismatch = (o: IRRule, env: Env): B =>
-        enc.terms.and([obligeFires(o), enc.terms.not(enc.bool(bindEquals(o, a), env))]);
-      const forbiddenIn = (env: Env, record: boolean): B =>
-        enc.terms.or([
-          ...ownBound.map((o) => {
-            const e = mismatch(o, env);
-            if (record) records.push({ action: a.name, rule: o.id, e, oblige: false });
-            return e;
-          }),
-          ...forbids.map((r) => {
-            const e = firesIn(r, env);
-            if (record) records.push({ action: a.name, rule: r.id, e, oblige: false });
-            return e;
-          }),
-          ...otherObliges.map((o) => {
-            const e = obligeFires(o);
-            if (record) records.push({ action: a.name, rule: o.id, e, oblige: false });
-            return e;
-          }),
-        ]);
+      const forbiddenIn = (env: Env, record: boolean): B => {
+        const blocks = [...forbids.map((r) => [r, firesIn(r, env)] as const), ...otherObliges.map((o) => [o, obligeFires(o)] as const),
+          ...ownBound.map((o) => [o, enc.terms.and([obligeFires(o), enc.terms.not(enc.bool(bindEquals(o, a), env))])] as const)];
+        if (record) for (const [r, e] of blocks) records.push({ action: a.name, rule: r.id, e, oblige: false });
+        return enc.terms.or(blocks.map(([, e]) => e));
+      };
       const choices = enumerate(enc, others);
       const base = new Map<string, Sym>([[actorParam(a).name, actorSym]]);
       if (choices) {
