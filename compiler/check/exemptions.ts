@@ -47,7 +47,7 @@ export function checkExemptions(c: Checking, ex: ExprChecker, ids: Ids, ruleInfo
     const lifted = [...ruleInfo.entries()].filter(([id, ri]) => ruleIds.includes(id) || ri.groups.some((g) => groups.includes(g)));
     if (ok && !lifted.length) rep("RW2021", `exemption \`${d.id.name}\` lifts no rule`, { file, span: d.id.span }, "name a rule id or a group that has rules");
     // parameters common to every lifted rule's action (same name, same kind, same enum base)
-    const liftedParams = lifted.map(([id, ri]) => ({ id, action: ri.action, params: ri.action ? env.actions.get(ri.action)?.params : undefined }));
+    const liftedParams = lifted.map(([id, ri]) => ({ id, action: ri.action, params: ri.params ?? (ri.action ? env.actions.get(ri.action)?.params : undefined) }));
     if (liftedParams.some((l) => !l.params)) ok = false;
     const common: ParamInfo[] = [];
     const missing = new Map<string, string>();

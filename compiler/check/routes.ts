@@ -20,7 +20,7 @@ export function checkRoutes(c: Checking, ex: ExprChecker): IRRoute[] {
     if (!rt.params || !space) continue;
     const base = paramCtx(c, rt.file, rt.params, rt.decl.span);
     const seen = new Map<string, Span>();
-    const got: Partial<Record<"land" | "sea" | "port" | "max_seas" | "passes", { v?: string; e?: Expr }>> = {};
+    const got: Partial<Record<"land" | "sea" | "port" | "max_seas" | "max_steps" | "passes", { v?: string; e?: Expr }>> = {};
     let ok = true;
     for (const c of rt.decl.clauses) {
       if (seen.has(c.k)) {
@@ -40,7 +40,7 @@ export function checkRoutes(c: Checking, ex: ExprChecker): IRRoute[] {
         if (!e) ok = false;
         got[c.k] = { v: c.var.name, ...(e ? { e } : {}) };
       } else {
-        const e = ex.expect(c.expr, base, c.k === "max_seas" ? { k: "int" } : BOOL, `the \`${c.k}\` clause`);
+        const e = ex.expect(c.expr, base, c.k === "max_seas" || c.k === "max_steps" ? { k: "int" } : BOOL, `the \`${c.k}\` clause`);
         if (!e) ok = false;
         got[c.k] = e ? { e } : {};
       }
@@ -54,6 +54,7 @@ export function checkRoutes(c: Checking, ex: ExprChecker): IRRoute[] {
       seaVar: got.sea?.v ?? "z", sea: got.sea?.e ?? T(rt.decl.name.span),
       portVar: got.port?.v ?? "q", port: got.port?.e ?? T(rt.decl.name.span),
       maxSeas: got.max_seas?.e ?? null,
+      ...(got.max_steps?.e ? { maxSteps: got.max_steps.e } : {}),
       passes: got.passes?.e ?? T(rt.decl.name.span),
       pos: posOf(rt.file, rt.decl.name.span),
     });

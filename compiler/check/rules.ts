@@ -5,16 +5,17 @@
  * `unless` exception: `when A unless B` is lowered to `A and not B`), typed and lowered to `IRRule`.
  */
 import type { Span } from "../diagnostics/types.js";
-import type { Expr as IRExpr, IRRule, IRScope } from "../ir/types.js";
+import type { Expr as IRExpr, IRBinding, IRRule, IRScope } from "../ir/types.js";
+import { freeVars } from "../ir/walk.js";
 import type { Ids } from "./cite.js";
 import { severitiesOf } from "./cite.js";
 import { BOOL, paramCtx, type Checking } from "./context.js";
-import { enumType, typeName, type DeclOf } from "./env.js";
+import { enumType, typeName, type Ctx, type DeclOf, type ParamInfo } from "./env.js";
 import type { ExprChecker } from "./expr.js";
 import { didYouMean, posOf } from "./util.js";
 
 /** What exemptions need to know of each rule id claimed (also of rules that failed to check). */
-export type RuleInfo = Map<string, { action?: string; groups: string[]; file: string; span: Span }>;
+export type RuleInfo = Map<string, { action?: string; groups: string[]; file: string; span: Span; params?: ParamInfo[] }>;
 
 /** Checks and lowers the rules in force; `ruleInfo` has every rule whose id was fresh. */
 export function checkRules(c: Checking, ex: ExprChecker, ids: Ids): { irRules: IRRule[]; ruleInfo: RuleInfo } {
@@ -39,30 +40,107 @@ export function checkRules(c: Checking, ex: ExprChecker, ids: Ids): { irRules: I
       continue;
     }
     if (!act.params) continue;
-    if (d.kind === "oblige") {
-      const others = act.params.filter((p) => !p.actor);
-      if (others.length || !act.params.some((p) => p.actor)) {
-        rep("RW2017", others.length
-          ? `\`oblige\` on \`${d.action.name}\`, which has parameters other than its actor (${others.map((p) => "`" + p.name + "`").join(", ")})`
-          : `\`oblige\` on \`${d.action.name}\`, which has no \`actor\` parameter`,
-          { file, span: d.action.span }, "an obliged action names only who must do it; oblige an action like `pass(actor power: MajorPower)`",
-          [{ message: `\`${d.action.name}\` is declared here`, pos: posOf(act.file, act.decl.name.span) }]);
-      }
-    }
     const scope = scopeOf(c, d, file);
     const ctx = paramCtx(c, file, act.params, d.span);
+    const shape = obligationShape(c, ex, d, act, file, ctx);
+    if (shape.actorOnly && fresh) ruleInfo.get(d.id.name)!.params = act.params.filter((p) => p.actor);
     const cond = ex.expect(d.when, ctx, BOOL, "a rule's `when` condition");
     // `when A unless B` is `A and not B` (an exemption written inline, read on the rule itself)
     const unless = d.unless ? ex.expect(d.unless, ctx, BOOL, "a rule's `unless` condition") : undefined;
     const when = cond && (!d.unless ? cond : unless && withUnless(ex, cond, unless, file, d.unless.span));
+    if (when && shape.bind) readsOnlyActor(c, when, act, d.action.name, "its `when` condition", file, d.when.span);
     const severities = severitiesOf(c, d.annotations ?? [], file, "rule");
-    if (!when || scope === undefined || !fresh || !cite) continue;
+    if (!when || !shape.ok || scope === undefined || !fresh || !cite) continue;
     irRules.push({
-      id: d.id.name, kind: d.kind, action: d.action.name, title: d.title, citation: cite, scope, groups, when, pos: posOf(file, d.id.span), provenance,
+      id: d.id.name, kind: d.kind, action: d.action.name, title: d.title, citation: cite, scope, groups, when,
+      ...(shape.bind ? { bind: shape.bind } : {}),
+      pos: posOf(file, d.id.span), provenance,
       ...(severities ? { severities } : {}),
     });
   }
   return { irRules, ruleInfo };
+}
+
+/**
+ * The shape of a rule's move (RW2017): a `forbid` names no parameter values; an `oblige` is on an
+ * action with an actor, and either the action has no other parameter or the rule gives each of
+ * them a value (`oblige play_card(card: c, as: event)`): every parameter but the actor, once each,
+ * none a list, each value of the parameter's type over the state and the actor. `actorOnly`: the
+ * rule binds its actor, so exemptions lifting it read only the actor (exemptions.ts).
+ */
+function obligationShape(c: Checking, ex: ExprChecker, d: DeclOf<"rule">, act: NonNullable<ReturnType<Checking["env"]["actions"]["get"]>>, file: string, ctx: Ctx): { ok: boolean; bind?: IRBinding[]; actorOnly: boolean } {
+  const { rep } = c;
+  const params = act.params!;
+  const name = d.action.name;
+  const related = [{ message: `\`${name}\` is declared here`, pos: posOf(act.file, act.decl.name.span) }];
+  const others = params.filter((p) => !p.actor);
+  const actor = params.find((p) => p.actor);
+  const shapeHint = (ps: typeof params) => `\`oblige ${name}(${ps.map((p) => `${p.name}: …`).join(", ")}) when …\``;
+  if (d.kind === "forbid") {
+    if (!d.bind) return { ok: true, actorOnly: false };
+    rep("RW2017", `\`forbid ${name}(…)\` names parameter values; only an obligation names the move it obliges`, { file, span: d.bind[0]!.span },
+      `a ban reads the move's parameters in its condition: \`forbid ${name} when ${d.bind.map((b) => `${b.param.name} = …`).join(" and ")}\``, related);
+    return { ok: false, actorOnly: false };
+  }
+  if (!actor) {
+    rep("RW2017", `\`oblige\` on \`${name}\`, which has no \`actor\` parameter`, { file, span: d.action.span },
+      "an obligation binds the power that must act: give the action an `actor` parameter (`action pass(actor power: MajorPower)`)", related);
+    return { ok: false, actorOnly: false };
+  }
+  if (!d.bind) {
+    if (!others.length) return { ok: true, actorOnly: true };
+    rep("RW2017", `\`oblige ${name}\` does not say which move is obliged: \`${name}\` has parameters other than its actor (${others.map((p) => "`" + p.name + "`").join(", ")})`,
+      { file, span: d.action.span }, `name the value of each: ${shapeHint(others)}, each value over the state and \`${actor.name}\``, related);
+    return { ok: false, actorOnly: false };
+  }
+  let ok = true;
+  const seen = new Set<string>();
+  const values = new Map<string, IRExpr>();
+  for (const b of d.bind) {
+    const p = params.find((x) => x.name === b.param.name);
+    const at = { file, span: b.param.span };
+    if (!p || p.actor || seen.has(b.param.name) || p.type.k === "list") {
+      rep("RW2017", !p ? `\`${name}\` has no parameter \`${b.param.name}\``
+        : p.actor ? `\`${b.param.name}\` is the actor of \`${name}\`: the obligation binds whichever power its condition names`
+        : seen.has(b.param.name) ? `a second value of \`${b.param.name}\``
+        : `\`${b.param.name}\` is a list: an obliged move names single values`,
+        at, !p ? didYouMean(b.param.name, others.map((x) => x.name), `its parameters: ${others.map((x) => x.name).join(", ")}`)
+        : p.actor ? `write the condition over \`${b.param.name}\` instead (\`when ${b.param.name} = …\`), and name the other parameters: ${shapeHint(others)}`
+        : p.type.k === "list" ? `oblige an action whose parameters are single values (an enum, \`int\`, \`string\`, \`bool\`), or forbid the other moves with \`forbid ${name} when …\``
+        : "name each parameter once", related);
+      ok = false;
+      continue;
+    }
+    seen.add(b.param.name);
+    if (p.key) c.res.use({ file, span: b.param.span, key: p.key, type: p.type });
+    const v = ex.expect(b.value, ctx, p.type, `the value of \`${b.param.name}\` in an obligation`);
+    if (!v) { ok = false; continue; }
+    if (!readsOnlyActor(c, v, act, name, `the value of \`${b.param.name}\``, file, b.value.span)) ok = false;
+    values.set(p.name, v);
+  }
+  const missing = others.filter((p) => !seen.has(p.name) && p.type.k !== "list");
+  const lists = others.filter((p) => p.type.k === "list");
+  if (lists.length && ok) {
+    rep("RW2017", `\`oblige ${name}(…)\`: \`${name}\` has a list parameter (${lists.map((p) => "`" + p.name + "`").join(", ")}), so no one move can be named`,
+      { file, span: d.action.span }, `oblige an action whose parameters are single values, or forbid the other moves with \`forbid ${name} when …\``, related);
+    ok = false;
+  }
+  if (missing.length) {
+    rep("RW2017", `\`oblige ${name}(…)\` names no value of ${missing.map((p) => "`" + p.name + "`").join(", ")}: an obligation names one move`,
+      { file, span: d.action.span }, `name every parameter but the actor: ${shapeHint(others)}`, related);
+    ok = false;
+  }
+  if (!ok) return { ok: false, actorOnly: true };
+  return { ok: true, actorOnly: true, bind: others.map((p) => ({ param: p.name, value: values.get(p.name)! })) };
+}
+
+/** RW2017 when `e` reads a parameter of `act` other than its actor (an obligation with values is decided by the state and the actor alone). */
+function readsOnlyActor(c: Checking, e: IRExpr, act: { params?: { name: string; actor: boolean }[] }, name: string, what: string, file: string, span: Span): boolean {
+  const read = [...freeVars(e).keys()].filter((v) => act.params!.some((p) => p.name === v && !p.actor));
+  if (!read.length) return true;
+  c.rep("RW2017", `${what} reads ${read.map((v) => "`" + v + "`").join(", ")}, a parameter of the move \`oblige ${name}(…)\` names`,
+    { file, span }, "an obligation's condition and values read the state and the actor only: whether a power is bound, and to which move, does not depend on the move it makes");
+  return false;
 }
 
 /** `when` ∧ ¬`unless` as one `and` (the conjuncts of `when` flattened), positioned at the `unless` condition. */

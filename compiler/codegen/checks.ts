@@ -5,7 +5,7 @@
  * for the rules that legalMoves and the obligations call. See README.md "Semantics it implements".
  */
 import type { Expr, IRAction, IRRule, Type } from "../ir/types.js";
-import { actorParam, isActorOnly } from "../ir/derived.js";
+import { actorParam, bindsActor } from "../ir/derived.js";
 import { someExpr, freeVars, routesIn, tablesIn } from "../ir/walk.js";
 import type { FunctionDeclarationStructure } from "ts-morph";
 import type { EditionContext } from "./context.js";
@@ -43,9 +43,21 @@ export function actorCall(ec: ExprCompiler, fires: string, value: string, have: 
   return `${fires}(state, ${value} as unknown as ${tsType(want)})`;
 }
 
+/**
+ * `fires_<O>(state, actor) && !(p1 === v1 && …)`: an obligation with parameters (`IRRule.bind`)
+ * binds the actor and the move's parameters (locals of `ctx`) differ from its values, each value
+ * compiled over the state and the actor.
+ */
+export function boundMismatch(pass: ValidatorsPass, r: IRRule, me: { name: string }, ctx: Ctx): string {
+  const eqs = r.bind!.map((b) => `(${ctx.get(b.param)!} as unknown) === ${andOperand(pass.ec.expr(b.value, ctx, `${identPart(r.id)}_${identPart(b.param)}`))}`);
+  return `${pass.firesFn.get(r.id)!}(state, ${ctx.get(me.name)!}) && !(${eqs.join(" && ")})`;
+}
+
 /** `fires_<rule>` of one rule (named `name`): its scope, then its condition and the exemptions that lift it. */
 export function ruleFunction(pass: ValidatorsPass, rule: IRRule, action: IRAction, name: string): FunctionDeclarationStructure {
   const { cx, ec } = pass;
+  // an obligation with parameters is decided by the state and the actor alone
+  if (rule.bind) action = { ...action, params: action.params.filter((p) => p.actor) };
   const ctx: Ctx = new Map(action.params.map((p) => [p.name, varName(p.name)]));
   const params = [{ name: "state", type: "State" }, ...action.params.map((p) => ({ name: varName(p.name), type: tsType(p.type) }))];
   const base = identPart(rule.id);
@@ -104,8 +116,9 @@ export function checkerLines(pass: ValidatorsPass, a: IRAction): string[] {
   const me = actorParam(a);
   const ctx: Ctx = new Map(a.params.map((p) => [p.name, varName(p.name)]));
   const forbids = own.filter((r) => r.kind === "forbid");
-  const obliges = own.filter((r) => r.kind === "oblige");
-  const others = me ? rules.filter((r) => r.kind === "oblige" && r.action !== a.name && isActorOnly(actionByName.get(r.action)!)) : [];
+  const obliges = own.filter((r) => r.kind === "oblige" && !r.bind);
+  const bound = own.filter((r) => r.bind);
+  const others = me ? rules.filter((r) => r.kind === "oblige" && r.action !== a.name && bindsActor(actionByName.get(r.action)!, r)) : [];
   return ec.inFunction(() => {
     const head: string[] = [];
     const body: string[] = [];
@@ -129,7 +142,8 @@ export function checkerLines(pass: ValidatorsPass, a: IRAction): string[] {
       const outside = ec.inFunction(() => [
         ...unscoped.filter((r) => r.kind === "forbid").map((r) => `  if (${test(r, false)}) (violations ??= []).push(${violationConst.get(r.id)});`),
         ...others.map((r) => `  if (${otherCall(r)}) (violations ??= []).push(${violationConst.get(r.id)});`),
-        ...unscoped.filter((r) => r.kind === "oblige").map((r) => `  if (${test(r, false)}) (obliged ??= []).push(${jsString(r.id)});`),
+        ...unscoped.filter((r) => r.bind).flatMap((r) => boundLines(r).map((l) => `  ${l}`)),
+        ...unscoped.filter((r) => r.kind === "oblige" && !r.bind).map((r) => `  if (${test(r, false)}) (obliged ??= []).push(${jsString(r.id)});`),
       ]);
       head.push(`if (!${only}) {`, ...outside, `  ${RETURN_VERDICT}`, `}`);
     }
@@ -143,6 +157,16 @@ export function checkerLines(pass: ValidatorsPass, a: IRAction): string[] {
       const scoped = only === undefined && users.every((r) => r.scope && users[0]!.scope && scopeKey(r.scope) === scopeKey(users[0]!.scope)) ? `${scopes.get(scopeKey(users[0]!.scope!))} && ` : "";
       hoisted.push(`const ${local} = ${scoped}${andOperand(ec.expr(ex.when, ctx, `ex_${identPart(ex.id)}`))};`);
       shared.set(ex.id, local);
+    }
+    /** an obligation with parameters of this action: the move with its values is obliged, any other violates it */
+    function boundLines(r: IRRule): string[] {
+      const eqs = r.bind!.map((b) => `(${varName(b.param)} as unknown) === ${andOperand(ec.expr(b.value, ctx, `${identPart(r.id)}_${identPart(b.param)}`))}`);
+      return [
+        `if (${firesFn.get(r.id)!}(state, ${varName(me!.name)})) {`,
+        `  if (${eqs.join(" && ")}) (obliged ??= []).push(${jsString(r.id)});`,
+        `  else (violations ??= []).push(${violationConst.get(r.id)});`,
+        `}`,
+      ];
     }
     function otherCall(r: IRRule): string {
       return actorCall(ec, firesFn.get(r.id)!, varName(me!.name), me!.type, actorParam(actionByName.get(r.action)!)!.type);
@@ -178,6 +202,10 @@ export function checkerLines(pass: ValidatorsPass, a: IRAction): string[] {
       body.push(`// ${lineComment(`${r.id}: \`${r.action}\` is the only legal move`)}`);
       body.push(`if (${otherCall(r)}) (violations ??= []).push(${violationConst.get(r.id)});`);
     }
+    for (const r of bound) {
+      body.push(about(r));
+      body.push(...boundLines(r));
+    }
     for (const r of obliges) {
       body.push(about(r));
       body.push(`if (${test(r)}) (obliged ??= []).push(${jsString(r.id)});`);
@@ -185,7 +213,8 @@ export function checkerLines(pass: ValidatorsPass, a: IRAction): string[] {
     // the parameters the tests read, as locals
     const read = new Set<string>();
     for (const r of own) for (const e of [r.when, ...cx.lifts(r).map((ex) => ex.when)]) for (const n of freeVars(e).keys()) read.add(n);
-    if (others.length) read.add(me!.name);
+    if (others.length || bound.length) read.add(me!.name);
+    for (const r of bound) for (const b of r.bind!) read.add(b.param);
     const params = a.params.filter((p) => read.has(p.name)).map((p) => `const ${varName(p.name)} = ${propAccess("action", p.name)};`);
     return [...params, ...head, ...hoisted, ...body];
   });
@@ -210,7 +239,7 @@ function mayThrow(cx: EditionContext, e: Expr): boolean {
     const r = ir.routes.find((x) => x.name === name);
     if (!r) continue;
     const inner = new Set<string>();
-    for (const c of [r.land, r.sea, r.port, r.passes, ...(r.maxSeas ? [r.maxSeas] : [])]) {
+    for (const c of [r.land, r.sea, r.port, r.passes, ...(r.maxSeas ? [r.maxSeas] : []), ...(r.maxSteps ? [r.maxSteps] : [])]) {
       tablesIn(c, tables);
       routesIn(c, inner);
     }

@@ -7,9 +7,9 @@
  * implements".
  */
 import type { Expr, IRAction, IRRule } from "../ir/types.js";
-import { actorParam, isActorOnly } from "../ir/derived.js";
+import { actorParam, bindsActor } from "../ir/derived.js";
 import { children, routesIn } from "../ir/walk.js";
-import { actorCall, type ValidatorsPass } from "./checks.js";
+import { actorCall, boundMismatch, type ValidatorsPass } from "./checks.js";
 import type { EditionContext } from "./context.js";
 import { enumerationPlan, type ParamDomain } from "./domains.js";
 import { fn, type Statement } from "./emit.js";
@@ -117,7 +117,7 @@ export function legalMovesStatements(pass: ValidatorsPass): Statement[] {
     const lines: string[] = [];
     for (const r of rules.filter((r) => r.kind === "oblige" && r.action !== a.name)) {
       const other = actionByName.get(r.action)!;
-      if (!isActorOnly(other)) continue;
+      if (!bindsActor(other, r)) continue;
       lines.push(`if (${actorCall(ec, firesFn.get(r.id)!, varName(me.name), me.type, actorParam(other)!.type)}) return; // ${lineComment(`${r.id}: \`${r.action}\` is the only legal move`)}`);
     }
     for (const r of byDepth.get(-1) ?? []) lines.push(`if (${callOf(r)}) return;`);
@@ -131,6 +131,10 @@ export function legalMovesStatements(pass: ValidatorsPass): Statement[] {
         ctx.set(d.param.name, varName(d.param.name));
         for (const r of byDepth.get(i) ?? []) lines.push(`${ind}if (${callOf(r)}) continue;`);
       });
+    });
+    // an obligation with parameters of this action: while it binds the actor, only its move
+    ec.inFunction(() => {
+      for (const r of rules.filter((r) => r.action === a.name && r.bind)) lines.push(`${ind}if (${boundMismatch(pass, r, me, ctx)}) continue; // ${lineComment(`${r.id}: the obliged move only`)}`);
     });
     const obj = `{ action: ${jsString(a.name)}, ${a.params.map((p) => `${propKey(p.name)}: ${varName(p.name)}`).join(", ")} }`;
     lines.push(`${ind}out.push(${obj});`);

@@ -82,11 +82,11 @@ export function polarity(e: Expr, x: string): Polarity {
  * How a route's search answer moves with each of its parameters, in parameter order: `none` (it
  * never changes the answer), `up` (a larger value never loses a path), `down` (a larger value
  * never adds one), `eq` (unknown: only the same value gives the same answer). A parameter is
- * `up` when every land, sea and port clause, `passes` and `max_seas` is `up` or `const` in it: a
+ * `up` when every land, sea and port clause, `passes`, `max_seas` and `max_steps` is `up` or `const` in it: a
  * larger value then allows every space, connection and sea count it allowed before.
  */
 export function routeDirections(r: IRRoute): ("none" | "up" | "down" | "eq")[] {
-  const parts = [r.land, r.sea, r.port, r.passes, ...(r.maxSeas ? [r.maxSeas] : [])];
+  const parts = [r.land, r.sea, r.port, r.passes, ...(r.maxSeas ? [r.maxSeas] : []), ...(r.maxSteps ? [r.maxSteps] : [])];
   return r.params.map((p) => {
     // a parameter that a clause variable shadows: left to equality
     if (p.name === r.landVar || p.name === r.seaVar || p.name === r.portVar) return "eq";

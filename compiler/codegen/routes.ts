@@ -258,6 +258,9 @@ function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names
   const portOk = clause("port", r.port, r.portVar);
   const maxSeas = r.maxSeas ? ec.expr(r.maxSeas, ctx, base).code : "SEA_COUNT";
   const passes = isTrue(r.passes) ? "true" : ec.expr(r.passes, ctx, base).code;
+  // `max_steps`: the queue is first in, first out, one connection per entry, so its entries come
+  // in layers of equal steps; nothing is expanded from the layer at the limit (only then emitted)
+  const maxSteps = r.maxSteps ? ec.expr(r.maxSteps, ctx, base).code : undefined;
   const push = (v: string, k: string): string[] => [`if (${v} === dst) return true;`, `best[${v}] = ${k};`, `qs[tail] = ${v};`, `qk[tail++] = ${k};`];
   const loop = (table: string, cond: (v: string) => string, k: string, ind: string): string[] => [
     `${ind}for (const v of ${table}[u]!) {`,
@@ -272,6 +275,7 @@ function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names
     `let maxSeas: number = ${maxSeas};`,
     `if (maxSeas > SEA_COUNT) maxSeas = SEA_COUNT;`,
     `const passes: boolean = ${passes};`,
+    ...(maxSteps !== undefined ? [`const maxSteps: number = ${maxSteps};`, `if (maxSteps < 0) return false;`] : []),
     `let sc = ${scratch};`,
     `if (sc === null) sc = ${scratch} = newRouteScratch(${parts() || ""});`,
     `else if (sc.busy) sc = newRouteScratch(${parts() || ""});`,
@@ -294,7 +298,9 @@ function searchFunction(r: IRRoute, name: string, ec: ExprCompiler, names: Names
     `  tail = 1;`,
     `  best[src] = k0;`,
     `  let head = 0;`,
+    ...(maxSteps !== undefined ? [`  let steps = 0;`, `  let layerEnd = tail;`] : []),
     `  while (head < tail) {`,
+    ...(maxSteps !== undefined ? [`    if (head === layerEnd) {`, `      steps++;`, `      layerEnd = tail;`, `    }`, `    if (steps >= maxSteps) return false;`] : []),
     `    const u = qs[head]!;`,
     `    const k = qk[head]!;`,
     `    head++;`,

@@ -7,7 +7,7 @@
  */
 import { StructureKind, type InterfaceDeclarationStructure } from "ts-morph";
 import type { IRAction } from "../ir/types.js";
-import { actorParam, isActorOnly } from "../ir/derived.js";
+import { actorParam, bindsActor, isActorOnly } from "../ir/derived.js";
 import { actorCall, checkerLines, RETURN_VERDICT, ruleFunction, type ValidatorsPass } from "./checks.js";
 import { actionTypeName, checkerName, type EditionContext } from "./context.js";
 import { dslType, fn, helperStructure, objectLiteral, type Statement } from "./emit.js";
@@ -85,7 +85,7 @@ function ruleStatements(pass: ValidatorsPass): { ruleStructs: Statement[]; const
     const action = cx.actionByName.get(rule.action);
     if (!action) throw new CodegenError(`rule \`${rule.id}\` names an unknown action \`${rule.action}\``);
     const name = names.take(`fires_${identPart(rule.id)}`);
-    if (rule.kind === "forbid" ? legalMovesSkip(cx, action) === undefined : isActorOnly(action)) {
+    if (rule.kind === "forbid" ? legalMovesSkip(cx, action) === undefined : bindsActor(action, rule)) {
       firesFn.set(rule.id, name);
       ruleStructs.push(ruleFunction(pass, rule, action, name));
     }
@@ -179,8 +179,18 @@ function checkerFunction(pass: ValidatorsPass, a: IRAction): Statement {
 function obligedActionsFunction(pass: ValidatorsPass): Statement {
   const { cx, ec, firesFn } = pass;
   const actorType = cx.actorType;
-  const obl: string[] = [`const out: { action: string; rules: string[] }[] = [];`];
+  const withValues = cx.rules.some((r) => r.bind);
+  // an obligation with parameters is an entry of its own, with the obliged move's values
+  const entry = `{ action: string; rules: string[]${withValues ? "; params?: { readonly [param: string]: string | number | boolean }" : ""} }`;
+  const obl: string[] = [`const out: ${entry}[] = [];`];
   for (const a of cx.actions) {
+    for (const r of cx.rules.filter((r) => r.action === a.name && r.bind)) {
+      const call = actorCall(ec, firesFn.get(r.id)!, "actor", actorType, actorParam(a)!.type);
+      const me = actorParam(a)!;
+      const ctx = new Map([[me.name, "actor"]]);
+      const values = ec.inFunction(() => r.bind!.map((b) => `${jsString(b.param)}: ${ec.expr(b.value, ctx, `obl_${identPart(b.param)}`).code}`));
+      obl.push(`if (${call}) out.push({ action: ${jsString(a.name)}, rules: [${jsString(r.id)}], params: { ${values.join(", ")} } });`);
+    }
     const obliges = cx.rules.filter((r) => r.action === a.name && r.kind === "oblige");
     if (!obliges.length || !isActorOnly(a)) continue;
     obl.push(`{`, `  let rules: string[] | undefined;`);
@@ -191,7 +201,7 @@ function obligedActionsFunction(pass: ValidatorsPass): Statement {
     obl.push(`  if (rules !== undefined) out.push({ action: ${jsString(a.name)}, rules });`, `}`);
   }
   obl.push(`return out;`);
-  return fn("obligedActions", [{ name: "state", type: "State" }, { name: "actor", type: actorType ? tsType(actorType) : "string" }], "{ action: string; rules: string[] }[]", obl.join("\n"), {
+  return fn("obligedActions", [{ name: "state", type: "State" }, { name: "actor", type: actorType ? tsType(actorType) : "string" }], `${entry}[]`, obl.join("\n"), {
     exported: true,
     docs: ["For every action with an oblige rule that fires for `actor`: the action and the ids of those rules."],
   });

@@ -40,7 +40,7 @@ export const CATALOG = {
   RW2014: { severity: "error", summary: "misplaced or repeated `actor` parameter" },
   RW2015: { severity: "error", summary: "missing or repeated edition, schema or board declaration" },
   RW2016: { severity: "error", summary: "bad subset enum (unknown base, or member not in the base)" },
-  RW2017: { severity: "error", summary: "`oblige` on an action with parameters other than its actor" },
+  RW2017: { severity: "error", summary: "an `oblige` that names no one move (values missing, repeated, for the actor or a list, or reading the move)" },
   RW2018: { severity: "error", summary: "`during` scope not backed by enums Phase/Segment and state fields phase/segment" },
   RW2019: { severity: "error", summary: "`enum Space` declared in a rule file (Space comes from the board)" },
   RW2020: { severity: "error", summary: "a name used in the wrong role (a route, domain or enum used as a value, …)" },

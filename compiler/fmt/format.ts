@@ -370,5 +370,5 @@ function spaceAfter(t: IToken, next: IToken | undefined): boolean {
 function isUnaryMinus(ts: IToken[], i: number): boolean {
   const p = ts[i - 1];
   if (!p) return true;
-  return OPERATORS.has(p.image) || ["(", "[", ",", ":", "..", "{", "when", "then", "else", "if", "max_seas", "passes", "key", "<=", ">="].includes(p.image) || (p.tokenType.name.startsWith("Kw_") && !["true", "false", "state"].includes(p.image));
+  return OPERATORS.has(p.image) || ["(", "[", ",", ":", "..", "{", "when", "then", "else", "if", "max_seas", "max_steps", "passes", "key", "<=", ">="].includes(p.image) || (p.tokenType.name.startsWith("Kw_") && !["true", "false", "state"].includes(p.image));
 }

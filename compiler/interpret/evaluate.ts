@@ -190,7 +190,9 @@ export class Evaluator {
    * `reachable(r(args), from, to)`: breadth-first search over (space, sea zones used so far).
    * Steps: land→land over normal connections (and pass connections when `passes` holds), land→sea
    * from a space meeting `port`, sea→land onto a space meeting `land` and `port`, sea→sea. Every
-   * land space meets `land`, every sea zone `sea`, and at most `max_seas` sea zones are used.
+   * land space meets `land`, every sea zone `sea`, and at most `max_seas` sea zones are used;
+   * with `max_steps`, at most that many connections (the queue is first in, first out, so a space
+   * is first reached by its fewest steps, and nothing is expanded at the limit).
    */
   reachable(r: IRRoute, args: Value[], from: string, to: string, state: Value): boolean {
     const env: Env = new Map(r.params.map((p, i) => [p.name, args[i]]));
@@ -203,6 +205,8 @@ export class Evaluator {
     const seaCount = [...this.board.type.values()].filter((t) => t === "sea").length;
     const maxSeas = r.maxSeas === null ? seaCount : Math.min(this.evaluate(r.maxSeas, state, env) as number, seaCount);
 
+    const maxSteps = r.maxSteps === undefined ? Infinity : (this.evaluate(r.maxSteps, state, env) as number);
+    if (maxSteps < 0) return false;
     let start: number;
     if (this.board.isSea(from)) {
       if (maxSeas < 1 || !seaOk(from)) return false;
@@ -213,17 +217,20 @@ export class Evaluator {
     }
     if (from === to) return true;
     const seen = new Set<string>([`${from}/${start}`]);
-    const queue: [string, number][] = [[from, start]];
+    const queue: [string, number, number][] = [[from, start, 0]];
+    let t = 0;
     const visit = (s: string, k: number): boolean => {
       const key = `${s}/${k}`;
       if (seen.has(key)) return false;
       seen.add(key);
       if (s === to) return true;
-      queue.push([s, k]);
+      queue.push([s, k, t + 1]);
       return false;
     };
     for (let head = 0; head < queue.length; head++) {
-      const [u, k] = queue[head]!;
+      const [u, k, steps] = queue[head]!;
+      if (steps >= maxSteps) break;
+      t = steps;
       if (this.board.isSea(u)) {
         if (k < maxSeas) for (const v of this.board.sea.get(u)!) if (seaOk(v) && visit(v, k + 1)) return true;
         for (const v of this.board.port.get(u)!) if (landOk(v) && portOk(v) && visit(v, k)) return true;

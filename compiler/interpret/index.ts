@@ -10,7 +10,7 @@
  *
  * Nothing here imports codegen, verify, z3 or generated/ (arrows point down the pipeline).
  */
-import { actorParam, isActorOnly, liftedBy } from "../ir/derived.js";
+import { actorParam, bindsActor, isActorOnly, liftedBy } from "../ir/derived.js";
 import type { Expr, IRAction, IREdition, IRExemption, IRRule, IRTable } from "../ir/types.js";
 import { Evaluator, InterpretError, type Env, type Value } from "./evaluate.js";
 
@@ -38,8 +38,12 @@ export interface Verdict {
 export interface Interpreter {
   /** The verdict on any action (dispatches on `action.action`); throws on an unknown action. */
   check(state: unknown, action: unknown): Verdict;
-  /** For every action whose oblige rules fire for `actor`: the action and those rule ids. */
-  obligedActions(state: unknown, actor: string): { action: string; rules: string[] }[];
+  /**
+   * For every action whose oblige rules fire for `actor`: the action and those rule ids; an
+   * obligation with parameters (`oblige play_card(card: …)`) is an entry of its own, with the
+   * obliged move's `params`.
+   */
+  obligedActions(state: unknown, actor: string): ObligedAction[];
   /** The ids of the invariants the state breaks, sorted by id. */
   brokenInvariants(state: unknown): string[];
   /** Whether one rule fires (scope, condition, exemptions) for the action's parameters. */
@@ -50,6 +54,14 @@ export interface Interpreter {
    * the table's domain or no row matches, an InterpretError for an unknown table.
    */
   lookupRow(table: string, inputs: Record<string, unknown>): number;
+}
+
+/** One entry of `obligedActions` (the shape the generated `obligedActions` returns). */
+export interface ObligedAction {
+  action: string;
+  rules: string[];
+  /** an obligation with parameters: the value of each parameter but the actor */
+  params?: Record<string, unknown>;
 }
 
 const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -114,6 +126,13 @@ export function createInterpreter(ir: IREdition): Interpreter {
     return firesIn(r, state, new Map([[p.name, actor]]));
   }
 
+  /** The obliged move's parameter values of an obligation with parameters, for the given actor. */
+  function boundValues(r: IRRule, state: Value, actor: Value): Record<string, Value> {
+    const p = actorParam(actions.get(r.action)!)!;
+    const env: Env = new Map([[p.name, actor]]);
+    return Object.fromEntries(r.bind!.map((b) => [b.param, evaluate(b.value, state, env)]));
+  }
+
   function checkAction(a: IRAction, state: Value, action: Record<string, unknown>): Verdict {
     const env = paramsEnv(a, action);
     const violations: Violation[] = [];
@@ -122,11 +141,18 @@ export function createInterpreter(ir: IREdition): Interpreter {
     const me = actorParam(a);
     if (me) {
       for (const r of rules) {
-        if (r.kind !== "oblige" || r.action === a.name || !isActorOnly(actions.get(r.action)!)) continue;
+        if (r.kind !== "oblige" || r.action === a.name || !bindsActor(actions.get(r.action)!, r)) continue;
         if (obligeFiresFor(r, state, action[me.name])) violations.push(violationOf.get(r.id)!);
       }
+      // an obligation with parameters of this action: a move with other values violates it
+      for (const r of rules) {
+        if (r.kind !== "oblige" || r.action !== a.name || !r.bind || !obligeFiresFor(r, state, action[me.name])) continue;
+        const values = boundValues(r, state, action[me.name]);
+        if (r.bind.every((b) => values[b.param] === action[b.param])) obliged.push(r.id);
+        else violations.push(violationOf.get(r.id)!);
+      }
     }
-    for (const r of rules) if (r.action === a.name && r.kind === "oblige" && firesIn(r, state, env)) obliged.push(r.id);
+    for (const r of rules) if (r.action === a.name && r.kind === "oblige" && !r.bind && firesIn(r, state, env)) obliged.push(r.id);
     return {
       allowed: violations.length === 0,
       violations: violations.length ? violations : NONE,
@@ -142,11 +168,16 @@ export function createInterpreter(ir: IREdition): Interpreter {
       return checkAction(a, state, act);
     },
     obligedActions(state, actor) {
-      const out: { action: string; rules: string[] }[] = [];
+      const out: ObligedAction[] = [];
       for (const a of [...actions.values()].sort((x, y) => cmpStr(x.name, y.name))) {
-        if (!isActorOnly(a)) continue;
-        const fired = rules.filter((r) => r.action === a.name && r.kind === "oblige" && obligeFiresFor(r, state, actor)).map((r) => r.id);
-        if (fired.length) out.push({ action: a.name, rules: fired });
+        if (isActorOnly(a)) {
+          const fired = rules.filter((r) => r.action === a.name && r.kind === "oblige" && obligeFiresFor(r, state, actor)).map((r) => r.id);
+          if (fired.length) out.push({ action: a.name, rules: fired });
+          continue;
+        }
+        for (const r of rules) {
+          if (r.action === a.name && r.bind && obligeFiresFor(r, state, actor)) out.push({ action: a.name, rules: [r.id], params: boundValues(r, state, actor) });
+        }
       }
       return out;
     },

@@ -8,7 +8,7 @@
  * one whose `rules` / `exemptions` a caller replaced (`{ ...ir, rules }`), gets fresh answers,
  * and nothing is kept alive once the IR is dropped.
  */
-import type { IRAction, IREdition, IRExemption, IRParam, IRRule } from "./types.js";
+import type { Expr, IRAction, IREdition, IRExemption, IRParam, IRRule, Type } from "./types.js";
 
 /** Per `ir.exemptions` array: per rule object, the exemptions that lift it. */
 const liftMemo = new WeakMap<readonly IRExemption[], WeakMap<IRRule, readonly IRExemption[]>>();
@@ -52,6 +52,28 @@ export function actorOf(ir: Pick<IREdition, "actions">, action: string): string 
  */
 export function isActorOnly(a: IRAction): boolean {
   return a.params.length === 1 && a.params[0]!.actor;
+}
+
+/**
+ * Whether an oblige rule binds its actor to one move (docs/CONTRACTS.md "Verdict semantics"): an
+ * obligation of an action whose one parameter is its actor, or one that names the values of the
+ * other parameters (`oblige play_card(card: c, as: event)`, `IRRule.bind`). Such a rule, when it
+ * fires for a power, makes every other action of that power a violation, and (with `bind`) every
+ * move of its own action with other values. False for forbid rules.
+ */
+export function bindsActor(a: IRAction, r: IRRule): boolean {
+  return r.kind === "oblige" && (isActorOnly(a) || r.bind !== undefined);
+}
+
+/**
+ * "The move makes the obligation's values" as an expression: ⋀ param = value over an obligation
+ * with parameters (`IRRule.bind`), each parameter read as a variable of its action `a` (the
+ * prover's encoding of an obliged move; the validators and the interpreter compare the values).
+ */
+export function bindEquals(o: IRRule, a: IRAction): Expr {
+  const BOOL: Type = { k: "bool" };
+  const eqs: Expr[] = o.bind!.map((b) => ({ k: "cmp", op: "=", left: { k: "var", name: b.param, type: a.params.find((p) => p.name === b.param)!.type }, right: b.value, type: BOOL }));
+  return eqs.length === 1 ? eqs[0]! : { k: "and", args: eqs, type: BOOL };
 }
 
 /**

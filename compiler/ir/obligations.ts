@@ -3,12 +3,15 @@
  * One analysis per kind (compiler/ir/analyses.ts; README.md "Analyses" has the queries):
  *
  * - contradiction (error): one per (oblige rule O, forbid rule F) of the same action —
- *   refuted when a state both obliges and forbids the action;
+ *   refuted when a state both obliges and forbids the action (with O's parameter values, when it
+ *   names them: `oblige play_card(card: c, as: event)`);
  * - obligation_clash (error): one per pair of oblige rules of two different actions that have
- *   an actor — refuted when one state obliges the same power to do both;
+ *   an actor, and per pair of obligations with parameters of one action — refuted when one state
+ *   obliges the same power to do both (the latter: with different values);
  * - always_forbidden (error): one per action — refuted when no state allows the action at all
- *   (every forbid rule of the action and every oblige rule of another action of the same actor
- *   are the rules that can make it illegal, see docs/CONTRACTS.md "Verdict semantics");
+ *   (every forbid rule of the action, every oblige rule of another action of the same actor and
+ *   the action's own obligations with parameters are the rules that can make it illegal, see
+ *   docs/CONTRACTS.md "Verdict semantics");
  * - stuck_power (warning): one per phase that scopes a rule of an action with an actor —
  *   refuted when, in some state of that phase, the active power may not decline and every
  *   declared action is forbidden to it with every choice of parameters;
@@ -91,7 +94,9 @@ export function obligationsFor(ir: IREdition): Obligation[] {
   const forbiddersOf = (action: string) => {
     const forbids = ir.rules.filter((r) => r.action === action && r.kind === "forbid");
     const others = withActor.has(action) ? ir.rules.filter((r) => r.kind === "oblige" && r.action !== action && withActor.has(r.action)) : [];
-    return [...forbids, ...others];
+    // an obligation with parameters forbids its own action's moves with other values
+    const bound = ir.rules.filter((r) => r.action === action && r.bind);
+    return [...forbids, ...others, ...bound];
   };
   for (const a of ir.actions) {
     const obliges = ir.rules.filter((r) => r.action === a.name && r.kind === "oblige");
@@ -104,7 +109,8 @@ export function obligationsFor(ir: IREdition): Obligation[] {
   for (let i = 0; i < obliges.length; i++) {
     for (let j = 0; j < obliges.length; j++) {
       const [o1, o2] = [obliges[i], obliges[j]];
-      if (o1.action === o2.action || o1.id >= o2.id) continue;
+      // two obligations of one action clash only when they name its moves' values (and may differ)
+      if ((o1.action === o2.action && !(o1.bind && o2.bind)) || o1.id >= o2.id) continue;
       mk("obligation_clash", `${o1.id}~${o2.id}`, o1.action, [o1.id, o2.id], [o1.id, o2.id]);
     }
   }

@@ -223,6 +223,9 @@ export interface IRActionScope {
  * - `port`: a land space from which the path enters, or onto which it leaves, a sea zone must
  *   satisfy it (in addition to `land`); absent = true;
  * - `maxSeas`: at most this many sea zones on the path (int expr); absent = unlimited;
+ * - `maxSteps`: at most this many connections on the path (int expr; every connection is one
+ *   step, as `distance` counts them); absent = unlimited (the key is left out, so an edition
+ *   without it has the IR, hashes and proof keys it had before the clause existed);
  * - `passes`: whether a step may cross a mountain pass (bool expr); absent = true.
  */
 export interface IRRoute {
@@ -235,8 +238,16 @@ export interface IRRoute {
   portVar: string;
   port: Expr;
   maxSeas: Expr | null;
+  maxSteps?: Expr;
   passes: Expr;
   pos: SourcePos;
+}
+
+/** One parameter value of an obliged move (`IRRule.bind`). */
+export interface IRBinding {
+  param: string;
+  /** over `state` and the action's actor parameter */
+  value: Expr;
 }
 
 export interface IRScope {
@@ -255,6 +266,15 @@ export interface IRRule {
   groups: string[];
   /** the condition, over `state` and the action's params (by name) */
   when: Expr;
+  /**
+   * `oblige A(p: e, …) when C` (an obligation with parameters): the obliged move's value of every
+   * parameter of A but its actor, in A's parameter order, each an expression over the state and
+   * the actor (as `when` then is). When the rule fires for a power, its one legal move is A with
+   * these values: A with other values is a violation of the rule, as every other action of the
+   * power is (dsl/README.md "Rules"). Absent on forbid rules and on obligations of an action whose
+   * one parameter is its actor (the key is left out: their IR is unchanged).
+   */
+  bind?: IRBinding[];
   pos: SourcePos;
   /**
    * the module and edition it comes from (the file is pos.file). The checker always sets it;

@@ -32,14 +32,14 @@ export function children(e: Expr): Expr[] {
 
 /**
  * The root expressions of an edition: every rule's and exemption's `when`, every invariant, every
- * route clause (land, sea, port, max_seas, passes), and every table's keys and row guards.
+ * route clause (land, sea, port, max_seas, max_steps, passes), and every table's keys and row guards.
  */
 export function editionExprs(ir: IREdition): Expr[] {
   return [
     ...ir.rules.map((r) => r.when),
     ...ir.exemptions.map((x) => x.when),
     ...ir.invariants.map((i) => i.expr),
-    ...ir.routes.flatMap((r) => [r.land, r.sea, r.port, ...(r.maxSeas ? [r.maxSeas] : []), r.passes]),
+    ...ir.routes.flatMap((r) => [r.land, r.sea, r.port, ...(r.maxSeas ? [r.maxSeas] : []), ...(r.maxSteps ? [r.maxSteps] : []), r.passes]),
     ...(ir.tables ?? []).flatMap((t) => [...t.keys, ...t.rows.flatMap((row) => (row.guard ? [row.guard] : []))]),
   ];
 }

@@ -122,5 +122,7 @@ export function readExpr(e: Expr, depth = 0): string {
 export function readRule(r: RuleDecl): string {
   const scope = r.during ? ` during ${c(r.during.phase.name + (r.during.segment ? "." + r.during.segment.name : ""))}` : "";
   const verb = r.kind === "forbid" ? "is forbidden" : "is the only legal move of its actor";
-  return `${c(r.action.name)} ${verb}${scope} when ${readExpr(r.when)}${r.unless ? `, unless ${readExpr(r.unless)}` : ""}`;
+  // an obligation with parameters names the move: `play_card` with `card` `march` and `as` `event`
+  const move = r.bind ? ` with ${r.bind.map((b) => `${c(b.param.name)} ${readExpr(b.value)}`).join(" and ")}` : "";
+  return `${c(r.action.name)}${move} ${verb}${scope} when ${readExpr(r.when)}${r.unless ? `, unless ${readExpr(r.unless)}` : ""}`;
 }

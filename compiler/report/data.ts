@@ -385,7 +385,7 @@ function invariantRouteTableViews(b: Build, ir: IREdition, links: RuleLinks, lex
       section: "Routes over the board",
       ...at(rt.pos),
       english: readRoute(rt, ir, lex),
-      reads: [...new Set([rt.land, rt.sea, rt.port, rt.passes, ...(rt.maxSeas ? [rt.maxSeas] : [])].flatMap(readsOf))].sort(),
+      reads: [...new Set([rt.land, rt.sea, rt.port, rt.passes, ...(rt.maxSeas ? [rt.maxSeas] : []), ...(rt.maxSteps ? [rt.maxSteps] : [])].flatMap(readsOf))].sort(),
       params: rt.params.map((p) => p.name),
       scenarios: [],
       obligations: [],

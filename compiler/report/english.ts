@@ -489,7 +489,9 @@ export function readRule(rule: IRRule, ir: IREdition, lex = lexicon(ir)): string
   const scope = rule.scope ? ` during the ${phase(rule.scope.phase)}${rule.scope.segment ? ` (${words(rule.scope.segment)} segment)` : ""}` : "";
   const cond = rule.when.k === "lit" && rule.when.value === true ? " always" : ` when ${readExpr(rule.when, l)}`;
   const unless = liftedBy(ir, rule).map((ex) => `, unless ${readExpr(ex.when, l)}`).join("");
-  return `${capital(actionName(lex, rule.action))} ${verb}${scope}${cond}${unless}.`;
+  // an obligation with parameters names its move: "Play card with card the march and as event is obliged …"
+  const move = rule.bind ? ` with ${rule.bind.map((b) => `${words(b.param)} ${readExpr(b.value, l)}`).join(" and ")}` : "";
+  return `${capital(actionName(lex, rule.action))}${move} ${verb}${scope}${cond}${unless}.`;
 }
 
 /**
@@ -515,6 +517,7 @@ export function readRoute(route: IRRoute, ir: IREdition, lex = lexicon(ir)): str
   const l: Lexicon = { ...lex, params: new Map(route.params.map((p) => [p.name, `the ${words(p.name)}`])) };
   const parts = [`every land space on the path (as ${words(route.landVar)}): ${readExpr(route.land, l)}`, `every sea zone on it (as ${words(route.seaVar)}): ${readExpr(route.sea, l)}`, `every port where it enters or leaves the sea (as ${words(route.portVar)}): ${readExpr(route.port, l)}`];
   if (route.maxSeas) parts.push(`at most ${readExpr(route.maxSeas, l)} sea zones`);
+  if (route.maxSteps) parts.push(`at most ${readExpr(route.maxSteps, l)} connections`);
   parts.push(`mountain passes may be crossed: ${readExpr(route.passes, l)}`);
   return `A ${words(route.name)} path: ${parts.join("; ")}.`;
 }

@@ -55,7 +55,7 @@ export interface Annotation {
 
 export type RouteClause =
   | { k: "land" | "sea" | "port"; var: Name; expr: Expr; span: Span }
-  | { k: "max_seas" | "passes"; expr: Expr; span: Span };
+  | { k: "max_seas" | "max_steps" | "passes"; expr: Expr; span: Span };
 
 export interface RuleDecl {
   k: "rule";
@@ -67,6 +67,12 @@ export interface RuleDecl {
   during?: { phase: Name; segment?: Name; span: Span };
   kind: "forbid" | "oblige";
   action: Name;
+  /**
+   * `oblige A(p: e, …) when C`: the obliged move's parameter values (every parameter of A but its
+   * actor), each an expression over the state and the actor; absent on `forbid` and on an
+   * obligation of an action whose one parameter is its actor.
+   */
+  bind?: { param: Name; value: Expr; span: Span }[];
   when: Expr;
   /** `unless <exception>`: the rule does not apply when it holds (`when` and not `unless`) */
   unless?: Expr;

@@ -187,6 +187,7 @@ function ruleDecl(d: CstNode, problems: AstProblem[]): RuleDecl {
     ...(during ? { during } : {}),
     kind: tok(d, "kind").image as "forbid" | "oblige",
     action: name(tok(d, "action")),
+    ...(ch(d).bindValue ? { bind: bindings(d) } : {}),
     when: expr(node(d, "expr")),
     ...(optNode(d, "unless") ? { unless: expr(node(d, "unless")) } : {}),
     span: nodeSpan(d),
@@ -472,6 +473,16 @@ function primary(n: CstNode): Expr {
     };
   }
   throw new Error("unexpected primary");
+}
+
+/** `oblige A(p: e, …)`: the parameter tokens and value nodes, in order (one span from a name to its value's end). */
+function bindings(d: CstNode): NonNullable<RuleDecl["bind"]> {
+  const values = nodes(d, "bindValue");
+  return (ch(d).bindParam as IToken[]).map((t, i) => {
+    const value = expr(values[i]!);
+    const at = tokSpan(t);
+    return { param: name(t), value, span: { ...value.span, line: at.line, column: at.column } };
+  });
 }
 
 function optNode(n: CstNode, key: string): CstNode | undefined {

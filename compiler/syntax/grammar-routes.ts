@@ -1,7 +1,7 @@
 /**
  * The grammar of routes (dsl/README.md, "Routes") for the rule parser (parser.ts):
  * `route <name>(<params>) { <clauses> }`, each clause `land|sea|port <var>: <expr>` (which spaces a
- * step may use) or `max_seas|passes <expr>` (limits of the path). Grammar only; the CST node
+ * step may use) or `max_seas|max_steps|passes <expr>` (limits of the path: sea zones, connections, mountain passes). Grammar only; the CST node
  * names are `routeDecl` and `routeClause` (cst-to-ast.ts).
  */
 import { Colon, Ident, KW, LBrace, RBrace } from "./tokens.js";
@@ -31,6 +31,7 @@ export function routeGrammar($: GrammarDsl, r: () => { expr: Rule; paramList: Ru
         ALT: () => {
           $.OR3([
             { ALT: () => $.CONSUME(KW.max_seas, { LABEL: "kind" }) },
+            { ALT: () => $.CONSUME(KW.max_steps, { LABEL: "kind" }) },
             { ALT: () => $.CONSUME(KW.passes, { LABEL: "kind" }) },
           ]);
           $.SUBRULE2(r().expr);

@@ -268,6 +268,12 @@ export class RulesParser extends CstParser {
       { ALT: () => this.CONSUME(KW.oblige, { LABEL: "kind" }) },
     ]);
     this.CONSUME3(Ident, { LABEL: "action" });
+    // `oblige play_card(card: c, as: event)`: the obliged move's parameter values
+    this.OPTION4(() => {
+      this.CONSUME(LParen);
+      this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => (this.CONSUME4(Ident, { LABEL: "bindParam" }), this.CONSUME(Colon), this.SUBRULE3(this.expr, { LABEL: "bindValue" })) });
+      this.CONSUME(RParen);
+    });
     this.CONSUME(KW.when);
     this.SUBRULE(this.expr);
     // `unless <exception>`: an exemption written inline (dsl/README.md, "Rules")

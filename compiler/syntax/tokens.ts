@@ -23,7 +23,7 @@ export const Ident = createToken({
 
 export const KEYWORDS = [
   "edition", "cites", "schema", "board", "enum", "action", "actor", "def", "route", "land", "sea",
-  "port", "max_seas", "passes", "rule", "forbid", "oblige", "when", "during", "exempt", "lifts",
+  "port", "max_seas", "max_steps", "passes", "rule", "forbid", "oblige", "when", "during", "exempt", "lifts",
   "invariant", "some", "every", "in", "not", "and", "or", "implies", "if", "then", "else", "true",
   "false", "state", "count", "sum", "max", "min", "sum_highest", "reachable", "where", "bool",
   "int", "string", "list", "module", "import", "extends", "override", "remove",

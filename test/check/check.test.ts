@@ -308,7 +308,8 @@ describe("declaration checks", () => {
   it("oblige on an action with parameters other than its actor", () => {
     const { result } = variant({ "war.rules": [["forbid pass when some c", "oblige declare_war when some c"], ["state.hands[power]: c = truce", "state.hands[by]: c = truce"]] });
     const d = only(result.diagnostics, "RW2017");
-    expect(d.message).toBe("`oblige` on `declare_war`, which has parameters other than its actor (`target`)");
+    expect(d.message).toBe("`oblige declare_war` does not say which move is obliged: `declare_war` has parameters other than its actor (`target`)");
+    expect(d.help).toBe("name the value of each: `oblige declare_war(target: …) when …`, each value over the state and `by`");
   });
 
   it("recursive defs", () => {

@@ -140,7 +140,7 @@ const routeHashOf = (r: IREdition["routes"][number]) => sha(stable(stripPos({ ..
 /** The tables a route's conditions look up. */
 function routeTablesOf(r: IREdition["routes"][number]): string[] {
   const t = new Set<string>();
-  for (const c of [r.land, r.sea, r.port, ...(r.maxSeas ? [r.maxSeas] : []), r.passes]) tablesIn(c, t);
+  for (const c of [r.land, r.sea, r.port, ...(r.maxSeas ? [r.maxSeas] : []), ...(r.maxSteps ? [r.maxSteps] : []), r.passes]) tablesIn(c, t);
   return [...t];
 }
 /** The routes the invariants call and the tables they look up (their routes' tables included). */

@@ -204,6 +204,9 @@ export class ExactRouteEncoder extends Encoder {
         return t;
       };
     };
+    // the refinement below searches by sea zones used, not by steps: a route with `max_steps` is
+    // not refined exactly (the diff reports it as not encodable rather than give a wrong path)
+    if (route.maxSteps) throw new EncodeError(`route \`${route.name}\` has \`max_steps\`: the exact routes of \`diff\` do not bound a path's length`);
     let K = g.seaCount;
     let maxSeas: Instance["maxSeas"] = null;
     if (route.maxSeas) {

@@ -205,12 +205,20 @@ export class Encoder {
           f = ctx.Function.declare(`reach.${e.route}`, ...(sorts as [Sort<"main">]), sp, sp, ctx.Bool.sort());
           this.terms.reachFns.set(e.route, f);
         }
-        const args = [...e.args, e.from, e.to].map((a) => {
-          const s = this.expr(a, env);
+        const syms = [...e.args, e.from, e.to].map((a) => this.expr(a, env));
+        const args = syms.map((s) => {
           if (s.k === "b" || s.k === "i" || s.k === "e") return s.e;
           throw new EncodeError("non-scalar route argument");
         });
-        return this.sb(f.call(...args) as B);
+        const reach = f.call(...args) as B;
+        if (!route.maxSteps) return this.sb(reach);
+        // `max_steps n`: still uninterpreted, but bounded: a path of at most n connections joins
+        // spaces at most n apart (`distance` counts every connection as one step)
+        const routeEnv: Env = new Map(route.params.map((p, i) => [p.name, syms[i]!]));
+        const limit = this.expr(route.maxSteps, routeEnv);
+        if (limit.k !== "i") throw new EncodeError(`max_steps of route \`${route.name}\` is not an int`);
+        const d = this.distance(syms[syms.length - 2]!, syms[syms.length - 1]!);
+        return this.sb(this.terms.and([reach, (d as { e: I }).e.le(limit.e)]));
       }
       case "table":
         return this.tableLookup(e, env);

@@ -8,6 +8,7 @@
  */
 import type { Bool } from "z3-solver";
 import type { IRAction, IREdition, IRRule } from "../../ir/types.js";
+import { bindEquals } from "../../ir/derived.js";
 import { Encoder, type Env, type Unit } from "./encoder.js";
 import { liftsOf } from "../../ir/obligations.js";
 import type { Tracked } from "../run/results.js";
@@ -97,6 +98,25 @@ export class QueryParts {
     const core = this.ruleCore(r, ctxAction);
     const lifts = liftsOf(this.ir, r).map((e) => this.exemptHolds(e.id, r, ctxAction));
     return joinUnits(this.enc, core, lifts);
+  }
+
+  /**
+   * The move of `R`'s action agrees with the values of an obligation with parameters
+   * (`IRRule.bind`): ⋀ param = value, in the action's own context (its parameters are leaves).
+   */
+  boundMatch(r: IRRule): Unit {
+    const { env } = this.envOf(r.action);
+    return this.unit(`bind:${r.id}`, () => this.enc.bool(bindEquals(r, this.action(r.action)), env));
+  }
+
+  /**
+   * R makes a move of `ctxAction` illegal: fires(R), read in that action's context; for an
+   * obligation with parameters of that very action, fires(R) ∧ the move's values differ from R's.
+   */
+  blocks(r: IRRule, ctxAction: string): Unit {
+    const f = this.fires(r, ctxAction);
+    if (!r.bind || r.action !== ctxAction) return f;
+    return joinUnits(this.enc, f, [this.boundMatch(r)]);
   }
 
   /** fires(R) split into conjuncts: rule:R = scope ∧ when, exempt:E = ¬E.when for each lifting E */

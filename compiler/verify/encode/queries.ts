@@ -7,6 +7,7 @@ import type { Bool, Expr as ZExpr, Model } from "z3-solver";
 import type { EnumType, Expr, IRAction, IRRule, Type } from "../../ir/types.js";
 import { EncodeError, type Env, type Sym, type Unit } from "./encoder.js";
 import { declineMove, liftsOf, phaseMoves, type Obligation } from "../../ir/obligations.js";
+import { bindEquals } from "../../ir/derived.js";
 import type { QueryParts } from "./parts.js";
 import type { Example, StuckInfo, Tracked } from "../run/results.js";
 import { leafJson } from "../run/canon.js";
@@ -50,6 +51,10 @@ export function queryFor(p: QueryParts, ob: Obligation): Query {
     case "contradiction": {
       // inv ∧ fires(O) ∧ fires(F): sat = a state that obliges and forbids the action
       for (const id of ob.rules) p.firesParts(p.rule(id), parts);
+      // an obligation with parameters: the move is the one it names (a `goal:` part: asserted,
+      // canonicalized with the rest, left out of unsat cores)
+      const o = p.rule(ob.rules[0]);
+      if (o.bind) parts.set("goal:obliged_move", { name: "goal:obliged_move", unit: p.boundMatch(o) });
       return { parts: [...parts.values()], ...own(ob.action), satMeans: "refuted" };
     }
     case "obligation_clash": {
@@ -57,6 +62,14 @@ export function queryFor(p: QueryParts, ob: Obligation): Query {
       const [o1, o2] = ob.rules.map((id) => p.rule(id));
       addParts(parts, p, o1, o1.action);
       addParts(parts, p, o2, o1.action);
+      // two obligations with parameters of one action: they name different moves
+      if (o1.action === o2.action) {
+        const BOOL: Type = { k: "bool" };
+        const values2 = new Map(o2.bind!.map((b) => [b.param, b.value]));
+        const ne: Expr[] = o1.bind!.map((b) => ({ k: "cmp", op: "!=", left: b.value, right: values2.get(b.param)!, type: BOOL }));
+        const differ = p.enc.unit(() => p.enc.bool(ne.length === 1 ? ne[0]! : { k: "or", args: ne, type: BOOL }, p.envOf(o1.action).env));
+        parts.set("goal:values_differ", { name: "goal:values_differ", unit: differ });
+      }
       return { parts: [...parts.values()], ...own(o1.action), satMeans: "refuted" };
     }
     case "dead_rule": {
@@ -68,7 +81,7 @@ export function queryFor(p: QueryParts, ob: Obligation): Query {
       // inv ∧ ⋀ ¬fires(R): sat = an allowed move (witness)
       for (const id of ob.rules) {
         const r = p.rule(id);
-        parts.set(`rule:${r.id}`, { name: `rule:${r.id}`, unit: p.fires(r, ob.action), negate: true });
+        parts.set(`rule:${r.id}`, { name: `rule:${r.id}`, unit: p.blocks(r, ob.action), negate: true });
       }
       return { parts: [...parts.values()], ...own(ob.action), satMeans: "proved" };
     }
@@ -83,7 +96,7 @@ export function queryFor(p: QueryParts, ob: Obligation): Query {
       p.firesParts(r, parts);
       for (const id of coverers) {
         const c = p.rule(id);
-        parts.set(`rule:${c.id}`, { name: `rule:${c.id}`, unit: p.fires(c, r.action), negate: true });
+        parts.set(`rule:${c.id}`, { name: `rule:${c.id}`, unit: p.blocks(c, r.action), negate: true });
       }
       return {
         parts: [...parts.values()],
@@ -194,19 +207,14 @@ function stuckQuery(p: QueryParts, ob: Obligation, invParts: Tracked[]): Query {
       const others = a.params.filter((x) => !x.actor);
       const forbids = ir.rules.filter((r) => r.action === a.name && r.kind === "forbid");
       const otherObliges = obliges.filter((o) => o.action !== a.name);
-      const forbiddenIn = (env: Env, record: boolean): B =>
-        enc.terms.or([
-          ...forbids.map((r) => {
-            const e = firesIn(r, env);
-            if (record) records.push({ action: a.name, rule: r.id, e, oblige: false });
-            return e;
-          }),
-          ...otherObliges.map((o) => {
-            const e = obligeFires(o);
-            if (record) records.push({ action: a.name, rule: o.id, e, oblige: false });
-            return e;
-          }),
-        ]);
+      // an obligation with parameters of this action forbids its moves with other values
+      const ownBound = obliges.filter((o) => o.action === a.name && o.bind);
+      const forbiddenIn = (env: Env, record: boolean): B => {
+        const blocks = [...forbids.map((r) => [r, firesIn(r, env)] as const), ...otherObliges.map((o) => [o, obligeFires(o)] as const),
+          ...ownBound.map((o) => [o, enc.terms.and([obligeFires(o), enc.terms.not(enc.bool(bindEquals(o, a), env))])] as const)];
+        if (record) for (const [r, e] of blocks) records.push({ action: a.name, rule: r.id, e, oblige: false });
+        return enc.terms.or(blocks.map(([, e]) => e));
+      };
       const choices = enumerate(enc, others);
       const base = new Map<string, Sym>([[actorParam(a).name, actorSym]]);
       if (choices) {

@@ -33,7 +33,7 @@ export function statePaths(e: Expr, ir: IREdition, out: Set<string>, seenRoutes 
   if (e.k === "reach" && !seenRoutes.has(e.route)) {
     seenRoutes.add(e.route);
     const r = ir.routes.find((x) => x.name === e.route);
-    if (r) for (const c of [r.land, r.sea, r.port, ...(r.maxSeas ? [r.maxSeas] : []), r.passes]) statePaths(c, ir, out, seenRoutes);
+    if (r) for (const c of [r.land, r.sea, r.port, ...(r.maxSeas ? [r.maxSeas] : []), ...(r.maxSteps ? [r.maxSteps] : []), r.passes]) statePaths(c, ir, out, seenRoutes);
     else out.add("");
   }
   for (const c of children(e)) statePaths(c, ir, out, seenRoutes);
