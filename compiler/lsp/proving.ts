@@ -174,6 +174,22 @@ export class Proving {
     return changed;
   }
 
+  /**
+   * A rule file of the edition in folder `dir` was edited (the keystroke, before the debounced
+   * check): its run is stale from now on — it starts no further obligation and looks up no more
+   * keys, so the server's thread is free for the check — and a run waiting to start is dropped.
+   * The findings shown stay until the next check. Nothing happens for an edition not seen yet.
+   */
+  edited(dir: string): void {
+    const st = this.editions.get(dir);
+    if (!st || this.closed) return;
+    st.generation++;
+    clearTimeout(this.timers.get(dir));
+    this.timers.delete(dir);
+    this.queue = this.queue.filter((q) => q.st !== st);
+    this.wake?.();
+  }
+
   /** runs waiting to start, in order */
   private queue: { st: EditionState; ir: IREdition; gen: number }[] = [];
   private pumping = false;
