@@ -12,7 +12,7 @@
  *   the pool of solver processes (`SolverPool`: Z3 never runs on the server's thread), errors
  *   first. Unsat-core reuse and slicing are proveEdition's own. Each verdict is published as it
  *   comes.
- * - A newer check of the edition makes the run stale: it starts no further obligation and its
+ * - An edit of a file of the edition (the keystroke: `edited`) or a newer check makes the run stale: it starts no further obligation and its
  *   verdicts are no longer published (a solver check already running is never abandoned: it ends
  *   in its process and its verdict still goes to the cache, keyed by content).
  * - The cache is saved (never pruned: entries are keyed by content, so verdicts of unsaved
@@ -107,7 +107,7 @@ interface EditionState {
   proved?: IREdition;
   /** "report": the results are the last report's; "cache"/"proved": this server's */
   from: "report" | "proved";
-  /** bumped by every check: a run of an older generation is stale */
+  /** bumped by every check and every edit of a file of the edition: a run of an older generation is stale */
   generation: number;
   /** the files the published diagnostics of this edition are on */
   files: Set<string>;
