@@ -82,24 +82,39 @@ export function loadProver(): Promise<ProverModule> {
   return given ? given.load() : Promise.reject(new Error("no prover was given to the language server"));
 }
 
-const keyed = new WeakMap<IREdition, { obligations: Obligation[]; key: (ob: Obligation) => string }>();
+/** The obligations of an IR and their key function (see `keyedFor`). */
+export interface Keyed {
+  obligations: Obligation[];
+  key: (ob: Obligation) => string;
+  /** whether the key function is made (the edition's shared parts hashed): `key` is then quick */
+  readonly ready: boolean;
+}
+
+const keyed = new WeakMap<IREdition, Keyed>();
 
 /**
  * The obligations of `ir` (in `obligationsFor` order) and their key function (`obligationKeyer`
- * with prove's list bound, memoized per obligation object: pass objects of `obligations`). Without
- * a prover every key is "" (the caches are empty then).
+ * with prove's list bound, made on the first key asked for — hashing the edition's shared parts
+ * takes tens of ms on HIS — and memoized per obligation object: pass objects of `obligations`).
+ * Without a prover every key is "" (the caches are empty then).
  */
-export function keyedFor(ir: IREdition): { obligations: Obligation[]; key: (ob: Obligation) => string } {
+export function keyedFor(ir: IREdition): Keyed {
   let k = keyed.get(ir);
   if (!k) {
-    const keyer = given ? given.obligationKeyer(ir, { listBound: PROVE_LIST_BOUND }) : () => "";
+    let keyer: ((ob: Obligation) => string) | undefined;
     const memo = new Map<Obligation, string>();
     k = {
       obligations: obligationsFor(ir),
       key: (ob) => {
         let v = memo.get(ob);
-        if (v === undefined) memo.set(ob, (v = keyer(ob)));
+        if (v === undefined) {
+          keyer ??= given ? given.obligationKeyer(ir, { listBound: PROVE_LIST_BOUND }) : () => "";
+          memo.set(ob, (v = keyer(ob)));
+        }
         return v;
+      },
+      get ready() {
+        return keyer !== undefined;
       },
     };
     keyed.set(ir, k);
