@@ -15,6 +15,7 @@
 import type { IREdition } from "../ir/types.js";
 import { obligationsFor, type Obligation } from "../ir/obligations.js";
 import type { ObligationResult, ProofReport, SolvedObligation } from "../ir/proof-report.js";
+import { ruleFingerprint } from "../ir/fingerprint.js";
 
 /** The list bound of `rulewright prove` (compiler/verify/index.ts DEFAULT_LIST_BOUND; importing it would load the solver): part of every cache key. */
 export const PROVE_LIST_BOUND = 4;
@@ -120,4 +121,20 @@ export function keyedFor(ir: IREdition): Keyed {
     keyed.set(ir, k);
   }
   return k;
+}
+
+/**
+ * The ids of the rules of `ir` that are new or differ from those of `before` (positions aside:
+ * compiler/ir/fingerprint.ts, what the proof cache keys a rule by): the rules an edit touched.
+ * Every rule when there is no `before`.
+ */
+export function editedRules(before: IREdition | undefined, ir: IREdition): Set<string> {
+  const old = new Map((before?.rules ?? []).map((r) => [r.id, ruleFingerprint(r)]));
+  return new Set(ir.rules.filter((r) => old.get(r.id) !== ruleFingerprint(r)).map((r) => r.id));
+}
+
+/** An obligation's result from a cached verdict (`cached`: marked as read from the cache; its SMT-LIB text and profile left out). */
+export function result(ob: Obligation, r: SolvedObligation, cached: boolean): ObligationResult {
+  const { smt2: _s, profile: _p, ...rest } = r;
+  return { ...ob, ...rest, ...(cached ? { cached: true } : {}), ms: 0 } as ObligationResult;
 }

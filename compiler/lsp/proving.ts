@@ -29,10 +29,9 @@ import { pathToFileURL } from "node:url";
 import { DiagnosticSeverity, type CodeAction, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from "vscode-languageserver/node";
 import { editionFolder, type IREdition, type SourcePos } from "../ir/types.js";
 import { safeName, type Obligation } from "../ir/obligations.js";
-import { ruleFingerprint } from "../ir/fingerprint.js";
-import type { ObligationResult, ProofReport, SolvedObligation } from "../ir/proof-report.js";
+import type { ObligationResult, ProofReport } from "../ir/proof-report.js";
 import { factText, idInfo, involved, verdictMessage } from "../ir/verdict-words.js";
-import { keyedFor, loadProver, openProofCache, proofCacheFile, PROVE_LIST_BOUND as LIST_BOUND, type ProofCache, type ProverModule } from "./keys.js";
+import { editedRules, keyedFor, loadProver, result, openProofCache, proofCacheFile, PROVE_LIST_BOUND as LIST_BOUND, type ProofCache, type ProverModule } from "./keys.js";
 
 /**
  * Quiet time after the last check of an edition before its obligations are proved again (ms).
@@ -582,22 +581,6 @@ export class Proving {
     }
     return out;
   }
-}
-
-/**
- * The ids of the rules of `ir` that are new or differ from those of `before` (positions aside:
- * compiler/ir/fingerprint.ts, what the proof cache keys a rule by): the rules an edit touched.
- * Every rule when there is no `before`.
- */
-export function editedRules(before: IREdition | undefined, ir: IREdition): Set<string> {
-  const old = new Map((before?.rules ?? []).map((r) => [r.id, ruleFingerprint(r)]));
-  return new Set(ir.rules.filter((r) => old.get(r.id) !== ruleFingerprint(r)).map((r) => r.id));
-}
-
-/** An obligation's result from a cached verdict. */
-function result(ob: Obligation, r: SolvedObligation, cached: boolean): ObligationResult {
-  const { smt2: _s, profile: _p, ...rest } = r;
-  return { ...ob, ...rest, ...(cached ? { cached: true } : {}), ms: 0 } as ObligationResult;
 }
 
 /** The range of a declaration's id at `pos` (1-based line and column of the id). */
