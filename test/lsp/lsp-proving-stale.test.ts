@@ -81,7 +81,7 @@ describe("background proving: a run is stale from the keystroke", () => {
     expect(prover.calls).toHaveLength(1);
     // the stale run's verdict is not shown
     expect(published.length).toBe(before);
-    expect(proving.diagnostics(path.join(dir, "war.rules")).filter((d) => d.message.includes("proved"))).toEqual([]);
+    expect(proving.diagnostics(path.join(dir, "war.rules")).filter((d) => String(d.message).includes("proved"))).toEqual([]);
     await proving.close();
   });
 });
