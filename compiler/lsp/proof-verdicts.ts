@@ -80,8 +80,15 @@ export class Caches {
     return cache && { file, cache };
   }
 
-  /** per edition folder, the last IR whose key function was made when asked here (`lookup`, `prepare`) */
-  private ready = new Map<string, IREdition>();
+  /** per edition folder, the last IRs asked about here (`lookup`, `prepare`), oldest first */
+  private recent = new Map<string, IREdition[]>();
+
+  /** Remembers `ir` as the newest IR of the edition folder asked about (the last 3 are kept). */
+  private remember(editionRel: string, ir: IREdition): void {
+    const list = (this.recent.get(editionRel) ?? []).filter((x) => x !== ir);
+    list.push(ir);
+    this.recent.set(editionRel, list.slice(-3));
+  }
 
   /**
    * The verdicts the cache holds for `ir`'s obligations about `id` (in obligation order;
@@ -89,7 +96,8 @@ export class Caches {
    * edition's shared parts for a new IR (tens of ms on HIS, done by background proving or the
    * warm-up right after the check): until `ir`'s key function is made, an obligation whose rules
    * and the exemptions lifting them are as they were in the last IR keyed here (`sameKey`) takes
-   * that IR's key — the verdict of the last checked model, which differs only when the edit
+   * that IR's key (the newest IR asked about here whose key function is made: background
+   * proving makes it for every IR it proves) — the verdict of the last checked model, which differs only when the edit
    * changed a part every key shares (the state, enums, board, invariants, tables, routes,
    * actions) — and the others are `pending` (looked up once the key function is made).
    */
@@ -98,8 +106,9 @@ export class Caches {
     if (!got) return undefined;
     const { file, cache } = got;
     const k = keyedFor(ir);
-    const last = this.ready.get(editionRel);
-    const before = !k.ready && last && last !== ir ? sameKey(last, ir) : undefined;
+    // the newest earlier IR whose key function is made (by background proving, the warm-up or a hover)
+    const last = k.ready ? undefined : [...(this.recent.get(editionRel) ?? [])].reverse().find((x) => x !== ir && keyedFor(x).ready);
+    const before = last ? sameKey(last, ir) : undefined;
     const hits: { ob: Obligation; hit?: ObligationResult; pending?: boolean }[] = [];
     k.obligations.forEach((ob) => {
       if (!about(ob)) return;
@@ -108,7 +117,7 @@ export class Caches {
       const r = cache.get(key);
       hits.push({ ob, hit: r ? ({ ...ob, ...r, cached: true, ms: 0 } as ObligationResult) : undefined });
     });
-    if (k.ready) this.ready.set(editionRel, ir);
+    this.remember(editionRel, ir);
     return { file, hits };
   }
 
@@ -116,7 +125,7 @@ export class Caches {
   prepare(editionRel: string, ir: IREdition): void {
     const k = keyedFor(ir);
     if (k.obligations[0]) k.key(k.obligations[0]);
-    this.ready.set(editionRel, ir);
+    this.remember(editionRel, ir);
   }
 }
 
@@ -131,7 +140,12 @@ function sameKey(before: IREdition, ir: IREdition): (ob: Obligation) => string |
   const old = new Map(k.obligations.map((ob) => [ob.id, ob]));
   const rulesBefore = new Map(before.rules.map((r) => [r.id, r]));
   const rulesNow = new Map(ir.rules.map((r) => [r.id, r]));
-  const lifts = (e: IREdition, r: IRRule) => liftsOf(e, r).map((x) => contentFingerprint(x)).join("\n");
+  const liftMemo = new Map<IRRule, string>();
+  const lifts = (e: IREdition, r: IRRule) => {
+    let v = liftMemo.get(r);
+    if (v === undefined) liftMemo.set(r, (v = liftsOf(e, r).map((x) => contentFingerprint(x)).join("\n")));
+    return v;
+  };
   return (ob) => {
     const b = old.get(ob.id);
     if (!b || b.kind !== ob.kind || b.action !== ob.action || b.rules.join() !== ob.rules.join() || (b.exemptions ?? []).join() !== (ob.exemptions ?? []).join()) return undefined;
