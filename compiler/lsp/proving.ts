@@ -397,7 +397,15 @@ export class Proving {
     const cache = this.cacheOf(st.dir);
     // the keys hover uses too (keys.ts): hashed once per IR
     const { obligations, key: keyer } = keyedFor(ir);
+    // in steps, each followed by a turn of the event loop: a request (a hover) waits for one step at most
+    const turn = () => new Promise((r) => setImmediate(r));
     const edited = editedRules(st.proved, ir);
+    await turn();
+    if (stale()) return;
+    // the key function (the edition's shared parts hashed: tens of ms on HIS)
+    if (obligations[0]) keyer(obligations[0]);
+    await turn();
+    if (stale()) return;
     const mine = (ob: Obligation) => (ob.subjects.some((r) => edited.has(r)) ? 0 : ob.rules.some((r) => edited.has(r)) ? 1 : 2);
     const order = (a: Obligation, b: Obligation) => mine(a) - mine(b) || (KIND_ORDER[a.kind] ?? 9) - (KIND_ORDER[b.kind] ?? 9) || (a.id < b.id ? -1 : 1);
     const ordered = [...obligations].sort((a, b) => mine(a) - mine(b));
@@ -430,9 +438,9 @@ export class Proving {
           else results.delete(ob.id);
         }
         // in slices, so that requests are answered between them
-        if (i % 8 === 7) {
+        if (i % 4 === 3) {
           wake();
-          await new Promise((r) => setImmediate(r));
+          await turn();
           if (stale()) return false;
         }
       }
