@@ -48,7 +48,6 @@ const SAVE_DELAY_MS = 5000;
 /** `source` of the proof diagnostics. */
 export const PROVE_SOURCE = "rulewright prove";
 
-
 /** What `ProofDiagnostic.data` holds: the obligation, and its counterexample or witness (for the code action). */
 export interface FindingData {
   obligation: string;
@@ -397,7 +396,7 @@ export class Proving {
     const cache = this.cacheOf(st.dir);
     // the keys hover uses too (keys.ts): hashed once per IR
     const { obligations, key: keyer } = keyedFor(ir);
-    // in steps, each followed by a turn of the event loop: a request (a hover) waits for one step at most
+    // in steps, a turn of the event loop after each: a request (a hover) waits for one step at most
     const turn = () => new Promise((r) => setImmediate(r));
     const edited = editedRules(st.proved, ir);
     await turn();
@@ -480,26 +479,7 @@ export class Proving {
     if (stale()) return;
     const pool = await this.poolOf();
     const lease = pool.start();
-    // the progress token is asked of the client (a round trip) while the first obligation is
-    // already being proved: its reports wait for it, the proof does not
-    let shown: Progress | undefined;
-    const waitingReports: ((p: Progress) => void)[] = [];
-    const progress = {
-      begin: (title: string, pct: number, msg: string) => withProgress((p) => p.begin(title, pct, msg)),
-      report: (pct: number, msg: string) => withProgress((p) => p.report(pct, msg)),
-      done: () => withProgress((p) => p.done()),
-    };
-    function withProgress(f: (p: Progress) => void): void {
-      if (shown) f(shown);
-      else waitingReports.push(f);
-    }
-    void this.opts.progress().then(
-      (p) => {
-        shown = p;
-        for (const f of waitingReports.splice(0)) f(p);
-      },
-      () => undefined,
-    );
+    const progress = this.progressNow();
     let done = 0;
     const label = () => `${ir.name}: proving ${done + todo.length}${keyed ? "" : "+"} obligation${done + todo.length === 1 ? "" : "s"} the edit touched`;
     progress.begin("rulewright prove", 0, label());
@@ -545,6 +525,28 @@ export class Proving {
       progress.done();
       this.scheduleSave();
     }
+  }
+
+  /**
+   * A progress reporter usable at once: the token is asked of the client (a round trip) while
+   * the first obligation is already being proved; the reports wait for it, the proof does not.
+   */
+  private progressNow(): Progress {
+    let shown: Progress | undefined;
+    const waiting: ((p: Progress) => void)[] = [];
+    const withProgress = (f: (p: Progress) => void) => (shown ? f(shown) : void waiting.push(f));
+    void this.opts.progress().then(
+      (p) => {
+        shown = p;
+        for (const f of waiting.splice(0)) f(p);
+      },
+      () => undefined,
+    );
+    return {
+      begin: (title, pct, msg) => withProgress((p) => p.begin(title, pct, msg)),
+      report: (pct, msg) => withProgress((p) => p.report(pct, msg)),
+      done: () => withProgress((p) => p.done()),
+    };
   }
 
   /** The diagnostics of one result, by file: one on each rule (or exemption, table) it is about, pointing at the others. */
