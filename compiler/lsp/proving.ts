@@ -31,7 +31,7 @@ import { editionFolder, type IREdition, type SourcePos } from "../ir/types.js";
 import { safeName, type Obligation } from "../ir/obligations.js";
 import type { ObligationResult, ProofReport } from "../ir/proof-report.js";
 import { factText, idInfo, involved, verdictMessage } from "../ir/verdict-words.js";
-import { editedRules, keyedFor, loadProver, result, openProofCache, proofCacheFile, PROVE_LIST_BOUND as LIST_BOUND, type ProofCache, type ProverModule } from "./keys.js";
+import { editedRulesInSteps, keyedFor, loadProver, result, openProofCache, proofCacheFile, PROVE_LIST_BOUND as LIST_BOUND, type ProofCache, type ProverModule } from "./keys.js";
 
 /**
  * Quiet time after the last check of an edition before its obligations are proved again (ms).
@@ -398,9 +398,8 @@ export class Proving {
     const { obligations, key: keyer } = keyedFor(ir);
     // in steps, a turn of the event loop after each: a request (a hover) waits for one step at most
     const turn = () => new Promise((r) => setImmediate(r));
-    const edited = editedRules(st.proved, ir);
-    await turn();
-    if (stale()) return;
+    const edited = await editedRulesInSteps(st.proved, ir, () => turn().then(() => !stale()));
+    if (!edited) return;
     // the key function (the edition's shared parts hashed: tens of ms on HIS)
     if (obligations[0]) keyer(obligations[0]);
     await turn();
