@@ -36,7 +36,7 @@ export class FeatureContext {
     this.index(dir);
     if (this.caches.store(this.project.rel(dir))) {
       const ir = this.project.lastGood.get(dir);
-      if (ir) this.caches.keyedFor(ir);
+      if (ir) this.caches.prepare(this.project.rel(dir), ir);
     }
   }
 

@@ -74,6 +74,9 @@ export class DiagnosticsSchedule {
   /** A rule file changed (in the editor): its editions are checked after the quiet time. */
   changed(file: string): void {
     this.pendingFiles.add(file);
+    // the proofs of the editions the file was part of at their last check are stale at once (not
+    // after the quiet time and the check): nothing more is spent on them
+    for (const [d, r] of this.results) if (r.files.includes(file)) this.host.safe("proving", undefined, () => this.entryOf(r.project)?.proving?.edited(d));
     this.schedule([]);
   }
 

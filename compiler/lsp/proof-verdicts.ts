@@ -7,9 +7,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { IREdition } from "../ir/types.js";
+import type { IREdition, IRRule } from "../ir/types.js";
+import { contentFingerprint, ruleFingerprint } from "../ir/fingerprint.js";
 import type { ObligationResult, ProofReport } from "../ir/proof-report.js";
-import type { Obligation } from "../ir/obligations.js";
+import { liftsOf, type Obligation } from "../ir/obligations.js";
 import type { Project } from "./project.js";
 import { keyedFor, openProofCache, proofCacheFile, type ProofCache } from "./keys.js";
 import type { EditionIndex } from "./symbols.js";
@@ -79,25 +80,87 @@ export class Caches {
     return cache && { file, cache };
   }
 
-  /** The verdicts the cache holds for `ir`'s obligations about `id` (in obligation order; undefined: not in the cache), or undefined without a cache file. */
-  lookup(editionRel: string, ir: IREdition, about: (o: Obligation) => boolean): { file: string; hits: { ob: Obligation; hit?: ObligationResult }[] } | undefined {
+  /** per edition folder, the last IRs asked about here (`lookup`, `prepare`), oldest first */
+  private recent = new Map<string, IREdition[]>();
+
+  /** Remembers `ir` as the newest IR of the edition folder asked about (the last 3 are kept). */
+  private remember(editionRel: string, ir: IREdition): void {
+    const list = (this.recent.get(editionRel) ?? []).filter((x) => x !== ir);
+    list.push(ir);
+    this.recent.set(editionRel, list.slice(-3));
+  }
+
+  /**
+   * The verdicts the cache holds for `ir`'s obligations about `id` (in obligation order;
+   * undefined: not in the cache), or undefined without a cache file. Never waits on hashing the
+   * edition's shared parts for a new IR (tens of ms on HIS, done by background proving or the
+   * warm-up right after the check): until `ir`'s key function is made, an obligation whose rules
+   * and the exemptions lifting them are as they were in the last IR keyed here (`sameKey`) takes
+   * that IR's key (the newest IR asked about here whose key function is made: background
+   * proving makes it for every IR it proves) — the verdict of the last checked model, which differs only when the edit
+   * changed a part every key shares (the state, enums, board, invariants, tables, routes,
+   * actions) — and the others are `pending` (looked up once the key function is made).
+   */
+  lookup(editionRel: string, ir: IREdition, about: (o: Obligation) => boolean): { file: string; hits: { ob: Obligation; hit?: ObligationResult; pending?: boolean }[] } | undefined {
     const got = this.store(editionRel);
     if (!got) return undefined;
     const { file, cache } = got;
-    const k = this.keyedFor(ir);
-    const hits: { ob: Obligation; hit?: ObligationResult }[] = [];
+    const k = keyedFor(ir);
+    // the newest earlier IR whose key function is made (by background proving, the warm-up or a hover)
+    const last = k.ready ? undefined : [...(this.recent.get(editionRel) ?? [])].reverse().find((x) => x !== ir && keyedFor(x).ready);
+    const before = last ? sameKey(last, ir) : undefined;
+    const hits: { ob: Obligation; hit?: ObligationResult; pending?: boolean }[] = [];
     k.obligations.forEach((ob) => {
       if (!about(ob)) return;
-      const r = cache.get(k.key(ob));
+      const key = before ? before(ob) : k.key(ob);
+      if (key === undefined) return hits.push({ ob, pending: true });
+      const r = cache.get(key);
       hits.push({ ob, hit: r ? ({ ...ob, ...r, cached: true, ms: 0 } as ObligationResult) : undefined });
     });
+    this.remember(editionRel, ir);
     return { file, hits };
   }
 
-  /** The obligations of an IR and their key function (the edition's shared parts hashed once). */
-  keyedFor(ir: IREdition): { obligations: Obligation[]; key: (ob: Obligation) => string } {
-    return keyedFor(ir);
+  /** Makes the key function of `ir` (the edition folder's newest IR): the warm-up after a check, so that hover finds it made. */
+  prepare(editionRel: string, ir: IREdition): void {
+    const k = keyedFor(ir);
+    if (k.obligations[0]) k.key(k.obligations[0]);
+    this.remember(editionRel, ir);
   }
+}
+
+/**
+ * The key, in `before`'s key function, of an obligation of `ir` whose key differs from the one it
+ * had in `before` only if a part every key shares changed: the same obligation (id, kind, rules,
+ * exemptions) with its rules and the exemptions lifting them unchanged (their fingerprints);
+ * undefined otherwise. The rules of `ir` are fingerprinted on demand (each once per rule object).
+ */
+function sameKey(before: IREdition, ir: IREdition): (ob: Obligation) => string | undefined {
+  const k = keyedFor(before);
+  const old = new Map(k.obligations.map((ob) => [ob.id, ob]));
+  const rulesBefore = new Map(before.rules.map((r) => [r.id, r]));
+  const rulesNow = new Map(ir.rules.map((r) => [r.id, r]));
+  const liftMemo = new Map<IRRule, string>();
+  const lifts = (e: IREdition, r: IRRule) => {
+    let v = liftMemo.get(r);
+    if (v === undefined) liftMemo.set(r, (v = liftsOf(e, r).map((x) => contentFingerprint(x)).join("\n")));
+    return v;
+  };
+  return (ob) => {
+    const b = old.get(ob.id);
+    if (!b || b.kind !== ob.kind || b.action !== ob.action || b.rules.join() !== ob.rules.join() || (b.exemptions ?? []).join() !== (ob.exemptions ?? []).join()) return undefined;
+    for (const id of ob.rules) {
+      const rb = rulesBefore.get(id);
+      const rn = rulesNow.get(id);
+      if (!rb || !rn || ruleFingerprint(rb) !== ruleFingerprint(rn) || lifts(before, rb) !== lifts(ir, rn)) return undefined;
+    }
+    for (const id of ob.exemptions ?? []) {
+      const eb = before.exemptions.find((e) => e.id === id);
+      const en = ir.exemptions.find((e) => e.id === id);
+      if (!eb || !en || contentFingerprint(eb) !== contentFingerprint(en)) return undefined;
+    }
+    return k.key(b);
+  };
 }
 
 /** What one obligation's verdict means for the rule under the cursor, in a few words. */
@@ -148,10 +211,11 @@ export function verdictLines(ctx: VerdictSources, all: readonly { dir: string }[
     const ir: IREdition | undefined = ctx.project.lastGood.get(idx.dir);
     if (ir && (!got || got.report.inputHash !== ir.inputHash)) {
       const cached = ctx.caches.lookup(ctx.project.rel(idx.dir), ir, about);
-      if (cached && cached.hits.some((h) => h.hit)) {
+      if (cached && cached.hits.some((h) => h.hit || h.pending)) {
         out.push(`**Proofs (${folder}, from the proof cache ${ctx.project.rel(cached.file)}, for the rules as they are now):**`);
-        for (const { ob, hit } of cached.hits) {
-          out.push(hit ? `- ${verdictWords(hit, id)}${hit.severity === "off" ? " (severity off)" : ""} — ${verdictMeaning(hit)}` : `- ${ob.kind}${ob.kind === "contradiction" || ob.kind === "obligation_clash" ? ` with \`${ob.rules.find((r) => r !== id) ?? id}\`` : ""}: not proved since the last change — run \`npx rulewright prove ${ctx.project.rel(idx.dir)}\``);
+        for (const { ob, hit, pending } of cached.hits) {
+          const what = `${ob.kind}${ob.kind === "contradiction" || ob.kind === "obligation_clash" ? ` with \`${ob.rules.find((r) => r !== id) ?? id}\`` : ""}`;
+          out.push(hit ? `- ${verdictWords(hit, id)}${hit.severity === "off" ? " (severity off)" : ""} — ${verdictMeaning(hit)}` : pending ? `- ${what}: changed by the edit, being looked up — hover again in a moment` : `- ${what}: not proved since the last change — run \`npx rulewright prove ${ctx.project.rel(idx.dir)}\``);
         }
         continue;
       }

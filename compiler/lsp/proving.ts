@@ -12,7 +12,7 @@
  *   the pool of solver processes (`SolverPool`: Z3 never runs on the server's thread), errors
  *   first. Unsat-core reuse and slicing are proveEdition's own. Each verdict is published as it
  *   comes.
- * - A newer check of the edition makes the run stale: it starts no further obligation and its
+ * - An edit of a file of the edition (the keystroke: `edited`) or a newer check makes the run stale: it starts no further obligation and its
  *   verdicts are no longer published (a solver check already running is never abandoned: it ends
  *   in its process and its verdict still goes to the cache, keyed by content).
  * - The cache is saved (never pruned: entries are keyed by content, so verdicts of unsaved
@@ -29,10 +29,9 @@ import { pathToFileURL } from "node:url";
 import { DiagnosticSeverity, type CodeAction, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from "vscode-languageserver/node";
 import { editionFolder, type IREdition, type SourcePos } from "../ir/types.js";
 import { safeName, type Obligation } from "../ir/obligations.js";
-import { ruleFingerprint } from "../ir/fingerprint.js";
-import type { ObligationResult, ProofReport, SolvedObligation } from "../ir/proof-report.js";
+import type { ObligationResult, ProofReport } from "../ir/proof-report.js";
 import { factText, idInfo, involved, verdictMessage } from "../ir/verdict-words.js";
-import { keyedFor, loadProver, openProofCache, proofCacheFile, PROVE_LIST_BOUND as LIST_BOUND, type ProofCache, type ProverModule } from "./keys.js";
+import { editedRulesInSteps, keyedFor, loadProver, result, openProofCache, proofCacheFile, PROVE_LIST_BOUND as LIST_BOUND, type ProofCache, type ProverModule } from "./keys.js";
 
 /**
  * Quiet time after the last check of an edition before its obligations are proved again (ms).
@@ -48,7 +47,6 @@ const SAVE_DELAY_MS = 5000;
 
 /** `source` of the proof diagnostics. */
 export const PROVE_SOURCE = "rulewright prove";
-
 
 /** What `ProofDiagnostic.data` holds: the obligation, and its counterexample or witness (for the code action). */
 export interface FindingData {
@@ -107,7 +105,7 @@ interface EditionState {
   proved?: IREdition;
   /** "report": the results are the last report's; "cache"/"proved": this server's */
   from: "report" | "proved";
-  /** bumped by every check: a run of an older generation is stale */
+  /** bumped by every check and every edit of a file of the edition: a run of an older generation is stale */
   generation: number;
   /** the files the published diagnostics of this edition are on */
   files: Set<string>;
@@ -172,6 +170,22 @@ export class Proving {
       }, PROVE_DEBOUNCE_MS),
     );
     return changed;
+  }
+
+  /**
+   * A rule file of the edition in folder `dir` was edited (the keystroke, before the debounced
+   * check): its run is stale from now on — it starts no further obligation and looks up no more
+   * keys, so the server's thread is free for the check — and a run waiting to start is dropped.
+   * The findings shown stay until the next check. Nothing happens for an edition not seen yet.
+   */
+  edited(dir: string): void {
+    const st = this.editions.get(dir);
+    if (!st || this.closed) return;
+    st.generation++;
+    clearTimeout(this.timers.get(dir));
+    this.timers.delete(dir);
+    this.queue = this.queue.filter((q) => q.st !== st);
+    this.wake?.();
   }
 
   /** runs waiting to start, in order */
@@ -382,7 +396,14 @@ export class Proving {
     const cache = this.cacheOf(st.dir);
     // the keys hover uses too (keys.ts): hashed once per IR
     const { obligations, key: keyer } = keyedFor(ir);
-    const edited = editedRules(st.proved, ir);
+    // in steps, a turn of the event loop after each: a request (a hover) waits for one step at most
+    const turn = () => new Promise((r) => setImmediate(r));
+    const edited = await editedRulesInSteps(st.proved, ir, () => turn().then(() => !stale()));
+    if (!edited) return;
+    // the key function (the edition's shared parts hashed: tens of ms on HIS)
+    if (obligations[0]) keyer(obligations[0]);
+    await turn();
+    if (stale()) return;
     const mine = (ob: Obligation) => (ob.subjects.some((r) => edited.has(r)) ? 0 : ob.rules.some((r) => edited.has(r)) ? 1 : 2);
     const order = (a: Obligation, b: Obligation) => mine(a) - mine(b) || (KIND_ORDER[a.kind] ?? 9) - (KIND_ORDER[b.kind] ?? 9) || (a.id < b.id ? -1 : 1);
     const ordered = [...obligations].sort((a, b) => mine(a) - mine(b));
@@ -415,9 +436,9 @@ export class Proving {
           else results.delete(ob.id);
         }
         // in slices, so that requests are answered between them
-        if (i % 8 === 7) {
+        if (i % 4 === 3) {
           wake();
-          await new Promise((r) => setImmediate(r));
+          await turn();
           if (stale()) return false;
         }
       }
@@ -457,26 +478,7 @@ export class Proving {
     if (stale()) return;
     const pool = await this.poolOf();
     const lease = pool.start();
-    // the progress token is asked of the client (a round trip) while the first obligation is
-    // already being proved: its reports wait for it, the proof does not
-    let shown: Progress | undefined;
-    const waitingReports: ((p: Progress) => void)[] = [];
-    const progress = {
-      begin: (title: string, pct: number, msg: string) => withProgress((p) => p.begin(title, pct, msg)),
-      report: (pct: number, msg: string) => withProgress((p) => p.report(pct, msg)),
-      done: () => withProgress((p) => p.done()),
-    };
-    function withProgress(f: (p: Progress) => void): void {
-      if (shown) f(shown);
-      else waitingReports.push(f);
-    }
-    void this.opts.progress().then(
-      (p) => {
-        shown = p;
-        for (const f of waitingReports.splice(0)) f(p);
-      },
-      () => undefined,
-    );
+    const progress = this.progressNow();
     let done = 0;
     const label = () => `${ir.name}: proving ${done + todo.length}${keyed ? "" : "+"} obligation${done + todo.length === 1 ? "" : "s"} the edit touched`;
     progress.begin("rulewright prove", 0, label());
@@ -524,6 +526,28 @@ export class Proving {
     }
   }
 
+  /**
+   * A progress reporter usable at once: the token is asked of the client (a round trip) while
+   * the first obligation is already being proved; the reports wait for it, the proof does not.
+   */
+  private progressNow(): Progress {
+    let shown: Progress | undefined;
+    const waiting: ((p: Progress) => void)[] = [];
+    const withProgress = (f: (p: Progress) => void) => (shown ? f(shown) : void waiting.push(f));
+    void this.opts.progress().then(
+      (p) => {
+        shown = p;
+        for (const f of waiting.splice(0)) f(p);
+      },
+      () => undefined,
+    );
+    return {
+      begin: (title, pct, msg) => withProgress((p) => p.begin(title, pct, msg)),
+      report: (pct, msg) => withProgress((p) => p.report(pct, msg)),
+      done: () => withProgress((p) => p.done()),
+    };
+  }
+
   /** The diagnostics of one result, by file: one on each rule (or exemption, table) it is about, pointing at the others. */
   private toDiagnostics(st: EditionState, o: Result): { file: string; diag: LspDiagnostic }[] {
     const ir = st.ir;
@@ -566,22 +590,6 @@ export class Proving {
     }
     return out;
   }
-}
-
-/**
- * The ids of the rules of `ir` that are new or differ from those of `before` (positions aside:
- * compiler/ir/fingerprint.ts, what the proof cache keys a rule by): the rules an edit touched.
- * Every rule when there is no `before`.
- */
-export function editedRules(before: IREdition | undefined, ir: IREdition): Set<string> {
-  const old = new Map((before?.rules ?? []).map((r) => [r.id, ruleFingerprint(r)]));
-  return new Set(ir.rules.filter((r) => old.get(r.id) !== ruleFingerprint(r)).map((r) => r.id));
-}
-
-/** An obligation's result from a cached verdict. */
-function result(ob: Obligation, r: SolvedObligation, cached: boolean): ObligationResult {
-  const { smt2: _s, profile: _p, ...rest } = r;
-  return { ...ob, ...rest, ...(cached ? { cached: true } : {}), ms: 0 } as ObligationResult;
 }
 
 /** The range of a declaration's id at `pos` (1-based line and column of the id). */

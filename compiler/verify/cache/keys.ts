@@ -22,7 +22,7 @@ import type { IREdition, IRRule } from "../../ir/types.js";
 import { liftsOf, type Obligation } from "../../ir/obligations.js";
 import { routesIn, tablesIn } from "../../ir/walk.js";
 import { stableJson } from "../../diagnostics/json.js";
-import { contentFingerprint } from "../../ir/fingerprint.js";
+import { contentFingerprint, ruleFingerprint } from "../../ir/fingerprint.js";
 import { obligationPaths, sliceInvariants, statePaths } from "../obligations/slice.js";
 
 /**
@@ -93,10 +93,9 @@ const contentHashes = new Map<string, string>();
  * text of what it hashes: a fingerprint is 3× quicker to make than the stable text, so a language
  * server that re-keys every obligation after an edit hashes again only the rules whose content
  * changed. Equal fingerprints are equal values (same keys, same order, holes marked), so a hit is
- * the hash the value would get.
+ * the hash the value would get. `fp`: `contentFingerprint(x, positions)` when the caller has it.
  */
-function contentHash(x: unknown, positions = false): string {
-  const fp = contentFingerprint(x, positions);
+function contentHash(x: unknown, positions = false, fp = contentFingerprint(x, positions)): string {
   const key = `${positions ? "p" : "s"}${fp}`;
   let h = contentHashes.get(key);
   if (h === undefined) {
@@ -135,8 +134,8 @@ function sharedHash(ir: IREdition, listBound: number): string {
 
 /** The hash of a result table as its lookups read it (no positions). */
 const tableHashOf = (t: NonNullable<IREdition["tables"]>[number]) => sha(stable({ name: t.name, params: t.params, keys: stripPos(t.keys), result: t.result, rows: stripPos(t.rows) }));
-/** The hash of a route (no positions). */
-const routeHashOf = (r: IREdition["routes"][number]) => sha(stable(stripPos({ ...r })));
+/** The hash of a route (no positions); memoised by content (a route's text is large: 350 KB in HIS). */
+const routeHashOf = (r: IREdition["routes"][number]) => contentHash({ ...r });
 /** The tables a route's conditions look up. */
 function routeTablesOf(r: IREdition["routes"][number]): string[] {
   const t = new Set<string>();
@@ -192,7 +191,8 @@ export function obligationKeyer(ir: IREdition, opts: { listBound: number }): (ob
   };
   const tableHash = memo(tableHashOf);
   // (only `when` holds positions: stripping the whole object hashes what the stable text of the rule without them did)
-  const ruleHash = memo((r: IRRule) => contentHash({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: r.when }));
+  // (the fingerprint is `ruleFingerprint`'s, made once per rule object and shared with the language server's `editedRules`)
+  const ruleHash = memo((r: IRRule) => contentHash({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: r.when }, false, ruleFingerprint(r)));
   const exemptionHash = memo((e: IREdition["exemptions"][number]) => contentHash({ id: e.id, groups: e.groups, rules: e.rules, when: e.when }));
   const actionHash = memo((a: IREdition["actions"][number]) => sha(stable({ name: a.name, params: a.params })));
   const routeHash = memo(routeHashOf);
