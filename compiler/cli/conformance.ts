@@ -380,7 +380,10 @@ export async function conformanceWriteCommand(editions: string[], opts: { check?
         valid,
         rlimit,
         onMutant: (i, n, id) => {
-          if (opts.format === "text" && process.stderr.isTTY) process.stderr.write(`\r${ref.dir}: Z3 ${i}/${n} ${id.slice(0, 60).padEnd(60)}`);
+          // a long run: progress on stderr, a line per 50 mutants when it is not a terminal
+          if (opts.format !== "text") return;
+          if (process.stderr.isTTY) process.stderr.write(`\r${ref.dir}: Z3 ${i}/${n} ${id.slice(0, 60).padEnd(60)}`);
+          else if (i % 50 === 0) process.stderr.write(`${ref.dir}: Z3 ${i}/${n} (${Math.round((Date.now() - t0) / 1000)} s)\n`);
         },
       });
       if (opts.format === "text") process.stdout.write(`${editionFolder(res.edition)}: Z3 solved ${p.solved} mutants in ${(p.cpuMs / 1000).toFixed(1)} s of CPU: ${p.verdicts.equivalent} equivalent, ${p.verdicts.differs} told apart, ${p.verdicts.unknown} unknown\n`);

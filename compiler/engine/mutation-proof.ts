@@ -148,8 +148,16 @@ export async function proveMutants(
   opts: { check: CheckFn; valid: (state: unknown, action: Rec) => boolean; base: { file: string; text: string }; rlimit?: number; onMutant?: (done: number, total: number, id: string) => void },
 ): Promise<MutantProof[]> {
   const { compareRuleVariants } = await import("../verify/diff/variants.js");
-  const verdicts = await compareRuleVariants(ir, mutants, { rlimit: opts.rlimit, onVariant: opts.onMutant });
+  const { defaultJson } = await import("../verify/encode/state-facts.js");
   const interp = createInterpreter(ir);
+  // the invariants are sliced to each query's cone of influence when the default state satisfies them all (decided here by the interpreter)
+  let defaultsOk = false;
+  try {
+    defaultsOk = interp.brokenInvariants(defaultJson(ir.state)).length === 0;
+  } catch {
+    // an invariant the interpreter cannot evaluate on the default state: no slicing
+  }
+  const verdicts = await compareRuleVariants(ir, mutants, { rlimit: opts.rlimit, defaultsSatisfyInvariants: defaultsOk, onVariant: opts.onMutant });
   const baseState = JSON.parse(opts.base.text) as unknown;
   return mutants.map((m, i) => {
     const v = verdicts[i]!;

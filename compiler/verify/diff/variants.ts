@@ -25,10 +25,13 @@
 import type { Bool, Expr as ZExpr } from "z3-solver";
 import type { Expr, IRAction, IREdition, IRRule } from "../../ir/types.js";
 import { actorParam, isActorOnly, liftedBy } from "../../ir/derived.js";
+import { children } from "../../ir/walk.js";
 import { EncodeError, type Env, type Sym } from "../encode/encoder.js";
 import { ExactRouteEncoder, type ExactUnit } from "./route-exact.js";
 import { mapKeyVars, PIN_ABOVE, routeEndVars, solveExact, subsumptions } from "./diff.js";
 import { Budget, getZ3, runExclusive, type Z3Ctx } from "../run/z3.js";
+import { sliceInvariants } from "../obligations/slice.js";
+import type { Obligation } from "../../ir/obligations.js";
 
 type B = Bool<"main">;
 
@@ -59,6 +62,12 @@ export interface VariantOptions {
   timeoutMs?: number;
   /** bound of list-typed action parameters (default 4, as `prove`) */
   listBound?: number;
+  /**
+   * the caller's knowledge that the default state (encode/state-facts.ts `defaultJson`) satisfies
+   * every invariant: then each query assumes only the invariants in its cone of influence
+   * (obligations/slice.ts, exact under that condition); otherwise all of them
+   */
+  defaultsSatisfyInvariants?: boolean;
   /** called before each variant (its index, the total) */
   onVariant?: (done: number, total: number, id: string) => void;
 }
@@ -107,7 +116,11 @@ async function compareWith(ctx: Z3Ctx, ir: IREdition, variants: readonly RuleVar
   const timeoutMs = Math.max(1, Math.floor(opts.timeoutMs ?? 600_000));
   const enc = new VariantEncoder(ctx, ir, opts.listBound ?? 4);
   const unit = (f: () => B): ExactUnit => enc.withRoutes(ir.routes, () => enc.unit(f));
-  const invariants = ir.invariants.map((i) => unit(() => enc.bool(i.expr, new Map())));
+  const invariantUnits = new Map(ir.invariants.map((i) => [i.id, unit(() => enc.bool(i.expr, new Map()))]));
+  const allInvariants = [...invariantUnits.values()];
+  /** the invariants a query over the given rules assumes: its cone of influence when slicing is exact (the mutated condition reads no state its rule does not) */
+  const invariantsFor = (rules: IRRule[]): ExactUnit[] =>
+    opts.defaultsSatisfyInvariants ? sliceInvariants(ir, { kind: "dead_rule", rules: rules.map((r) => r.id) } as unknown as Obligation).map((i) => invariantUnits.get(i.id)!) : allInvariants;
   const envs = new Map<string, { env: Env; params: ExactUnit }>();
   const envOf = (a: IRAction) => {
     let x = envs.get(a.name);
@@ -149,13 +162,13 @@ async function compareWith(ctx: Z3Ctx, ir: IREdition, variants: readonly RuleVar
       out.push({ id: v.id, verdict: "unknown", reason: `no rule \`${v.rule}\` in the edition`, rlimitUsed: 0 });
       continue;
     }
-    out.push(await compareOne(ctx, enc, ir, v, rule, { invariants, envOf, firesFor, firesOrig, proven, budget: () => new Budget(rlimit, timeoutMs) }));
+    out.push(await compareOne(ctx, enc, ir, v, rule, { invariantsFor, envOf, firesFor, firesOrig, proven, budget: () => new Budget(rlimit, timeoutMs) }));
   }
   return out;
 }
 
 interface Shared {
-  invariants: ExactUnit[];
+  invariantsFor: (rules: IRRule[]) => ExactUnit[];
   envOf: (a: IRAction) => { env: Env; params: ExactUnit };
   firesFor: (r: IRRule, when: Expr, a: IRAction) => ExactUnit;
   firesOrig: (r: IRRule, a: IRAction) => ExactUnit;
@@ -167,17 +180,38 @@ interface Shared {
 async function compareOne(ctx: Z3Ctx, enc: ExactRouteEncoder, ir: IREdition, v: RuleVariant, rule: IRRule, s: Shared): Promise<VariantVerdict> {
   let used = 0;
   const reasons: string[] = [];
-  for (const a of decidedActions(ir, rule)) {
+  const actions = decidedActions(ir, rule);
+  if (actions.length > 1) {
+    // an oblige rule decides every other action of its actor: first the relaxed query over its own
+    // action, without the other rules (unsat there is unsat for every action: one solve, not one per action)
+    const own = ir.actions.find((a) => a.name === rule.action)!;
+    const orig = s.firesOrig(rule, own);
+    const mut = s.firesFor(rule, v.when, own);
+    if (orig.e.eqIdentity(mut.e)) return { id: v.id, verdict: "equivalent", rlimitUsed: 0 };
+    const invariants = s.invariantsFor([rule]);
+    const budget = s.budget();
+    const res = await solveExact(ctx, enc, [...invariants, s.envOf(own).params, orig, mut], invariants, xor(enc, orig.e, mut.e), [], budget, own, []);
+    used += budget.used;
+    res.model?.release();
+    if (res.result === "unsat") return { id: v.id, verdict: "equivalent", rlimitUsed: used };
+  }
+  // cheap actions first (a sat one ends the search): no route in their rules, fewer forbid rules
+  const cost = (a: IRAction) => {
+    const rules = decidingRules(ir, a);
+    return (rules.some((r) => hasRoute(r.when)) ? 1000 : 0) + rules.filter((r) => r.action === a.name).length;
+  };
+  const ordered = actions.map((a, i) => ({ a, i, c: cost(a) })).sort((x, y) => x.c - y.c || x.i - y.i).map((x) => x.a);
+  for (const a of ordered) {
     try {
       const { env, params } = s.envOf(a);
       const others = decidingRules(ir, a).filter((r) => r.id !== rule.id).map((r) => s.firesOrig(r, a));
       const orig = s.firesOrig(rule, a);
       const mut = s.firesFor(rule, v.when, a);
       if (orig.e.eqIdentity(mut.e)) continue;
-      const differ = enc.terms.or([enc.terms.and([orig.e, enc.terms.not(mut.e)]), enc.terms.and([mut.e, enc.terms.not(orig.e)])]);
-      const query = enc.terms.and([...others.map((o) => enc.terms.not(o.e)), differ]);
+      const query = enc.terms.and([...others.map((o) => enc.terms.not(o.e)), xor(enc, orig.e, mut.e)]);
       if (ctx.isFalse(query)) continue;
-      const units = [...s.invariants, params, ...others, orig, mut];
+      const invariants = s.invariantsFor(decidingRules(ir, a));
+      const units = [...invariants, params, ...others, orig, mut];
       const lemmas = await subsumptions(ctx, enc, units, s.proven);
       // parameters of a large enum used as a map key are pinned per model; routes from them preferred short (diff.ts)
       const keys = new Set<string>();
@@ -195,7 +229,7 @@ async function compareOne(ctx: Z3Ctx, enc: ExactRouteEncoder, ir: IREdition, v: 
         return fv?.k === "e" && tv?.k === "e" && pinnable.includes(fv.e) && !pinnable.includes(tv.e) ? [{ from: fv.e as ZExpr<"main">, to: tv.e as ZExpr<"main"> }] : [];
       });
       const budget = s.budget();
-      const res = await solveExact(ctx, enc, units, [...s.invariants, ...lemmas], query, [], budget, a, pinnable, routeEnds);
+      const res = await solveExact(ctx, enc, units, [...invariants, ...lemmas], query, [], budget, a, pinnable, routeEnds);
       used += budget.used;
       if (res.result === "sat") {
         res.model?.release();
@@ -207,4 +241,11 @@ async function compareOne(ctx: Z3Ctx, enc: ExactRouteEncoder, ir: IREdition, v: 
     }
   }
   return reasons.length ? { id: v.id, verdict: "unknown", reason: reasons.join("; "), rlimitUsed: used } : { id: v.id, verdict: "equivalent", rlimitUsed: used };
+}
+
+const xor = (enc: ExactRouteEncoder, a: B, b: B): B => enc.terms.or([enc.terms.and([a, enc.terms.not(b)]), enc.terms.and([b, enc.terms.not(a)])]);
+
+/** Whether `e` calls a route (`reachable`). */
+function hasRoute(e: Expr): boolean {
+  return e.k === "reach" || children(e).some(hasRoute);
 }
