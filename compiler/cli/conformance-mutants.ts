@@ -12,6 +12,9 @@ import type { MutantResult } from "../engine/mutation.js";
 import { formatMutantProofs, freshDecisions, mutantKey, parseMutantProofs, proveMutants, type MutantDecision, type MutantProof } from "../engine/mutation-proof.js";
 import type { ValidatorModule } from "../engine/loader.js";
 
+/** Mutants solved per chunk (the answers file is written after each). */
+const CHUNK = 10;
+
 /** The committed Z3 answers of an edition's mutants. */
 export const mutantProofsFile = (ir: IREdition): string => path.join("proofs", "mutants", `${editionFolder(ir)}.json`);
 
@@ -51,12 +54,19 @@ export async function proveUndecided(
   const fresh = committedDecisions(ir);
   const todo = new Set(results.filter((r) => r.status !== "killed" && !fresh.has(r.id)).map((r) => r.id));
   const cpu0 = process.cpuUsage();
-  const solved = await proveMutants(ir, mutants.filter((m) => todo.has(m.id)), { check: mod.check, valid: opts.valid, base: witnessBase(ir), rlimit: opts.rlimit, onMutant: opts.onMutant });
-  const cpu = process.cpuUsage(cpu0);
   const keys = new Map(mutants.map((m) => [m.id, mutantKey(ir, m)]));
   const kept = readEntries(ir).filter((e) => keys.get(e.id) === e.key && !todo.has(e.id));
-  fs.mkdirSync(path.dirname(mutantProofsFile(ir)), { recursive: true });
-  fs.writeFileSync(mutantProofsFile(ir), formatMutantProofs(editionFolder(ir), [...kept, ...solved]));
+  const pending = mutants.filter((m) => todo.has(m.id));
+  const solved: MutantProof[] = [];
+  const base = witnessBase(ir);
+  // in chunks, the file written after each: an interrupted run keeps what it solved
+  for (let i = 0; i < pending.length; i += CHUNK) {
+    const chunk = pending.slice(i, i + CHUNK);
+    solved.push(...(await proveMutants(ir, chunk, { check: mod.check, valid: opts.valid, base, rlimit: opts.rlimit, onMutant: (j, _n, id) => opts.onMutant?.(i + j, pending.length, id) })));
+    fs.mkdirSync(path.dirname(mutantProofsFile(ir)), { recursive: true });
+    fs.writeFileSync(mutantProofsFile(ir), formatMutantProofs(editionFolder(ir), [...kept, ...solved]));
+  }
+  const cpu = process.cpuUsage(cpu0);
   const verdicts = { equivalent: 0, differs: 0, unknown: 0 };
   for (const s of solved) verdicts[s.verdict]++;
   return { solved: solved.length, verdicts, cpuMs: Math.round((cpu.user + cpu.system) / 1000) };
