@@ -24,6 +24,8 @@ import { actionProblems, stateProblems } from "../engine/validate.js";
 import { bundledEditions, PACKAGE_ROOT, resolveEdition } from "../engine/editions.js";
 import { loadValidators, type ValidatorModule } from "../engine/loader.js";
 import { runMutation, type MutantResult, type MutationCase } from "../engine/mutation.js";
+import { committedDecisions, proveUndecided } from "./conformance-mutants.js";
+import { parseRlimit } from "./prove-options.js";
 
 /** The corpus format (bumped when a case's fields change). */
 export const CORPUS_FORMAT = 2;
@@ -58,14 +60,20 @@ export interface MutationSummary {
   mutants: number;
   /** killed by the scenarios and proof witnesses alone, before the search added cases */
   killedByBase: number;
+  /** killed by a case the bounded search added */
+  killedBySearch: number;
+  /** killed by a case made from a replayed Z3 state (compiler/engine/mutation-proof.ts) */
+  killedByZ3: number;
   killed: number;
-  /** no state within the bounded search tells them apart */
+  /** proved equivalent by Z3: no state tells them apart */
   equivalent: number;
-  /** killed / (mutants − equivalent), rounded to 4 decimals */
+  /** neither killed nor proved equivalent (a solver unknown, or no fresh Z3 answer) */
+  unknown: number;
+  /** killed / (mutants − equivalent), rounded to 4 decimals: an unknown mutant counts as not killed */
   killRate: number;
   /** cases the search added */
   added: number;
-  byOp: Record<string, { mutants: number; killed: number; equivalent: number }>;
+  byOp: Record<string, { mutants: number; killed: number; equivalent: number; unknown: number }>;
 }
 
 export interface Manifest {
@@ -119,7 +127,7 @@ function fixtureBases(ir: IREdition): Map<string, unknown> {
 export function buildCorpus(
   ir: IREdition,
   mod: ValidatorModule,
-  opts: { proofsDir?: string; mutation?: boolean; budget?: number; onMutant?: (done: number, total: number) => void } = {},
+  opts: { proofsDir?: string; mutation?: boolean; budget?: number; onMutant?: (done: number, total: number) => void; decisions?: ReturnType<typeof committedDecisions> } = {},
 ): { manifest: Manifest; cases: CorpusCase[]; bases: Map<string, unknown>; mutation?: MutantResult[] } {
   const folder = editionFolder(ir);
   const candidates = fixtureBases(ir);
@@ -205,6 +213,7 @@ export function buildCorpus(
       check: mod.check,
       valid,
       budget: opts.budget,
+      decisions: opts.decisions ?? committedDecisions(ir),
       onMutant: opts.onMutant,
       makeCase: (found, m) => {
         const c = add("mutants", `kills mutant ${m.id} (${m.detail})`, `mutant ${m.id}`, citationOf(ir, m.rule), found.state, found.action, m.rule);
@@ -251,11 +260,11 @@ export function mutationTable(): string {
     const m = (JSON.parse(fs.readFileSync(f, "utf8")) as Manifest).mutation;
     if (!m) continue;
     const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-    rows.push(`| ${e} | ${m.mutants} | ${m.killedByBase} (${pct(m.killedByBase / (m.mutants - m.equivalent))}) | ${m.added} | ${m.killed} | ${m.equivalent} | **${pct(m.killRate)}** |`);
+    rows.push(`| ${e} | ${m.mutants} | ${m.killedByBase} (${pct(m.killedByBase / (m.mutants - m.equivalent))}) | ${m.killedBySearch} | ${m.killedByZ3} | ${m.killed} | ${m.equivalent} | ${m.unknown} | **${pct(m.killRate)}** |`);
   }
   return [
-    "| edition | mutants | killed by the scenarios and proof cases | cases added | killed | equivalent (bounded search) | kill rate (verdict-only) |",
-    "|---|---:|---:|---:|---:|---:|---:|",
+    "| edition | mutants | killed by the scenarios and proof cases | killed by the search's cases | killed by Z3's states | killed | proved equivalent (Z3) | unknown | kill rate (verdict-only) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...rows,
   ].join("\n");
 }
@@ -273,14 +282,26 @@ function writeMutationTable(): void {
 export function mutationSummary(m: { results: MutantResult[]; added: unknown[]; before: number }): MutationSummary {
   const byOp: MutationSummary["byOp"] = {};
   for (const r of m.results) {
-    const o = (byOp[r.op] ??= { mutants: 0, killed: 0, equivalent: 0 });
+    const o = (byOp[r.op] ??= { mutants: 0, killed: 0, equivalent: 0, unknown: 0 });
     o.mutants++;
     o[r.status]++;
   }
-  const killed = m.results.filter((r) => r.status === "killed").length;
-  const equivalent = m.results.length - killed;
+  const count = (f: (r: MutantResult) => boolean) => m.results.filter(f).length;
+  const killed = count((r) => r.status === "killed");
+  const equivalent = count((r) => r.status === "equivalent");
   const rate = m.results.length - equivalent ? killed / (m.results.length - equivalent) : 1;
-  return { mutants: m.results.length, killedByBase: m.before, killed, equivalent, killRate: Math.round(rate * 10000) / 10000, added: m.added.length, byOp };
+  return {
+    mutants: m.results.length,
+    killedByBase: m.before,
+    killedBySearch: count((r) => r.killedBy === "search"),
+    killedByZ3: count((r) => r.killedBy === "z3"),
+    killed,
+    equivalent,
+    unknown: m.results.length - killed - equivalent,
+    killRate: Math.round(rate * 10000) / 10000,
+    added: m.added.length,
+    byOp,
+  };
 }
 
 /** `file:line` of a rule (its declaration), else of the action's declaration. */
@@ -322,7 +343,8 @@ export function corpusFiles(c: ReturnType<typeof buildCorpus>): Map<string, stri
   return out;
 }
 
-export async function conformanceWriteCommand(editions: string[], opts: { check?: boolean; proofs?: string; format: Format }): Promise<number> {
+export async function conformanceWriteCommand(editions: string[], opts: { check?: boolean; proofs?: string; proveMutants?: boolean; rlimit?: string; format: Format }): Promise<number> {
+  const rlimit = opts.rlimit !== undefined ? parseRlimit(opts.rlimit) : undefined;
   const names = editions.length ? editions : bundledEditions();
   let stale = 0;
   const summary: { edition: string; cases: number; version: string; stale: string[] }[] = [];
@@ -343,12 +365,30 @@ export async function conformanceWriteCommand(editions: string[], opts: { check?
       continue;
     }
     const t0 = Date.now();
-    const corpus = buildCorpus(res.edition, mod, {
-      proofsDir: opts.proofs,
-      onMutant: (i, n) => {
-        if (opts.format === "text" && process.stderr.isTTY && i % 50 === 0) process.stderr.write(`\r${ref.dir}: mutant ${i}/${n} (${Math.round((Date.now() - t0) / 1000)} s)`);
-      },
-    });
+    const build = () =>
+      buildCorpus(res.edition!, mod, {
+        proofsDir: opts.proofs,
+        onMutant: (i, n) => {
+          if (opts.format === "text" && process.stderr.isTTY && i % 50 === 0) process.stderr.write(`\r${ref.dir}: mutant ${i}/${n} (${Math.round((Date.now() - t0) / 1000)} s)`);
+        },
+      });
+    let corpus = build();
+    if (opts.proveMutants && corpus.mutation) {
+      // the mutants the search leaves without a fresh Z3 answer are solved, then the corpus is built again with the answers
+      const valid = (state: unknown, action: Record<string, unknown>): boolean => !actionProblems(res.edition!, action).length && !stateProblems(res.edition!, mod, state).length;
+      const p = await proveUndecided(res.edition, mod, corpus.mutation, {
+        valid,
+        rlimit,
+        onMutant: (i, n, id) => {
+          // a long run: progress on stderr, a line per 50 mutants when it is not a terminal
+          if (opts.format !== "text") return;
+          if (process.stderr.isTTY) process.stderr.write(`\r${ref.dir}: Z3 ${i}/${n} ${id.slice(0, 60).padEnd(60)}`);
+          else if (i % 50 === 0) process.stderr.write(`${ref.dir}: Z3 ${i}/${n} (${Math.round((Date.now() - t0) / 1000)} s)\n`);
+        },
+      });
+      if (opts.format === "text") process.stdout.write(`${editionFolder(res.edition)}: Z3 solved ${p.solved} mutants in ${(p.cpuMs / 1000).toFixed(1)} s of CPU: ${p.verdicts.equivalent} equivalent, ${p.verdicts.differs} told apart, ${p.verdicts.unknown} unknown\n`);
+      if (p.solved) corpus = build();
+    }
     const files = corpusFiles(corpus);
     const dir = path.join(CORPUS_DIR, corpus.manifest.edition);
     const differs = [...files].filter(([f, text]) => !fs.existsSync(f) || fs.readFileSync(f, "utf8") !== text).map(([f]) => f);
@@ -361,7 +401,7 @@ export async function conformanceWriteCommand(editions: string[], opts: { check?
       const s = corpus.manifest.sources;
       const mu = corpus.manifest.mutation;
       process.stdout.write(`${corpus.manifest.edition}: ${corpus.cases.length} cases (${s.scenarios} scenarios, ${s.witnesses} proof witnesses, ${s.counterexamples} counterexamples, ${s.mutants} mutant killers) in ${dir}/${differs.length + extra.length ? "" : " (unchanged)"}\n`);
-      if (mu) process.stdout.write(`  mutants: ${mu.killed} killed of ${mu.mutants} (${mu.equivalent} equivalent within the bounded search): kill rate ${(mu.killRate * 100).toFixed(1)}%; the scenarios and proof cases alone killed ${mu.killedByBase}\n`);
+      if (mu) process.stdout.write(`  mutants: ${mu.killed} killed of ${mu.mutants} (${mu.killedByBase} by the scenarios and proof cases, ${mu.killedBySearch} by the search's cases, ${mu.killedByZ3} by Z3's states), ${mu.equivalent} proved equivalent, ${mu.unknown} unknown: kill rate ${(mu.killRate * 100).toFixed(1)}%\n`);
     }
   }
   if (!opts.check) writeMutationTable();

@@ -41,10 +41,17 @@ export interface MutantResult {
   rule: string;
   op: Mutant["op"];
   detail: string;
-  /** killed: a corpus case tells it apart; equivalent: the bounded search found no such state */
-  status: "killed" | "equivalent";
+  /**
+   * killed: a corpus case tells it apart; equivalent: Z3 proved that no state does
+   * (compiler/engine/mutation-proof.ts); unknown: neither the search nor Z3 decided it (`reason`)
+   */
+  status: "killed" | "equivalent" | "unknown";
   /** the id of the first corpus case that kills it */
   by?: string;
+  /** what made that case: the scenarios and proof cases (`corpus`), the bounded search, or a replayed Z3 state (`z3`) */
+  killedBy?: "corpus" | "search" | "z3";
+  /** why unknown: Z3's reason, or that Z3 has no fresh answer for it */
+  reason?: string;
 }
 
 type Json = unknown;
@@ -81,6 +88,25 @@ export function mutantVerdict(ir: IREdition, m: Mutant, mut: Pick<Interpreter, "
   } catch {
     return "error";
   }
+}
+
+/**
+ * Whether (state, action) tells mutant `m` apart in verdict-only mode, replayed: the state and
+ * action are valid, the validators (`check`) and the interpreter give the edition the same
+ * `allowed`, and the mutant's `allowed` (or its throwing) differs from it.
+ */
+export function distinguishes(ir: IREdition, m: Mutant, o: { check: CheckFn; interp: Interpreter; mut: Interpreter; valid: (state: unknown, action: Rec) => boolean }, state: unknown, action: Rec): boolean {
+  if (!o.valid(state, action)) return false;
+  let v;
+  try {
+    v = o.check(state, action);
+    if (o.interp.check(state, action).allowed !== v.allowed) return false;
+  } catch {
+    return false;
+  }
+  const others = v.violations.some((x) => x.rule !== m.rule);
+  const alone = mutantVerdict(ir, m, o.mut, state, action, others, v.allowed);
+  return alone !== v.allowed;
 }
 
 /** The cases a mutant of rule `ruleId` can change the verdict of: its action's (every case for an oblige rule, which binds the actor's other actions). */
@@ -319,7 +345,12 @@ export function distinguish(
 /**
  * The mutation run over a corpus: every mutant of the edition, killed by a case or searched for;
  * each found state is returned as a new case (and kills the later mutants it tells apart too).
- * Deterministic: the same edition and cases give the same results and the same new cases.
+ * A mutant the search leaves is decided by its committed Z3 answer (`decisions`, from
+ * mutation-proof.ts `freshDecisions`): a witness state, replayed here (`distinguishes`), becomes
+ * its own case (it is no seed of the search, nor tried on other mutants, so the search runs the
+ * same with and without answers); a proof makes it `equivalent`; no answer, or a solver unknown,
+ * leaves it `unknown`.
+ * Deterministic: the same edition, cases and answers give the same results and the same new cases.
  * @param check the edition's verdict (the generated validators' `check`)
  * @param makeCase turns a found state and action into a corpus case (its id, the validators' verdict)
  */
@@ -332,6 +363,7 @@ export function runMutation(
     makeCase: (found: { state: unknown; action: Rec; allowed: boolean }, mutant: Mutant) => MutationCase | undefined;
     budget?: number;
     search?: boolean;
+    decisions?: ReadonlyMap<string, { verdict: "equivalent" | "differs" | "unknown"; reason?: string; state?: unknown; action?: Rec }>;
     onMutant?: (done: number, total: number) => void;
   },
 ): { results: MutantResult[]; added: MutationCase[]; before: number } {
@@ -347,6 +379,7 @@ export function runMutation(
     const base = killingCase(ir, m, cases, mut);
     if (base) before++;
     let by = base ?? killingCase(ir, m, added, mut);
+    let killedBy: MutantResult["killedBy"] = base ? "corpus" : by ? "search" : undefined;
     if (!by && opts.search !== false) {
       const found = distinguish(ir, m, all, { check: opts.check, interp, mut, valid: opts.valid, budget: opts.budget });
       const c = found && opts.makeCase(found, m);
@@ -354,9 +387,27 @@ export function runMutation(
         added.push(c);
         all.push(c);
         by = c;
+        killedBy = "search";
       }
     }
-    results.push({ id: m.id, rule: m.rule, op: m.op, detail: m.detail, status: by ? "killed" : "equivalent", ...(by ? { by: by.id } : {}) });
+    let status: MutantResult["status"] = by ? "killed" : "unknown";
+    let reason: string | undefined;
+    if (!by) {
+      const d = opts.decisions?.get(m.id);
+      if (!d) reason = "no fresh Z3 answer (npx rulewright conformance write --prove-mutants)";
+      else if (d.verdict === "equivalent") status = "equivalent";
+      else if (d.verdict === "unknown") reason = d.reason ?? "unknown";
+      else if (!distinguishes(ir, m, { check: opts.check, interp, mut, valid: opts.valid }, d.state, d.action!)) reason = "the committed Z3 state no longer tells it apart";
+      else {
+        const c = opts.makeCase({ state: d.state, action: d.action!, allowed: opts.check(d.state, d.action!).allowed }, m);
+        if (c) {
+          by = c;
+          status = "killed";
+          killedBy = "z3";
+        } else reason = "the committed Z3 state is not a new case";
+      }
+    }
+    results.push({ id: m.id, rule: m.rule, op: m.op, detail: m.detail, status, ...(by ? { by: by.id, killedBy } : {}), ...(reason ? { reason } : {}) });
   }
   return { results, added, before };
 }

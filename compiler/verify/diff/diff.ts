@@ -282,14 +282,14 @@ async function diffWith(ctx: Z3Ctx, a: IREdition, b: IREdition, names: { a: stri
 }
 
 /** The variables used (directly) as the key of a map lookup in `e`. */
-function mapKeyVars(e: Expr, out: Set<string>): Set<string> {
+export function mapKeyVars(e: Expr, out: Set<string>): Set<string> {
   if (e.k === "index" && e.key.k === "var") out.add(e.key.name);
   for (const c of children(e)) mapKeyVars(c, out);
   return out;
 }
 
 /** `from` var → `to` var of the routes in `e` whose ends are both variables. */
-function routeEndVars(e: Expr, out: Map<string, string>): Map<string, string> {
+export function routeEndVars(e: Expr, out: Map<string, string>): Map<string, string> {
   if (e.k === "reach" && e.from.k === "var" && e.to.k === "var") out.set(e.from.name, e.to.name);
   for (const c of children(e)) routeEndVars(c, out);
   return out;
@@ -304,7 +304,7 @@ function routeEndVars(e: Expr, out: Map<string, string>): Map<string, string> {
  * not, which refinement alone learns one state at a time. `proven` caches verdicts by pair
  * across actions (instances are shared).
  */
-async function subsumptions(ctx: Z3Ctx, enc: ExactRouteEncoder, units: ExactUnit[], proven: Map<string, boolean>): Promise<ExactUnit[]> {
+export async function subsumptions(ctx: Z3Ctx, enc: ExactRouteEncoder, units: ExactUnit[], proven: Map<string, boolean>): Promise<ExactUnit[]> {
   const ids = [...new Set(units.flatMap((u) => [...u.reach]))].sort((x, y) => x - y);
   // only instances with the same ends are compared: a rule quantifying over spaces calls a route
   // from each of them (148 calls on Here I Stand), and all pairs of those would be quadratic
@@ -332,7 +332,7 @@ function factsOf(enc: ExactRouteEncoder, leaves: Iterable<string>): B[] {
   return [...leaves].sort().flatMap((l) => enc.terms.leaves.get(l)?.facts ?? []);
 }
 
-interface SolveOut {
+export interface SolveOut {
   result: "sat" | "unsat" | "unknown";
   reason?: string;
   model?: Model<"main">;
@@ -342,7 +342,7 @@ interface SolveOut {
 /** Rounds of route refinement (`ExactRouteEncoder.refine`) one solve may take before it gives up as unknown. */
 const MAX_REFINE = 500;
 /** Action parameters of an enum type with more members than this, used as a map key, are pinned (see `solveExact`). */
-const PIN_ABOVE = 16;
+export const PIN_ABOVE = 16;
 
 /**
  * One exact solve of inv ∧ query ∧ blocks (the caller releases the model; `budget` bounds the
@@ -357,7 +357,7 @@ const PIN_ABOVE = 16;
  *    the first exact model is the answer (the CLI shrinks it with the validators).
  * Every lemma holds in every state, so lemmas found under pins stay valid without them.
  */
-async function solveExact(
+export async function solveExact(
   ctx: Z3Ctx,
   enc: ExactRouteEncoder,
   units: ExactUnit[],

@@ -1,0 +1,73 @@
+/**
+ * The Z3 answers of `rulewright conformance write` (compiler/engine/mutation-proof.ts): where they
+ * are committed (`proofs/mutants/<edition>.json`), which of them are fresh for the current rules,
+ * and `--prove-mutants`: solving the mutants that the bounded search leaves and that have no
+ * fresh answer, then writing the file (answers of the edition's other current mutants kept).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { editionFolder, type IREdition } from "../ir/types.js";
+import { mutantsOf } from "../engine/mutants.js";
+import type { MutantResult } from "../engine/mutation.js";
+import { formatMutantProofs, freshDecisions, mutantKey, parseMutantProofs, proveMutants, type MutantDecision, type MutantProof } from "../engine/mutation-proof.js";
+import type { ValidatorModule } from "../engine/loader.js";
+
+/** Mutants solved per chunk (the answers file is written after each). */
+const CHUNK = 10;
+
+/** The committed Z3 answers of an edition's mutants. */
+export const mutantProofsFile = (ir: IREdition): string => path.join("proofs", "mutants", `${editionFolder(ir)}.json`);
+
+function readEntries(ir: IREdition): MutantProof[] {
+  const f = mutantProofsFile(ir);
+  return fs.existsSync(f) ? parseMutantProofs(fs.readFileSync(f, "utf8")) : [];
+}
+
+const readRepoFile = (file: string): string | undefined => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined);
+
+/** The fresh committed answers of the edition's mutants, by mutant id. */
+export function committedDecisions(ir: IREdition): Map<string, MutantDecision> {
+  return freshDecisions(ir, mutantsOf(ir), readEntries(ir), readRepoFile);
+}
+
+/** The fixture state witnesses are shrunk towards: the edition's `test/fixtures/<folder>/base-state.json`, else its parent's. */
+function witnessBase(ir: IREdition): { file: string; text: string } {
+  for (const folder of [editionFolder(ir), ...(ir.parent ? [path.basename(ir.parent)] : [])]) {
+    const file = path.posix.join("test", "fixtures", folder, "base-state.json");
+    if (fs.existsSync(file)) return { file, text: fs.readFileSync(file, "utf8") };
+  }
+  throw new Error(`no fixture state test/fixtures/${editionFolder(ir)}/base-state.json to write the witnesses of ${editionFolder(ir)}'s mutants against`);
+}
+
+/**
+ * Solves the mutants of `results` that no case kills and that have no fresh answer, and writes
+ * `proofs/mutants/<edition>.json` (the answers of mutants the rules no longer give dropped).
+ * @returns how many were solved, their answers by verdict, and the CPU time (ms) the solving took
+ */
+export async function proveUndecided(
+  ir: IREdition,
+  mod: ValidatorModule,
+  results: readonly MutantResult[],
+  opts: { valid: (state: unknown, action: Record<string, unknown>) => boolean; rlimit?: number; onMutant?: (done: number, total: number, id: string) => void },
+): Promise<{ solved: number; verdicts: Record<MutantProof["verdict"], number>; cpuMs: number }> {
+  const mutants = mutantsOf(ir);
+  const fresh = committedDecisions(ir);
+  const todo = new Set(results.filter((r) => r.status !== "killed" && !fresh.has(r.id)).map((r) => r.id));
+  const cpu0 = process.cpuUsage();
+  const keys = new Map(mutants.map((m) => [m.id, mutantKey(ir, m)]));
+  const kept = readEntries(ir).filter((e) => keys.get(e.id) === e.key && !todo.has(e.id));
+  const pending = mutants.filter((m) => todo.has(m.id));
+  const solved: MutantProof[] = [];
+  const base = witnessBase(ir);
+  // in chunks, the file written after each: an interrupted run keeps what it solved
+  for (let i = 0; i < pending.length; i += CHUNK) {
+    const chunk = pending.slice(i, i + CHUNK);
+    solved.push(...(await proveMutants(ir, chunk, { check: mod.check, valid: opts.valid, base, rlimit: opts.rlimit, onMutant: (j, _n, id) => opts.onMutant?.(i + j, pending.length, id) })));
+    fs.mkdirSync(path.dirname(mutantProofsFile(ir)), { recursive: true });
+    fs.writeFileSync(mutantProofsFile(ir), formatMutantProofs(editionFolder(ir), [...kept, ...solved]));
+  }
+  const cpu = process.cpuUsage(cpu0);
+  const verdicts = { equivalent: 0, differs: 0, unknown: 0 };
+  for (const s of solved) verdicts[s.verdict]++;
+  return { solved: solved.length, verdicts, cpuMs: Math.round((cpu.user + cpu.system) / 1000) };
+}
