@@ -78,9 +78,10 @@ const sharedKeys = new WeakMap<IREdition, string>();
  * Editing a rule that decides none of the mutated rule's actions leaves it unchanged.
  */
 export function mutantKey(ir: IREdition, m: Mutant): string {
+  // an action's scope (`during …`, legalMoves only) is left out: the variant comparison does not read it
   let shared = sharedKeys.get(ir);
   if (!shared) {
-    shared = sha(stable({ format: MUTANT_PROOFS_FORMAT, state: ir.state, schema: ir.schema, enums: ir.enums, board: ir.board, routes: ir.routes, tables: ir.tables, actions: ir.actions, invariants: ir.invariants.map((i) => i.expr) }));
+    shared = sha(stable({ format: MUTANT_PROOFS_FORMAT, state: ir.state, schema: ir.schema, enums: ir.enums, board: ir.board, routes: ir.routes, tables: ir.tables, actions: ir.actions.map(({ scope: _scope, ...a }) => a), invariants: ir.invariants.map((i) => i.expr) }));
     sharedKeys.set(ir, shared);
   }
   const rule = ir.rules.find((r) => r.id === m.rule)!;
