@@ -24,7 +24,7 @@ import { createRequire } from "node:module";
 import type { Severity } from "../ir/analyses.js";
 import { editionFolder, type IREdition } from "../ir/types.js";
 import { ProofCache, proveEdition, SolverPool, safeName, type ObligationResult, type ProofReport, type ProveOptions, type Witnesses } from "../verify/index.js";
-import { reuseParentProofs } from "./parent-proofs.js";
+import { describeParentReuse, reuseParentProofs } from "./parent-proofs.js";
 import { judgeWith, scenarioWitnesses, stagedJudge } from "../engine/witnesses.js";
 import { claim, describeTableExample, factText, idInfo, involved, posText, verdictMessage } from "../ir/verdict-words.js";
 import { replayCommandFor, verdictMeaning } from "../ir/explanations.js";
@@ -114,7 +114,7 @@ export async function proveOne(arg: string, opts: ProveOneOptions): Promise<Prov
   const cache = cacheDir === undefined ? undefined : new ProofCache(cacheDir, ref.dir);
   // a variant: the verdicts of obligations whose slice its changes leave alone, from the parent's cache (issue 28)
   const fromParent = cache && res.parentDir ? reuseParentProofs(ir, res.parentDir, cache, cacheDir!, opts.rlimit) : undefined;
-  if (fromParent && opts.format === "text" && opts.progress !== false) process.stderr.write(`prove ${ref.bundled ? editionFolder(ir) : ref.dir}: ${fromParent.reused.length} verdicts from the parent's proofs (${fromParent.parent})\n`);
+  if (fromParent && opts.format === "text" && opts.progress !== false) process.stderr.write(`prove ${ref.bundled ? editionFolder(ir) : ref.dir}: ${describeParentReuse(fromParent)}\n`);
   const report = await proveEdition(ir, {
     timeoutMs: opts.timeoutMs,
     rlimit: opts.rlimit,

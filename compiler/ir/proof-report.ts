@@ -54,8 +54,23 @@ export interface StuckInfo {
   blocked: { action: string; rules: string[]; everyChoice: boolean }[];
 }
 
+/**
+ * A variant's verdict taken over from its parent's proof cache (compiler/verify/cache/reuse.ts,
+ * README "Proofs reused from the parent"): from which edition, and why it holds in the variant.
+ */
+export interface FromParent {
+  /** the parent edition (as `prove` names it) */
+  edition: string;
+  /** the obligation's sliced query is the parent's; or the variant only adds constraints and the parent's query was unsat; or its witness (counterexample) is checked to be a state of the variant */
+  why: "same slice" | "unsat under fewer constraints" | "witness still valid";
+  /** a sentence more (the added invariants, what was checked) */
+  detail?: string;
+}
+
 export interface SolvedObligation {
   verdict: "proved" | "refuted" | "unknown";
+  /** the verdict is the parent's, taken over from its proof cache (a variant's `prove`) */
+  fromParent?: FromParent;
   counterexample?: Example;
   witness?: Example;
   core?: string[];
@@ -124,6 +139,8 @@ export interface ObligationResult extends Obligation {
   rlimit?: { budget: number; used: number };
   /** the verdict is that of an identical obligation of another edition of the same run (`memo`), not solved again */
   reusedFrom?: string;
+  /** the verdict is the parent's, from its proof cache, and why it holds here (a variant's `prove`) */
+  fromParent?: FromParent;
 }
 
 export interface ProofReport {

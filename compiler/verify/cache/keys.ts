@@ -326,6 +326,82 @@ export function sliceKeyer(ir: IREdition, opts: { listBound: number }): (ob: Obl
 }
 
 /**
+ * The frame key of every obligation (issue 28, "proofs reused from the parent", finer): a sha256
+ * (hex) over what its query is made of **besides** the constraints a variant may add — the
+ * obligation, its rules and exemptions (every one for `stuck_power`), actions, routes, tables,
+ * the phase's decline move, the base enums (the solver's datatypes), the board, the tool and the
+ * list bound, each expression without the types of the nodes that read the state (`state`,
+ * `field`, `index`: the encoder takes a leaf's domain from the state type, never from them).
+ * Left out: the invariants and the state type. Two obligations with the same frame key ask the
+ * same question over the states their editions allow; when one edition only adds constraints to
+ * the other (reuse.ts `addedConstraints`: every invariant of the other kept, every field the same
+ * or narrower), an unsat answer of the looser one holds for the stricter one, and a state that
+ * answered the looser one answers the stricter one once it is checked to be one of its states.
+ */
+export function frameKeyer(ir: IREdition, opts: { listBound: number }): (ob: Obligation) => string {
+  const ruleOf = new Map(ir.rules.map((r) => [r.id, r]));
+  const h = (x: unknown) => contentHash(noStateReadTypes(x));
+  const ruleHash = new Map(ir.rules.map((r) => [r.id, h({ id: r.id, kind: r.kind, action: r.action, scope: r.scope, groups: r.groups, when: r.when })]));
+  const exemptionHash = new Map(ir.exemptions.map((e) => [e.id, h({ id: e.id, groups: e.groups, rules: e.rules, when: e.when })]));
+  const tableHash = new Map((ir.tables ?? []).map((t) => [t.name, tableHashOf(noStateReadTypes(t) as typeof t)]));
+  const routeHash = new Map(ir.routes.map((r) => [r.name, routeHashOf(noStateReadTypes(r) as typeof r)]));
+  const routeTables = new Map(ir.routes.map((r) => [r.name, routeTablesOf(r)]));
+  const common = sha(stable({
+    frame: 1,
+    tool: toolVersion(),
+    listBound: opts.listBound,
+    board: contentHash(ir.board, true),
+    enums: ir.enums.filter((e) => e.base === e.name).map((e) => ({ name: e.name, members: e.members })),
+  }));
+  return (ob) => {
+    const all = ob.kind === "stuck_power";
+    const rules = all ? ir.rules : ob.rules.map((id) => ruleOf.get(id)).filter((r): r is IRRule => !!r);
+    const exIds = new Set([...(ob.exemptions ?? []), ...rules.flatMap((r) => liftsOf(ir, r).map((e) => e.id))]);
+    const exemptions = all ? ir.exemptions : ir.exemptions.filter((e) => exIds.has(e.id));
+    const routes = new Set<string>();
+    const tables = new Set<string>();
+    for (const x of [...rules.map((r) => r.when), ...exemptions.map((e) => e.when)]) {
+      routesIn(x, routes);
+      tablesIn(x, tables);
+    }
+    for (const r of routes) for (const t of routeTables.get(r) ?? []) tables.add(t);
+    const actionNames = new Set([ob.action, ...rules.map((r) => r.action)]);
+    const actions = ob.action === "*" ? ir.actions : ir.actions.filter((a) => actionNames.has(a.name));
+    return sha(
+      stable({
+        common,
+        ob: { id: ob.id.startsWith(`${ob.edition}.`) ? ob.id.slice(ob.edition.length + 1) : ob.id, kind: ob.kind, action: ob.action, rules: ob.rules, exemptions: ob.exemptions, phase: ob.phase, table: ob.table },
+        table: ob.table === undefined ? undefined : sha(stable((ir.tables ?? []).find((t) => t.name === ob.table))),
+        decline: ob.phase === undefined ? undefined : (ir.declines ?? []).filter((d) => d.phase === ob.phase).map((d) => ({ action: d.action, phase: d.phase })),
+        rules: rules.map((r) => ruleHash.get(r.id)),
+        exemptions: exemptions.map((e) => exemptionHash.get(e.id)),
+        actions: actions.map((a) => sha(stable({ name: a.name, params: a.params }))),
+        routes: [...routes].sort().map((r) => routeHash.get(r) ?? r),
+        lookups: [...tables].sort().map((t) => tableHash.get(t) ?? t),
+      }),
+    );
+  };
+}
+
+/** The hash of an invariant as `frameKeyer` hashes expressions (no types on the nodes that read the state), for comparing two editions' invariants. */
+export function invariantFrameHash(inv: IREdition["invariants"][number]): string {
+  return contentHash(noStateReadTypes({ id: inv.id, expr: inv.expr }));
+}
+
+/** A copy of an IR value without the `type` of its `state`, `field` and `index` nodes (see `frameKeyer`). */
+function noStateReadTypes(x: unknown): unknown {
+  if (Array.isArray(x)) return x.map(noStateReadTypes);
+  if (x && typeof x === "object") {
+    const o: Record<string, unknown> = {};
+    const k = (x as { k?: unknown }).k;
+    const reads = k === "state" || k === "field" || k === "index";
+    for (const [key, v] of Object.entries(x)) if (!(reads && key === "type")) o[key] = noStateReadTypes(v);
+    return o;
+  }
+  return x;
+}
+
+/**
  * A copy of an IR value without the type of its `state` nodes (the whole state record: a new
  * field of a variant would change every expression that reads the state). What an expression
  * reads of the state is in the types of its field nodes and in the slice key's field types.
@@ -339,6 +415,17 @@ function noStateType(x: unknown): unknown {
     return o;
   }
   return x;
+}
+
+/**
+ * The top-level state fields an obligation's own formula reads — its rules, scopes, exemptions,
+ * routes, without the invariants (undefined: the whole state): what a state carried over from
+ * the parent must keep (reuse.ts); the invariants are checked on the carried state itself.
+ */
+export function formulaFields(ir: IREdition, ob: Obligation): Set<string> | undefined {
+  const paths = obligationPaths(ir, ob);
+  if (paths.has("")) return undefined;
+  return new Set([...paths].map((p) => p.split(".")[0]!));
 }
 
 /** The top-level state fields an obligation's sliced query reads (undefined: the whole state), for completing a reused example (index.ts). */
