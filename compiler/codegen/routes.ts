@@ -171,11 +171,14 @@ function clauseTests(r: IRRoute, ec: ExprCompiler, names: Names, epoch: string, 
     // the memo is kept across the searches of one validator call when the arguments are the same
     // scalars (a list or record argument: refilled every search)
     const scalarArgs = params.filter((p) => pred.args.includes(p.name) && p.name !== "state");
+    // a slot indexed by part (`sc.part[j]`) is possibly undefined under noUncheckedIndexedAccess:
+    // read through `!` (generated/ compiles under the strictest options, tsconfig.generated.json)
+    const rd = (f: "" | "Stamp" | "Call" | "Args"): string => (slot(f).endsWith("]") ? `${slot(f)}!` : slot(f));
     const shareable = scalarArgs.every((p) => { const t = r.params.find((q) => varName(q.name) === p.name)?.type; return t !== undefined && (t.k === "enum" || t.k === "bool" || t.k === "int"); });
     if (shareable) {
-      const same = [`${slot("Call")} === ${epoch}`, ...scalarArgs.map((p, i) => `${slot("Args")}[${i}] === ${p.name}`)].join(" && ");
-      resets.push(`if (!(${same})) {`, `  ${slot("Stamp")} = newStamp(${slot("Stamp")}, ${slot("")});`, `  ${slot("Call")} = ${epoch};`, ...scalarArgs.map((p, i) => `  ${slot("Args")}[${i}] = ${p.name};`), `}`);
-    } else resets.push(`${slot("Stamp")} = newStamp(${slot("Stamp")}, ${slot("")});`, `${slot("Call")} = -1;`);
+      const same = [`${slot("Call")} === ${epoch}`, ...scalarArgs.map((p, i) => `${rd("Args")}[${i}] === ${p.name}`)].join(" && ");
+      resets.push(`if (!(${same})) {`, `  ${slot("Stamp")} = newStamp(${rd("Stamp")}, ${rd("")});`, `  ${slot("Call")} = ${epoch};`, ...scalarArgs.map((p, i) => `  ${rd("Args")}[${i}] = ${p.name};`), `}`);
+    } else resets.push(`${slot("Stamp")} = newStamp(${rd("Stamp")}, ${rd("")});`, `${slot("Call")} = -1;`);
     const name = names.take(`${fname}Ok`);
     const args = params.filter((p) => pred.args.includes(p.name));
     extra.push(
@@ -184,10 +187,10 @@ function clauseTests(r: IRRoute, ec: ExprCompiler, names: Names, epoch: string, 
         [{ name: "sc", type: "RouteScratch" }, { name: "i", type: "number" }, ...args],
         "boolean",
         [
-          `const m = ${slot("")}[i]!;`,
+          `const m = ${rd("")}[i]!;`,
           `if ((m & -4) === ${slot("Stamp")}) return (m & 3) === 1;`,
           `const ok = ${pred.name}(${[...pred.args, "SPACES[i]!"].join(", ")});`,
-          `${slot("")}[i] = ${slot("Stamp")} | (ok ? 1 : 2);`,
+          `${rd("")}[i] = ${rd("Stamp")} | (ok ? 1 : 2);`,
           `return ok;`,
         ].join("\n"),
         { docs: [docText(doc)] },

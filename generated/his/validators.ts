@@ -3753,19 +3753,19 @@ let scratch_loc: RouteScratch | null = null;
 
 /** route loc: a part of the `land s` clause for space number i (memoized in sc.part[0], on the parameters it reads). */
 function loc_land_partOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  const m = sc.part[0][i]!;
+  const m = sc.part[0]![i]!;
   if ((m & -4) === sc.partStamp[0]) return (m & 3) === 1;
   const ok = loc_land_part(state, v_p, SPACES[i]!);
-  sc.part[0][i] = sc.partStamp[0] | (ok ? 1 : 2);
+  sc.part[0]![i] = sc.partStamp[0]! | (ok ? 1 : 2);
   return ok;
 }
 
 /** route loc: a part of the `land s` clause for space number i (memoized in sc.part[1], on the parameters it reads). */
 function loc_land_partOk_2(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  const m = sc.part[1][i]!;
+  const m = sc.part[1]![i]!;
   if ((m & -4) === sc.partStamp[1]) return (m & 3) === 1;
   const ok = loc_land_part_2(state, v_p, SPACES[i]!);
-  sc.part[1][i] = sc.partStamp[1] | (ok ? 1 : 2);
+  sc.part[1]![i] = sc.partStamp[1]! | (ok ? 1 : 2);
   return ok;
 }
 
@@ -3801,15 +3801,15 @@ function search_loc(state: State, v_p: MajorPower, v_target: Space, v_start: Spa
   // every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)
   let tail = 0;
   try {
-    if (!(sc.partCall[0] === call_epoch && sc.partArgs[0][0] === v_p)) {
-      sc.partStamp[0] = newStamp(sc.partStamp[0], sc.part[0]);
+    if (!(sc.partCall[0] === call_epoch && sc.partArgs[0]![0] === v_p)) {
+      sc.partStamp[0] = newStamp(sc.partStamp[0]!, sc.part[0]!);
       sc.partCall[0] = call_epoch;
-      sc.partArgs[0][0] = v_p;
+      sc.partArgs[0]![0] = v_p;
     }
-    if (!(sc.partCall[1] === call_epoch && sc.partArgs[1][0] === v_p)) {
-      sc.partStamp[1] = newStamp(sc.partStamp[1], sc.part[1]);
+    if (!(sc.partCall[1] === call_epoch && sc.partArgs[1]![0] === v_p)) {
+      sc.partStamp[1] = newStamp(sc.partStamp[1]!, sc.part[1]!);
       sc.partCall[1] = call_epoch;
-      sc.partArgs[1][0] = v_p;
+      sc.partArgs[1]![0] = v_p;
     }
     if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p)) {
       sc.seaStamp = newStamp(sc.seaStamp, sc.sea);

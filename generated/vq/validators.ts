@@ -5427,10 +5427,10 @@ let scratch_loc_path: RouteScratch | null = null;
 
 /** route loc_path: a part of the `land s` clause for space number i (memoized in sc.part[0], on the parameters it reads). */
 function loc_path_land_partOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  const m = sc.part[0][i]!;
+  const m = sc.part[0]![i]!;
   if ((m & -4) === sc.partStamp[0]) return (m & 3) === 1;
   const ok = loc_path_land_part(state, v_p, SPACES[i]!);
-  sc.part[0][i] = sc.partStamp[0] | (ok ? 1 : 2);
+  sc.part[0]![i] = sc.partStamp[0]! | (ok ? 1 : 2);
   return ok;
 }
 
@@ -5451,10 +5451,10 @@ function loc_path_seaOk(sc: RouteScratch, i: number, state: State, v_p: MajorPow
 
 /** route loc_path: a part of the `port q` clause for space number i (memoized in sc.part[1], on the parameters it reads). */
 function loc_path_port_partOk(sc: RouteScratch, i: number, state: State, v_p: MajorPower): boolean {
-  const m = sc.part[1][i]!;
+  const m = sc.part[1]![i]!;
   if ((m & -4) === sc.partStamp[1]) return (m & 3) === 1;
   const ok = deploy_path_port(state, v_p, SPACES[i]!);
-  sc.part[1][i] = sc.partStamp[1] | (ok ? 1 : 2);
+  sc.part[1]![i] = sc.partStamp[1]! | (ok ? 1 : 2);
   return ok;
 }
 
@@ -5481,20 +5481,20 @@ function search_loc_path(state: State, v_p: MajorPower, v_t: Space, from: Space,
   // every space queued is reset to unreached when the search ends (best is unreached everywhere between searches)
   let tail = 0;
   try {
-    if (!(sc.partCall[0] === call_epoch && sc.partArgs[0][0] === v_p)) {
-      sc.partStamp[0] = newStamp(sc.partStamp[0], sc.part[0]);
+    if (!(sc.partCall[0] === call_epoch && sc.partArgs[0]![0] === v_p)) {
+      sc.partStamp[0] = newStamp(sc.partStamp[0]!, sc.part[0]!);
       sc.partCall[0] = call_epoch;
-      sc.partArgs[0][0] = v_p;
+      sc.partArgs[0]![0] = v_p;
     }
     if (!(sc.seaCall === call_epoch && sc.seaArgs[0] === v_p)) {
       sc.seaStamp = newStamp(sc.seaStamp, sc.sea);
       sc.seaCall = call_epoch;
       sc.seaArgs[0] = v_p;
     }
-    if (!(sc.partCall[1] === call_epoch && sc.partArgs[1][0] === v_p)) {
-      sc.partStamp[1] = newStamp(sc.partStamp[1], sc.part[1]);
+    if (!(sc.partCall[1] === call_epoch && sc.partArgs[1]![0] === v_p)) {
+      sc.partStamp[1] = newStamp(sc.partStamp[1]!, sc.part[1]!);
       sc.partCall[1] = call_epoch;
-      sc.partArgs[1][0] = v_p;
+      sc.partArgs[1]![0] = v_p;
     }
     let k0 = 0;
     if ((FLAGS[src]! & F_SEA) !== 0) {
