@@ -21,6 +21,7 @@ import { readRule as readEnglish } from "../../compiler/report/english.js";
 import { judge, readScenarioFile } from "../../compiler/scenarios/index.js";
 import { parseRules } from "../../compiler/syntax/index.js";
 import { proveEdition, type ProofReport } from "../../compiler/verify/index.js";
+import { writeGenerated } from "../helpers/generated-files.js";
 
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), "rw-oblige-values-"));
 afterAll(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
@@ -125,12 +126,7 @@ describe("validators, interpreter and prover", () => {
   beforeAll(async () => {
     ir = edition({ "cards.rules": CARDS }).result.edition!;
     const files = await generateEdition(ir);
-    const dir = fs.mkdtempSync(path.join(tmpRoot, "gen-"));
-    for (const f of files) {
-      fs.mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
-      fs.writeFileSync(path.join(dir, f.path), f.content);
-    }
-    fs.writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
+    const dir = writeGenerated(files, "gen-", tmpRoot);
     gen = await import(pathToFileURL(path.join(dir, `generated/${editionFolder(ir)}/index.ts`)).href);
     report = await proveEdition(ir, { timeoutMs: 20_000 });
   });

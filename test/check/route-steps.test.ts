@@ -19,6 +19,7 @@ import { editionFolder, type IREdition } from "../../compiler/ir/types.js";
 import { readRoute } from "../../compiler/report/english.js";
 import { parseRules } from "../../compiler/syntax/index.js";
 import { proveEdition, type ProofReport } from "../../compiler/verify/index.js";
+import { writeGenerated } from "../helpers/generated-files.js";
 
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), "rw-route-steps-"));
 afterAll(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
@@ -79,12 +80,7 @@ describe("validators, interpreter and prover", () => {
   beforeAll(async () => {
     ir = edition({ "steps.rules": STEPS }).result.edition!;
     const files = await generateEdition(ir);
-    const dir = fs.mkdtempSync(path.join(tmpRoot, "gen-"));
-    for (const f of files) {
-      fs.mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
-      fs.writeFileSync(path.join(dir, f.path), f.content);
-    }
-    fs.writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
+    const dir = writeGenerated(files, "gen-", tmpRoot);
     gen = await import(pathToFileURL(path.join(dir, `generated/${editionFolder(ir)}/index.ts`)).href);
     report = await proveEdition(ir, { timeoutMs: 20_000, only: (o) => o.kind === "dead_rule" });
   });

@@ -18,6 +18,7 @@ import { editionFolder, type IREdition } from "../../compiler/ir/types.js";
 import { parseRules } from "../../compiler/syntax/index.js";
 import { describeTableExample, proveEdition, type ProofReport } from "../../compiler/verify/index.js";
 import { runScenarios } from "../../compiler/cli/test.js";
+import { writeGenerated } from "../helpers/generated-files.js";
 
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), "rw-tables-"));
 afterAll(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
@@ -198,12 +199,7 @@ describe("generated lookups", () => {
   beforeAll(async () => {
     ir = edition({ "tables.rules": TABLES }).result.edition!;
     files = await generateEdition(ir);
-    dir = fs.mkdtempSync(path.join(tmpRoot, "gen-"));
-    for (const f of files) {
-      fs.mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
-      fs.writeFileSync(path.join(dir, f.path), f.content);
-    }
-    fs.writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
+    dir = writeGenerated(files, "gen-", tmpRoot);
     gen = await import(pathToFileURL(path.join(dir, `generated/${editionFolder(ir)}/index.ts`)).href);
   });
 

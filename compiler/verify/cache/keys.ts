@@ -174,6 +174,27 @@ export function defaultsFactKey(ir: IREdition, opts: { listBound: number }): str
 }
 
 /**
+ * What every key of an obligation (`obligationKeyer`, `sliceKeyer`, `frameKeyer`) says of the
+ * obligation itself: its id without the edition (a variant's unchanged obligation has its
+ * parent's key), kind, action, rules, exemptions, phase and table; for a table obligation the
+ * table as written (its example names rows by file and line); for a phase, its declared decline
+ * moves (they decide what "stuck" means).
+ */
+function obligationHead(ir: IREdition, ob: Obligation): { ob: unknown; table: string | undefined; decline: unknown } {
+  return {
+    ob: { id: ob.id.startsWith(`${ob.edition}.`) ? ob.id.slice(ob.edition.length + 1) : ob.id, kind: ob.kind, action: ob.action, rules: ob.rules, exemptions: ob.exemptions, phase: ob.phase, table: ob.table },
+    table: ob.table === undefined ? undefined : sha(stable((ir.tables ?? []).find((t) => t.name === ob.table))),
+    decline: ob.phase === undefined ? undefined : (ir.declines ?? []).filter((d) => d.phase === ob.phase).map((d) => ({ action: d.action, phase: d.phase })),
+  };
+}
+
+/** The actions an obligation's query involves: every action for `*`, else its own and its rules'. */
+function actionsOf(ir: IREdition, ob: Obligation, rules: readonly IRRule[]): IREdition["actions"] {
+  const names = new Set([ob.action, ...rules.map((r) => r.action)]);
+  return ob.action === "*" ? ir.actions : ir.actions.filter((a) => names.has(a.name));
+}
+
+/**
  * The key function behind `obligationKeys`: the edition's shared parts are hashed once, then each
  * call keys one obligation (also a core obligation, `coreObligation`, that no rulebook lists).
  */
@@ -221,17 +242,11 @@ export function obligationKeyer(ir: IREdition, opts: { listBound: number }): (ob
       for (const y of t) tables.add(y);
     }
     for (const r of routes) for (const t of routeTables.get(r) ?? []) tables.add(t);
-    const actionNames = new Set([ob.action, ...rules.map((r) => r.action)]);
-    const actions = ob.action === "*" ? ir.actions : ir.actions.filter((a) => actionNames.has(a.name));
+    const actions = actionsOf(ir, ob, rules);
     return sha(
       stable({
         shared,
-        // the id without its edition: a variant's unchanged obligation has its parent's key
-        ob: { id: ob.id.startsWith(`${ob.edition}.`) ? ob.id.slice(ob.edition.length + 1) : ob.id, kind: ob.kind, action: ob.action, rules: ob.rules, exemptions: ob.exemptions, phase: ob.phase, table: ob.table },
-        // a table obligation's example names its rows by file and line: key on the table as written
-        table: ob.table === undefined ? undefined : sha(stable((ir.tables ?? []).find((t) => t.name === ob.table))),
-        // a phase's declared decline move decides what "stuck" means (stuck_power)
-        decline: ob.phase === undefined ? undefined : (ir.declines ?? []).filter((d) => d.phase === ob.phase).map((d) => ({ action: d.action, phase: d.phase })),
+        ...obligationHead(ir, ob),
         rules: rules.map(ruleHash),
         exemptions: exemptions.map(exemptionHash),
         actions: actions.map(actionHash),
@@ -302,16 +317,13 @@ export function sliceKeyer(ir: IREdition, opts: { listBound: number }): (ob: Obl
       tablesIn(x, tables);
     }
     for (const r of routes) for (const t of routeTables.get(r) ?? []) tables.add(t);
-    const actionNames = new Set([ob.action, ...rules.map((r) => r.action)]);
-    const actions = ob.action === "*" ? ir.actions : ir.actions.filter((a) => actionNames.has(a.name));
+    const actions = actionsOf(ir, ob, rules);
     return sha(
       stable({
         slice: 1,
         tool: toolVersion(),
         listBound: opts.listBound,
-        ob: { id: ob.id.startsWith(`${ob.edition}.`) ? ob.id.slice(ob.edition.length + 1) : ob.id, kind: ob.kind, action: ob.action, rules: ob.rules, exemptions: ob.exemptions, phase: ob.phase, table: ob.table },
-        table: ob.table === undefined ? undefined : sha(stable((ir.tables ?? []).find((t) => t.name === ob.table))),
-        decline: ob.phase === undefined ? undefined : (ir.declines ?? []).filter((d) => d.phase === ob.phase).map((d) => ({ action: d.action, phase: d.phase })),
+        ...obligationHead(ir, ob),
         rules: rules.map(ruleHash),
         exemptions: exemptions.map(exemptionHash),
         actions: actions.map((a) => sha(stable({ name: a.name, params: a.params }))),
@@ -365,14 +377,11 @@ export function frameKeyer(ir: IREdition, opts: { listBound: number }): (ob: Obl
       tablesIn(x, tables);
     }
     for (const r of routes) for (const t of routeTables.get(r) ?? []) tables.add(t);
-    const actionNames = new Set([ob.action, ...rules.map((r) => r.action)]);
-    const actions = ob.action === "*" ? ir.actions : ir.actions.filter((a) => actionNames.has(a.name));
+    const actions = actionsOf(ir, ob, rules);
     return sha(
       stable({
         common,
-        ob: { id: ob.id.startsWith(`${ob.edition}.`) ? ob.id.slice(ob.edition.length + 1) : ob.id, kind: ob.kind, action: ob.action, rules: ob.rules, exemptions: ob.exemptions, phase: ob.phase, table: ob.table },
-        table: ob.table === undefined ? undefined : sha(stable((ir.tables ?? []).find((t) => t.name === ob.table))),
-        decline: ob.phase === undefined ? undefined : (ir.declines ?? []).filter((d) => d.phase === ob.phase).map((d) => ({ action: d.action, phase: d.phase })),
+        ...obligationHead(ir, ob),
         rules: rules.map((r) => ruleHash.get(r.id)),
         exemptions: exemptions.map((e) => exemptionHash.get(e.id)),
         actions: actions.map((a) => sha(stable({ name: a.name, params: a.params }))),
