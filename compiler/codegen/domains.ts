@@ -41,14 +41,11 @@ function readsOnly(e: Expr, ok: ReadonlySet<string>): boolean {
 
 /** The rules that may bound a parameter: forbid rules of the action, in force wherever its scope holds, that no exemption lifts. */
 function boundingRules(cx: EditionContext, a: IRAction): IRRule[] {
-  const d = a.scope?.during;
-  return cx.rules.filter(
-    (r) =>
-      r.action === a.name &&
-      r.kind === "forbid" &&
-      cx.lifts(r).length === 0 &&
-      (!r.scope || (d !== undefined && r.scope.phase === d.phase && (r.scope.segment === undefined || r.scope.segment === d.segment))),
-  );
+  const during = a.scope?.during;
+  // a scoped rule is in force wherever the action's scope holds when each phase of it lies within the rule's
+  const within = (rs: NonNullable<IRRule["scope"]>): boolean =>
+    during !== undefined && during.every((d) => rs.phase === d.phase && (rs.segment === undefined || rs.segment === d.segment));
+  return cx.rules.filter((r) => r.action === a.name && r.kind === "forbid" && cx.lifts(r).length === 0 && (!r.scope || within(r.scope)));
 }
 
 /** `not (some v in L: v.f = x and rest)` → L, v, f and rest (rest may not read x). */

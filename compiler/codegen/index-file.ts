@@ -110,11 +110,11 @@ export function indexStatements(cx: EditionContext): (string | InterfaceDeclarat
       ["file", "string"],
       ["line", "number"],
     ]),
-    iface("ActionInfo", "An action and its parameters (types as the rules spell them); `encoded`: some rule restricts it; `scope`: its declaration's `during`/`actor active` (when it is a move at all; legalMoves lists it only there).", [
+    iface("ActionInfo", "An action and its parameters (types as the rules spell them); `encoded`: some rule restricts it; `scope`: its declaration's `during` (the phases, each with its segment, in any of which it is a move; absent: every phase) and `actor active` (only the active power takes it) — legalMoves lists it only there.", [
       ["name", "string"],
       ["params", "readonly { readonly name: string; readonly type: string; readonly actor: boolean }[]"],
       ["encoded", "boolean"],
-      ["scope?", "{ readonly phase?: string; readonly segment?: string; readonly activeOnly: boolean; readonly citation: string }"],
+      ["scope?", "{ readonly during?: readonly { readonly phase: string; readonly segment?: string }[]; readonly activeOnly: boolean; readonly citation: string }"],
     ]),
   ];
 }

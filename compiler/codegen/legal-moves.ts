@@ -6,7 +6,7 @@
  * booleans, and the parameters whose domain its rules bound (domains.ts). README.md "Semantics it
  * implements".
  */
-import type { Expr, IRAction, IRRule } from "../ir/types.js";
+import type { Expr, IRAction, IRRule, IRScope } from "../ir/types.js";
 import { actorParam, bindsActor } from "../ir/derived.js";
 import { children, routesIn } from "../ir/walk.js";
 import { actorCall, boundMismatch, type ValidatorsPass } from "./checks.js";
@@ -32,6 +32,19 @@ export function isEncoded(cx: EditionContext, a: IRAction): boolean {
 export function paramsRead(e: Expr, params: ReadonlySet<string>, out: Set<string>): void {
   if (e.k === "var" && params.has(e.name)) out.add(e.name);
   for (const c of children(e)) paramsRead(c, params, out);
+}
+
+/** `phase` or `phase.segment`, as the scope writes it. */
+function phaseText(d: IRScope): string {
+  return d.segment !== undefined ? `${d.phase}.${d.segment}` : d.phase;
+}
+
+/** The test that `state` is in one of a scope's phases (its segment too, where named): one comparison per phase, or-ed, parenthesised when more than one. */
+export function phasesTest(during: readonly IRScope[]): string {
+  const one = (d: IRScope): string =>
+    `(state.phase as string) === ${jsString(d.phase)}${d.segment !== undefined ? ` && (state.segment as string) === ${jsString(d.segment)}` : ""}`;
+  if (during.length === 1) return one(during[0]!);
+  return `(${during.map((d) => (d.segment !== undefined ? `(${one(d)})` : one(d))).join(" || ")})`;
 }
 
 /** The loop that binds one parameter over its domain (`ind`: the indentation). */
@@ -88,7 +101,7 @@ export function legalMovesStatements(pass: ValidatorsPass): Statement[] {
     const encoded = isEncoded(cx, a);
     const skip = "skip" in plan ? plan.skip : undefined;
     const sc = a.scope;
-    const scopeText = sc ? `${sc.during ? `during ${sc.during.phase}${sc.during.segment ? `.${sc.during.segment}` : ""}` : ""}${sc.during && sc.activeOnly ? " " : ""}${sc.activeOnly ? "actor active" : ""}` : undefined;
+    const scopeText = sc ? [...(sc.during ? [`during ${sc.during.map(phaseText).join(", ")}`] : []), ...(sc.activeOnly ? ["actor active"] : [])].join(" ") : undefined;
     info.push(`{ action: ${jsString(a.name)}, enumerated: ${skip === undefined}, encoded: ${encoded}${scopeText ? `, scope: ${jsString(scopeText)}` : ""}${skip === undefined ? "" : `, reason: ${jsString(skip)}`} }`);
     if ("skip" in plan) continue;
     const me = actorParam(a)!;
@@ -149,8 +162,7 @@ export function legalMovesStatements(pass: ValidatorsPass): Statement[] {
     const and = call.indexOf(" && ");
     const guards: string[] = [];
     if (!encoded) guards.push("unencoded");
-    if (sc?.during) guards.push(`(state.phase as string) === ${jsString(sc.during.phase)}`);
-    if (sc?.during?.segment !== undefined) guards.push(`(state.segment as string) === ${jsString(sc.during.segment)}`);
+    if (sc?.during) guards.push(phasesTest(sc.during));
     if (sc?.activeOnly) guards.push(`(state.active_power as string) === (actor as string)`);
     if (and >= 0) guards.push(call.slice(0, and));
     const body = and < 0 ? call : call.slice(and + 4);

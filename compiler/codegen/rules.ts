@@ -87,9 +87,8 @@ export function rulesStatements(cx: EditionContext): string[] {
       "Every action with its parameters (types as the rules spell them), whether some rule restricts it (`encoded`; legalMoves leaves the others out unless asked) and its declared scope, sorted by name.",
       cx.actions.map((a) => {
         const sc = a.scope;
-        const scope = sc
-          ? `, scope: Object.freeze(${objectLiteral({ ...(sc.during ? { phase: sc.during.phase } : {}), ...(sc.during?.segment !== undefined ? { segment: sc.during.segment } : {}), activeOnly: sc.activeOnly, citation: sc.citation.text })})`
-          : "";
+        const during = sc?.during ? `during: Object.freeze([${sc.during.map((d) => `Object.freeze(${objectLiteral({ phase: d.phase, ...(d.segment !== undefined ? { segment: d.segment } : {}) })})`).join(", ")}]), ` : "";
+        const scope = sc ? `, scope: Object.freeze({ ${during}${objectLiteral({ activeOnly: sc.activeOnly, citation: sc.citation.text }).slice(2)})` : "";
         const encoded = cx.rules.some((r) => r.action === a.name);
         return `{ name: ${jsString(a.name)}, params: Object.freeze([${a.params.map((p) => objectLiteral({ name: p.name, type: dslType(p.type), actor: p.actor })).join(", ")}]), encoded: ${encoded}${scope} }`;
       }),

@@ -200,16 +200,20 @@ export interface IRAction {
   params: IRParam[];
   pos: SourcePos;
   /**
-   * The declaration's scope (`during P[.S] [actor active] <citation>`): when the action is a move
-   * at all. Read by `legalMoves` only (and exported in `ACTIONS`); the rules and the prover do not
-   * read it. Absent: a move in every phase, of any actor.
+   * The declaration's scope (`during P[.S][, P[.S]]* [actor active] <citation>`): when the action
+   * is a move at all. Read by `legalMoves` only (and exported in `ACTIONS`); the rules and the
+   * prover do not read it. Absent: a move in every phase, of any actor.
    */
   scope?: IRActionScope;
 }
 
-/** An action's scope: the phase (segment) its moves belong to, whether only `state.active_power` takes it, and the citation. */
+/**
+ * An action's scope: the phases (segments) its moves belong to — a move in any of them (non-empty,
+ * in source order, none named twice or overlapping; absent: every phase) — whether only
+ * `state.active_power` takes it, and the citation.
+ */
 export interface IRActionScope {
-  during?: IRScope;
+  during?: IRScope[];
   activeOnly: boolean;
   citation: Citation;
 }

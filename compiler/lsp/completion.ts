@@ -1,7 +1,7 @@
 /**
  * Completion, from the tokens before the cursor (so it works in half-typed text): fields typed
  * from the schema after `state.`/`c.` (a bound variable's domain followed), enum members after
- * `E.` and `during`, rule ids after `lifts`/`override rule`/`remove rule` (and after a comma in an
+ * `E.`, `during` and a comma between an action scope's phases, rule ids after `lifts`/`override rule`/`remove rule` (and after a comma in an
  * exemption's targets), actions after `forbid`/`oblige`; elsewhere keywords, snippets, the
  * action's parameters, bound variables, enums, members, defs, tables and routes.
  */
@@ -63,10 +63,14 @@ export function completion(ctx: FeatureContext, file: string, line: number, colu
   if (img(prev) === "forbid" || img(prev) === "oblige") {
     return index.decls.filter((d) => d.decl.k === "action").map((d): CompletionEntry => ({ label: (d.decl as Extract<Decl, { k: "action" }>).name.name, kind: "function", detail: "action" }));
   }
-  if (img(prev) === "during") return members("Phase");
+  // an action's scope names several phases, comma-separated: `during a, b.s`
+  const scopeStart = decl[0]?.image === "action" ? decl.findIndex((t) => t.image === "during") : -1;
+  const inActionScope = scopeStart >= 0 && !decl.slice(scopeStart).some((t) => t.image.startsWith("§"));
+  if (img(prev) === "during" || (img(prev) === "," && inActionScope)) return members("Phase");
   if (img(prev) === ".") {
     const chain = chainBefore(toks, toks.length - 1);
-    if (chain.length === 1 && img(toks[toks.length - 3]) === "during") return members("Segment");
+    const before = img(toks[toks.length - 3]);
+    if (chain.length === 1 && (before === "during" || (before === "," && inActionScope))) return members("Segment");
     if (chain.length === 1 && index.enums.has(chain[0]!)) return members(chain[0]!);
     const node = resolveChain(index, chain, decl);
     if (node && index.schema) {

@@ -79,9 +79,13 @@ export interface RuleDecl {
   span: Span;
 }
 
-/** An action's scope: the phase (and segment) its moves belong to, who may take them (`actor active`: only `state.active_power`), cited. */
+/**
+ * An action's scope: the phases (and segments) its moves belong to — a move in any of them
+ * (`during a, b.s`: non-empty, in source order) — who may take them (`actor active`: only
+ * `state.active_power`), cited.
+ */
 export interface ActionScope {
-  during?: { phase: Name; segment?: Name; span: Span };
+  during?: { phase: Name; segment?: Name; span: Span }[];
   who?: Name;
   citations: Citation[];
   span: Span;
@@ -106,7 +110,7 @@ export type Decl =
   | { k: "schema"; path: string; pathSpan: Span; span: Span }
   | { k: "board"; path: string; pathSpan: Span; span: Span }
   | { k: "enum"; name: Name; base?: Name; members: Name[]; span: Span }
-  /** `scope`: `during P[.S] [actor active] <citations>` after the parameters (dsl/README.md, "Action scopes") */
+  /** `scope`: `during P[.S][, P[.S]]* [actor active] <citations>` after the parameters (dsl/README.md, "Action scopes") */
   | { k: "action"; name: Name; params: Param[]; scope?: ActionScope; span: Span }
   | { k: "def"; name: Name; params: Param[]; ret: TypeRef; body: Expr; span: Span }
   | { k: "route"; name: Name; params: Param[]; clauses: RouteClause[]; span: Span }

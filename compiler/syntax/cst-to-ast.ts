@@ -160,15 +160,15 @@ export function declToAst(cst: CstNode, problems: AstProblem[]): Decl {
   throw new Error(`unexpected CST node ${d.name}`);
 }
 
-/** `during P[.S] [actor who] <citations>` of an action declaration. */
+/** `during P[.S][, P[.S]]* [actor who] <citations>` of an action declaration. */
 function actionScope(d: CstNode, problems: AstProblem[]): ActionScope {
-  const phase = optTok(d, "phase");
-  const seg = optTok(d, "segment");
   const who = optTok(d, "who");
-  const during = phase
-    ? { phase: name(phase), ...(seg ? { segment: name(seg) } : {}), span: joinSpan(tokSpan(tok(d, "Kw_during")), tokSpan(seg ?? phase)) }
-    : undefined;
-  return { ...(during ? { during } : {}), ...(who ? { who: name(who) } : {}), citations: citations(node(d, "citations"), problems), span: nodeSpan(d) };
+  const during = nodes(d, "scopePhase").map((n) => {
+    const phase = tok(n, "phase");
+    const seg = optTok(n, "segment");
+    return { phase: name(phase), ...(seg ? { segment: name(seg) } : {}), span: joinSpan(tokSpan(phase), tokSpan(seg ?? phase)) };
+  });
+  return { ...(during.length ? { during } : {}), ...(who ? { who: name(who) } : {}), citations: citations(node(d, "citations"), problems), span: nodeSpan(d) };
 }
 
 function ruleDecl(d: CstNode, problems: AstProblem[]): RuleDecl {

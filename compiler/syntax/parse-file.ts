@@ -33,7 +33,7 @@ const DECL_SHAPES: Record<string, string> = {
   schema: 'a schema declaration reads `schema "state.schema.json"`',
   board: 'a board declaration reads `board "board.json"`',
   enum: "an enum reads `enum Name { a, b, c }` or `enum Sub : Base { a, b }`",
-  action: "an action reads `action name(actor p: MajorPower, x: Space)`, optionally followed by its scope `during <phase>[.<segment>] [actor active] <citation>`",
+  action: "an action reads `action name(actor p: MajorPower, x: Space)`, optionally followed by its scope `during <phase>[.<segment>][, <phase>[.<segment>]]* [actor active] <citation>`",
   def: "a def reads `def name(a: Power): bool = <expression>`",
   route: "a route reads `route name(p: Power) { land s: <expr> sea z: <expr> port q: <expr> max_seas <expr> max_steps <expr> passes <expr> }`",
   rule: 'a rule reads `rule <id> <citations> "<title>" (group)* [@severity <analysis> <level> "<why>"]* [during phase.segment] forbid <action> when <condition>` or `… oblige <action>[(<param>: <value>, …)] when <condition>`; citations are `§9.6`, `§"Named section"`, or per game `his §11, vq §"Action Phase"`',

@@ -132,18 +132,19 @@ export class RulesParser extends CstParser {
   });
 
   /**
-   * An action's scope (dsl/README.md, "Action scopes"): `during <phase>[.<segment>]` and/or
-   * `actor active`, then the citations that say so. `legalMoves` lists the action's moves only there.
+   * An action's scope (dsl/README.md, "Action scopes"): `during <phase>[.<segment>]` (several,
+   * comma-separated: the action is a move in any of them) and/or `actor active`, then the citations
+   * that say so. `legalMoves` lists the action's moves only there.
    */
   private actionScope = this.RULE("actionScope", () => {
     this.OR([
       {
         ALT: () => {
           this.CONSUME(KW.during);
-          this.CONSUME(Ident, { LABEL: "phase" });
-          this.OPTION(() => {
-            this.CONSUME(Dot);
-            this.CONSUME2(Ident, { LABEL: "segment" });
+          this.SUBRULE(this.scopePhase);
+          this.MANY(() => {
+            this.CONSUME(Comma);
+            this.SUBRULE2(this.scopePhase);
           });
           this.OPTION2(() => {
             this.CONSUME(KW.actor);
@@ -159,6 +160,15 @@ export class RulesParser extends CstParser {
       },
     ]);
     this.SUBRULE(this.citations);
+  });
+
+  /** One phase of an action's scope: `<phase>[.<segment>]`. */
+  private scopePhase = this.RULE("scopePhase", () => {
+    this.CONSUME(Ident, { LABEL: "phase" });
+    this.OPTION(() => {
+      this.CONSUME(Dot);
+      this.CONSUME2(Ident, { LABEL: "segment" });
+    });
   });
 
   private paramList = this.RULE("paramList", () => {

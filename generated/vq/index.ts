@@ -98,10 +98,10 @@ export interface InvariantInfo {
   readonly line: number;
 }
 
-/** An action and its parameters (types as the rules spell them); `encoded`: some rule restricts it; `scope`: its declaration's `during`/`actor active` (when it is a move at all; legalMoves lists it only there). */
+/** An action and its parameters (types as the rules spell them); `encoded`: some rule restricts it; `scope`: its declaration's `during` (the phases, each with its segment, in any of which it is a move; absent: every phase) and `actor active` (only the active power takes it) — legalMoves lists it only there. */
 export interface ActionInfo {
   readonly name: string;
   readonly params: readonly { readonly name: string; readonly type: string; readonly actor: boolean }[];
   readonly encoded: boolean;
-  readonly scope?: { readonly phase?: string; readonly segment?: string; readonly activeOnly: boolean; readonly citation: string };
+  readonly scope?: { readonly during?: readonly { readonly phase: string; readonly segment?: string }[]; readonly activeOnly: boolean; readonly citation: string };
 }

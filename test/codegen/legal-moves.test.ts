@@ -9,7 +9,9 @@
  * - every move it lists of any action is one `check` allows;
  * - every move `check` allows of an action with an int, string or list parameter (spring_deploy,
  *   move_formation, play_card), drawn near the state's own values, is listed (a list parameter in
- *   its canonical form: no repeats, in the order of the state's list).
+ *   its canonical form: no repeats, in the order of the state's list);
+ * - a scope naming two phases (his's reformation_attempt): its moves are listed in those phases
+ *   only, there exactly the ones `check` allows.
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,14 +26,14 @@ interface Generated {
   legalMoves(state: unknown, actor: string, options?: { unencoded?: boolean }): Record<string, unknown>[] | { ok: false; errors: unknown[] };
   checkTrusted(state: unknown, action: unknown): { allowed: boolean };
   validateState(state: unknown): unknown[];
-  LEGAL_MOVE_ACTIONS: readonly { action: string; enumerated: boolean; encoded: boolean; reason?: string }[];
+  LEGAL_MOVE_ACTIONS: readonly { action: string; enumerated: boolean; encoded: boolean; scope?: string; reason?: string }[];
 }
 
 /** Whether the action's declared scope holds for this state and actor (IRAction.scope). */
 function inScope(a: IREdition["actions"][number], state: Record<string, unknown>, actor: string): boolean {
   const sc = a.scope;
   if (!sc) return true;
-  if (sc.during && (state.phase !== sc.during.phase || (sc.during.segment !== undefined && state.segment !== sc.during.segment))) return false;
+  if (sc.during && !sc.during.some((d) => state.phase === d.phase && (d.segment === undefined || state.segment === d.segment))) return false;
   return !sc.activeOnly || state.active_power === actor;
 }
 
@@ -152,6 +154,40 @@ for (const edition of EDITIONS) {
       }
     });
 
+    // issue 26: a scope naming two phases (`during luthers_95_theses, action_phase`, dsl/his/control.rules)
+    it.runIf(edition !== "vq")("lists reformation_attempt in Luther's 95 Theses and the Action Phase only, there exactly the attempts check allows", () => {
+      expect(gen.LEGAL_MOVE_ACTIONS.find((x) => x.action === "reformation_attempt")!.scope).toBe("during luthers_95_theses, action_phase");
+      const phases = (ir.enums.find((e) => e.name === "Phase")!.members as string[]);
+      const spaces = ir.enums.find((e) => e.name === "Space")!.members as string[];
+      const inScope: Record<string, number> = {};
+      let outOfScope = 0;
+      for (let n = 0; n < 12; n++) {
+        for (const phase of phases) {
+          const state = structuredClone(makeState(31000 + n, "pass")) as Record<string, any>;
+          state.phase = phase;
+          state.segment = phase === "diplomacy" ? "negotiations" : "none";
+          // no obligation of another action binds the actor (pass.empty_hand: a card in hand)
+          if (gen.validateState(state).length) continue;
+          for (const actor of ["protestant", "papacy"]) {
+            const listed = moves(gen.legalMoves(state, actor)).filter((m) => m.action === "reformation_attempt").map((m) => m.space);
+            const allowed = spaces.filter((space) => gen.checkTrusted(state, { action: "reformation_attempt", power: actor, space }).allowed);
+            const obliged = moves(gen.legalMoves(state, actor)).length > 0 && moves(gen.legalMoves(state, actor)).every((m) => m.action === "pass");
+            if (phase === "luthers_95_theses" || phase === "action_phase") {
+              if (obliged) continue;
+              expect(listed, `${phase}, ${actor}`).toEqual(allowed);
+              inScope[phase] = (inScope[phase] ?? 0) + listed.length;
+            } else {
+              expect(listed, `${phase}, ${actor}`).toEqual([]);
+              outOfScope += allowed.length; // check still allows them: the scope, not a rule, leaves them out
+            }
+          }
+        }
+      }
+      expect(inScope.luthers_95_theses, "attempts listed in Luther's 95 Theses").toBeGreaterThan(50);
+      expect(inScope.action_phase, "attempts listed in the Action Phase").toBeGreaterThan(50);
+      expect(outOfScope, "attempts check allows outside the two phases").toBeGreaterThan(100);
+    });
+
     // vq: every enumerated action with an int, string or list parameter (those its scopes made
     // enumerable: play_card, play_treasure, take_action, the spring deployment steps), moves drawn
     // from the state's own strings, small ints and the board's spaces, in the action's scope
@@ -172,8 +208,9 @@ for (const edition of EDITIONS) {
         fc.property(fc.constantFrom(...states), fc.constantFrom(...targets), fc.array(fc.nat(), { minLength: 8, maxLength: 8 }), (base, a, picks) => {
           const state = structuredClone(base) as Record<string, any>;
           const sc = a.scope!;
-          state.phase = sc.during!.phase;
-          state.segment = sc.during!.segment ?? "none";
+          const during = sc.during![picks[1]! % sc.during!.length]!;
+          state.phase = during.phase;
+          state.segment = during.segment ?? "none";
           const me = a.params.find((p) => p.actor)!;
           const actor = sc.activeOnly ? (state.active_power as string) : (domain(me.type)[picks[0]! % domain(me.type).length] as string);
           if (gen.validateState(state).length) return;

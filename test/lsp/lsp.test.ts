@@ -144,13 +144,23 @@ describe("rulewright lsp on dsl/his", () => {
     await c.change(u, l, 22);
     const li = (await c.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: u }, position: pos(l, "lifts ", 6, "exempt dow.z") })) as CompletionItem[];
     expect(li.map((i) => i.label)).toEqual(expect.arrayContaining(["dow.scotland", "pass.empty_hand"]));
+    // an action scope's second phase after a comma, and its segment after the dot
+    const sc = warText + "\naction zz(actor power: MajorPower)\n  during action_phase, ";
+    await c.change(u, sc, 23);
+    const sci = (await c.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: u }, position: pos(sc, ", ", 2, "action zz") })) as CompletionItem[];
+    expect(sci.map((i) => i.label)).toEqual(expect.arrayContaining(["luthers_95_theses", "diplomacy", "winter"]));
+    expect(sci.map((i) => i.label)).not.toContain("forbid");
+    const ss = warText + "\naction zz(actor power: MajorPower)\n  during action_phase, diplomacy.";
+    await c.change(u, ss, 24);
+    const ssi = (await c.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: u }, position: pos(ss, "diplomacy.", 10, "action zz") })) as CompletionItem[];
+    expect(ssi.map((i) => i.label)).toEqual(expect.arrayContaining(["declarations_of_war", "negotiations"]));
     const g = warText + "\n\n";
-    await c.change(u, g, 23);
+    await c.change(u, g, 25);
     const gi = (await c.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: u }, position: { line: g.split("\n").length - 1, character: 0 } })) as CompletionItem[];
     expect(gi.map((i) => i.label)).toEqual(expect.arrayContaining(["forbid", "when", "forbid … when …", "allied", "MajorPower"]));
     expect(gi.find((i) => i.label === "forbid … when …")!.insertText).toContain("forbid ${5:action} when ${0:condition}");
-    await c.change(u, warText, 24);
-    await c.waitForDiagnostics(u, 24);
+    await c.change(u, warText, 26);
+    await c.waitForDiagnostics(u, 26);
   });
 
   it("semantic tokens: comments, keywords, rule ids, enum members and fields, as LSP relative data", async () => {

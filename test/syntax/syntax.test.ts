@@ -166,6 +166,25 @@ def distance(a: Space, b: Space): int = 0`, "d.rules");
     expect(diagnostics[1]!.message).toBe("rule id `dow.scotland` contains spaces");
   });
 
+  it("parses an action scope naming several phases, each with its segment where given, in source order (issue 26)", () => {
+    const { ast, diagnostics } = parseRules("action a(actor p: P)\n  during luthers_95_theses, diplomacy.declarations_of_war,action_phase actor active his §18, vq §\"x\"\n", "s.rules");
+    expect(diagnostics).toEqual([]);
+    const d = ast.decls[0] as Extract<Decl, { k: "action" }>;
+    expect(d.scope!.during!.map((x) => [x.phase.name, x.segment?.name, x.span.line, x.span.column, x.span.endColumn])).toEqual([
+      ["luthers_95_theses", undefined, 2, 10, 27],
+      ["diplomacy", "declarations_of_war", 2, 29, 58],
+      ["action_phase", undefined, 2, 59, 71],
+    ]);
+    expect(d.scope!.who!.name).toBe("active");
+    expect(d.scope!.citations.map((c) => [c.key?.name, c.value])).toEqual([["his", "18"], ["vq", "x"]]);
+    // a comma with no phase after it, and a trailing dot, are syntax errors with the scope's shape
+    for (const [src, col] of [["during a, §18", 13], ["during a, b. §18", 16]] as const) {
+      const bad = parseRules(`action a(actor p: P)\n  ${src}\n`, "s.rules").diagnostics;
+      expect(bad.map((x) => [x.code, x.span.line, x.span.column]), src).toEqual([["RW1003", 2, col]]);
+      expect(bad[0]!.message, src).toMatch(/the action's scope|a phase of the action's scope/);
+    }
+  });
+
   it("never throws on garbage", () => {
     for (const src of ["", "rule", "((((", "edition", "rule x §1 \"t\" forbid a when", "}}} enum { ,,, }", "§§§", "def f(a: list<list<int>>): int = count("]) {
       expect(() => parseRules(src, "g.rules")).not.toThrow();
