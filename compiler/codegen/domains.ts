@@ -10,7 +10,11 @@
  * - `string s`: `not (some v in L: v.f = s and …)`: the distinct `v.f` of the elements of `L` that
  *   meet the other conjuncts;
  * - `list<string> xs`: `some x in xs: not (some v in L: v.f = x and …)`: the subsets of that set
- *   (without repeats, in `L`'s order; a list with a repeated or reordered value is not listed).
+ *   (without repeats, in `L`'s order; a list with a repeated or reordered value is not listed);
+ * - a board space `b` (a parameter of type `Space`, the board's enum): `not adjacent(a, b) or …`,
+ *   also as `not (… and adjacent(a, b) and …)`, with `a` a space parameter bound before `b`: the
+ *   spaces connected to `a` (`neighbors(a)`, in the enum's order, as the plain enum loop would
+ *   meet them) instead of every space — his `move_formation`'s destination (move.connection).
  *
  * Parameters are bound in declaration order; a bound may read only the parameters before it.
  */
@@ -25,7 +29,9 @@ export type ParamDomain =
   | { k: "enum"; param: IRParam; name: string }
   | { k: "bool"; param: IRParam }
   | { k: "int"; param: IRParam; lo: number; hi: Expr }
-  | { k: "member" | "subset"; param: IRParam; list: Expr; elemVar: string; field: string; filter?: Expr; max: number };
+  | { k: "member" | "subset"; param: IRParam; list: Expr; elemVar: string; field: string; filter?: Expr; max: number }
+  /** the spaces connected to the earlier space parameter `of` (board `neighbors`, in space order) */
+  | { k: "neighbors"; param: IRParam; name: string; of: string };
 
 /** The domains of an action's parameters but the actor, in declaration order, or why there are none. */
 export type EnumerationPlan = { domains: ParamDomain[] } | { skip: string };
@@ -72,6 +78,27 @@ function membership(e: Expr, x: string, bound: ReadonlySet<string>): { list: Exp
   return { list, elemVar: q.var, field: fieldExpr.field, ...(filter ? { filter } : {}) };
 }
 
+/**
+ * The negated conjuncts a condition is true by, at its top (`A or not B or not (C and D)` → B, C,
+ * D): each is forbidden-by-its-absence — the condition holds wherever one of them is false.
+ */
+function negatedAtTop(e: Expr): Expr[] {
+  return flat(e, "or").flatMap((d) => (d.k !== "not" ? [] : d.arg.k === "and" ? flat(d.arg, "and") : [d.arg]));
+}
+
+/** `b`'s domain as the neighbours of an earlier space parameter, from a bounding rule's `not adjacent(a, b)` (see the header), or undefined. */
+function neighborDomain(p: IRParam, rules: readonly IRRule[], spaceParams: ReadonlySet<string>): ParamDomain | undefined {
+  if (p.type.k !== "enum") return undefined;
+  for (const r of rules) {
+    for (const c of negatedAtTop(r.when)) {
+      if (c.k !== "board" || c.fn !== "adjacent") continue;
+      const [a, b] = c.args;
+      if (a?.k === "var" && spaceParams.has(a.name) && b !== undefined && isVar(b, p.name)) return { k: "neighbors", param: p, name: p.type.name, of: a.name };
+    }
+  }
+  return undefined;
+}
+
 /** The domain of one non-enum parameter from the bounding rules, or undefined. */
 function derived(p: IRParam, rules: readonly IRRule[], bound: ReadonlySet<string>): ParamDomain | undefined {
   if (p.type.k === "int") {
@@ -114,15 +141,20 @@ export function enumerationPlan(cx: EditionContext, a: IRAction): EnumerationPla
   const bound = new Set<string>([me.name]);
   const domains: ParamDomain[] = [];
   const bad: IRParam[] = [];
+  // the parameters of the board's space type bound so far (those `neighbors` may range from); a
+  // sub-enum of it is left alone (its plain loop meets only its members, `neighbors` every space)
+  const spaceParams = new Set<string>();
   for (const p of a.params) {
     if (p.actor) continue;
     let d: ParamDomain | undefined;
-    if (p.type.k === "enum") d = { k: "enum", param: p, name: p.type.name };
+    const isSpace = cx.ir.board !== undefined && p.type.k === "enum" && p.type.name === "Space";
+    if (p.type.k === "enum") d = (isSpace ? neighborDomain(p, rules, spaceParams) : undefined) ?? { k: "enum", param: p, name: p.type.name };
     else if (p.type.k === "bool") d = { k: "bool", param: p };
     else d = derived(p, rules, bound);
     if (d) domains.push(d);
     else bad.push(p);
     bound.add(p.name);
+    if (isSpace) spaceParams.add(p.name);
   }
   if (bad.length) return { skip: `parameter ${bad.map((p) => `\`${p.name}: ${dslType(p.type)}\``).join(", ")} ranges over no finite domain (no rule bounds it)` };
   return { domains };

@@ -57,6 +57,19 @@ const BOARD_FN: Record<string, string> = {
   neighbors: "neighbors",
 };
 
+/** The one-space board predicates that test one bit of board.ts's FLAGS (set, or clear for is_land). */
+const BOARD_FLAG: Record<string, { bit: string; set: boolean }> = {
+  is_land: { bit: "F_SEA", set: false },
+  is_sea: { bit: "F_SEA", set: true },
+  is_port: { bit: "F_PORT", set: true },
+  is_fortified: { bit: "F_FORTIFIED", set: true },
+  is_key: { bit: "F_KEY", set: true },
+  is_electorate: { bit: "F_ELECTORATE", set: true },
+};
+
+/** The context key under which a loop over every space (`some s in Space`) records its index, the number of `s` on the board. */
+const spaceNoKey = (v: string): string => `#spaceNo ${v}`;
+
 export class CodegenError extends Error {}
 
 /** TypeScript type of an IR type (structural for records and maps, see README). */
@@ -346,6 +359,15 @@ export class ExprCompiler {
       case "len":
         return { code: `${paren(this.expr(e.arg, ctx, base), P.primary)}.length`, prec: P.primary };
       case "board": {
+        // a flag of the space a loop over every space is at: its number is the loop index (no lookup)
+        const flag = BOARD_FLAG[e.fn];
+        const arg = e.args[0];
+        const no = flag && arg?.k === "var" ? ctx.get(spaceNoKey(arg.name)) : undefined;
+        if (flag && no !== undefined) {
+          this.boardUsed.add("FLAGS");
+          this.boardUsed.add(flag.bit);
+          return { code: `(FLAGS[${no}]! & ${flag.bit}) ${flag.set ? "!==" : "==="} 0`, prec: P.eq };
+        }
         const f = this.boardFn(e.fn);
         return { code: `${f}(${e.args.map((a) => this.expr(a, ctx, base).code).join(", ")})`, prec: P.primary };
       }
@@ -476,6 +498,8 @@ export class ExprCompiler {
         head = head.slice(dom.length);
       }
       const body = new Map(inner).set(e.var, loopVar);
+      // over every space (d is board.ts's SPACES), the index is the space's number
+      if (list === undefined && e.domain.k === "enum" && e.domain.type.name === "Space") body.set(spaceNoKey(e.var), "i");
       if (e.k === "quant") {
         returnType = "boolean";
         suffix = e.q;

@@ -57,6 +57,10 @@ function loopOver(pass: ValidatorsPass, a: IRAction, d: ParamDomain, ind: string
       return [`${ind}for (const ${v} of ${ec.enumArray(d.name)}) {`];
     case "bool":
       return [`${ind}for (const ${v} of [false, true] as const) {`];
+    case "neighbors":
+      // the spaces connected to an earlier space parameter, in space order (domains.ts)
+      ec.boardUsed.add("neighbors");
+      return [`${ind}for (const ${v} of neighbors(${ctx.get(d.of)!})) {`];
     case "int": {
       const hi = ec.expr(d.hi, ctx, base).code;
       return [`${ind}for (let ${v} = ${d.lo}, hi_${v} = ${hi}; ${v} <= hi_${v}; ${v}++) {`];

@@ -17,7 +17,10 @@ export interface GrammarDsl {
   SUBRULE4(rule: Rule, options?: SubruleMethodOpts<[]>): CstNode;
   CONSUME(tokType: TokenType, options?: ConsumeMethodOpts): IToken;
   CONSUME2(tokType: TokenType, options?: ConsumeMethodOpts): IToken;
+  CONSUME3(tokType: TokenType, options?: ConsumeMethodOpts): IToken;
+  CONSUME4(tokType: TokenType, options?: ConsumeMethodOpts): IToken;
   OPTION(action: GrammarAction<unknown> | DSLMethodOpts<unknown>): unknown;
+  OPTION2(action: GrammarAction<unknown> | DSLMethodOpts<unknown>): unknown;
   OR(alts: IOrAlt<unknown>[] | OrMethodOpts<unknown>): unknown;
   OR2(alts: IOrAlt<unknown>[] | OrMethodOpts<unknown>): unknown;
   OR3(alts: IOrAlt<unknown>[] | OrMethodOpts<unknown>): unknown;

@@ -13,6 +13,7 @@ import {
 import { errorMessageProvider } from "./parse-errors.js";
 import { tableGrammar, type GrammarDsl } from "./grammar-tables.js";
 import { routeGrammar } from "./grammar-routes.js";
+import { scopeGrammar } from "./grammar-scopes.js";
 
 export { errorMessageProvider, showLabel } from "./parse-errors.js";
 
@@ -128,47 +129,7 @@ export class RulesParser extends CstParser {
       this.SUBRULE2(this.param);
     });
     this.CONSUME(RParen);
-    this.OPTION(() => this.SUBRULE(this.actionScope));
-  });
-
-  /**
-   * An action's scope (dsl/README.md, "Action scopes"): `during <phase>[.<segment>]` (several,
-   * comma-separated: the action is a move in any of them) and/or `actor active`, then the citations
-   * that say so. `legalMoves` lists the action's moves only there.
-   */
-  private actionScope = this.RULE("actionScope", () => {
-    this.OR([
-      {
-        ALT: () => {
-          this.CONSUME(KW.during);
-          this.SUBRULE(this.scopePhase);
-          this.MANY(() => {
-            this.CONSUME(Comma);
-            this.SUBRULE2(this.scopePhase);
-          });
-          this.OPTION2(() => {
-            this.CONSUME(KW.actor);
-            this.CONSUME3(Ident, { LABEL: "who" });
-          });
-        },
-      },
-      {
-        ALT: () => {
-          this.CONSUME2(KW.actor);
-          this.CONSUME4(Ident, { LABEL: "who" });
-        },
-      },
-    ]);
-    this.SUBRULE(this.citations);
-  });
-
-  /** One phase of an action's scope: `<phase>[.<segment>]`. */
-  private scopePhase = this.RULE("scopePhase", () => {
-    this.CONSUME(Ident, { LABEL: "phase" });
-    this.OPTION(() => {
-      this.CONSUME(Dot);
-      this.CONSUME2(Ident, { LABEL: "segment" });
-    });
+    this.OPTION(() => this.SUBRULE(this.scopes.actionScope));
   });
 
   private paramList = this.RULE("paramList", () => {
@@ -218,6 +179,7 @@ export class RulesParser extends CstParser {
   });
 
   private routes = routeGrammar(this as unknown as GrammarDsl, () => ({ expr: this.expr, paramList: this.paramList }));
+  private scopes = scopeGrammar(this as unknown as GrammarDsl, () => ({ citations: this.citations }));
 
   private ruleId = this.RULE("ruleId", () => {
     this.CONSUME(AnyName);

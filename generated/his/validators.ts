@@ -4,7 +4,7 @@
 // inputs sha256: 3354c0c7d927f5339bf870ca242af5c07690621d86ddccc98cf902d808501c71
 import type { ActionType, CardUse, DeepExplorationOption, LeaderRole, MajorPower, Power, Space, State, UnitKind, UnrestCause } from "./state.js";
 import type { ExplainedViolation, LiftedRule, Verdict, Violation } from "./index.js";
-import { FLAGS, F_SEA, LAND_ADJ, PASS_ADJ, PORT_ADJ, type RouteScratch, SEA_ADJ, SEA_COUNT, SPACES, adjacent, isCapital, isElectorate, isFortified, isHome, isLand, neighbors, newRouteScratch, newStamp, passBetween, portsOf, spaceNo } from "./board.js";
+import { FLAGS, F_FORTIFIED, F_SEA, LAND_ADJ, PASS_ADJ, PORT_ADJ, type RouteScratch, SEA_ADJ, SEA_COUNT, SPACES, adjacent, isCapital, isElectorate, isFortified, isHome, isLand, neighbors, newRouteScratch, newStamp, passBetween, portsOf, spaceNo } from "./board.js";
 import { lookupActionCost } from "./tables.js";
 
 /** `assault(actor power: MajorPower, space: Space)` (dsl/his/control.rules:38) */
@@ -902,7 +902,7 @@ function moves_move_formation(state: State, v_power: MajorPower, out: Action[]):
   if (fires_pass_empty_hand(state, v_power)) return; // pass.empty_hand: `pass` is the only legal move
   if (fires_move_impulse(state, v_power, undefined as never, undefined as never, undefined as never, undefined as never)) return;
   for (const v_origin of SPACES) {
-    for (const v_destination of SPACES) {
+    for (const v_destination of neighbors(v_origin)) {
       if (fires_move_connection(state, v_power, v_origin, v_destination, undefined as never, undefined as never)) continue;
       if (fires_move_cost(state, v_power, v_origin, v_destination, undefined as never, undefined as never)) continue;
       for (let v_land_units = 0, hi_v_land_units = state.spaces[v_origin]!.land_units[v_power]!; v_land_units <= hi_v_land_units; v_land_units++) {
@@ -4133,7 +4133,7 @@ function assault_loc_some(state: State, v_power: MajorPower, v_space: Space): bo
   const d = SPACES;
   for (let i = 0; i < d.length; i++) {
     const v_s = d[i]!;
-    if (isFortified(v_s) && (v_s as string) !== v_space && route_loc(state, v_power, v_space, v_s, v_s, v_space)) return true;
+    if ((FLAGS[i]! & F_FORTIFIED) !== 0 && (v_s as string) !== v_space && route_loc(state, v_power, v_space, v_s, v_s, v_space)) return true;
   }
   return false;
 }

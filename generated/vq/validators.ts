@@ -4,7 +4,7 @@
 // inputs sha256: 425ef66bede0798e2a4e1fc6fc002fc151d9b837a6033e46a51d51fa6235f8c3
 import type { ActionKind, ActionType, ActivatablePower, CardUse, CpSource, DisplacedForce, EscortDirection, Event, LeaderKind, LeaderRole, MajorPower, Power, Religion, Space, State } from "./state.js";
 import type { ExplainedViolation, LiftedRule, Verdict, Violation } from "./index.js";
-import { FLAGS, F_SEA, LAND_ADJ, PASS_ADJ, PORT_ADJ, type RouteScratch, SEA_ADJ, SEA_COUNT, SPACES, adjacent, distance, isCapital, isFortified, isHome, isLand, isPort, neighbors, newRouteScratch, newStamp, passBetween, portsOf, spaceNo } from "./board.js";
+import { FLAGS, F_FORTIFIED, F_PORT, F_SEA, LAND_ADJ, PASS_ADJ, PORT_ADJ, type RouteScratch, SEA_ADJ, SEA_COUNT, SPACES, adjacent, distance, isCapital, isFortified, isHome, isLand, isPort, neighbors, newRouteScratch, newStamp, passBetween, portsOf, spaceNo } from "./board.js";
 
 /** `activation_war(power: MajorPower, enemy: MajorPower)` (dsl/vq/edition.rules:153) */
 export interface ActivationWarAction {
@@ -5801,7 +5801,7 @@ function assault_loc_some_7(state: State, v_power: MajorPower, v_space: Space): 
   const d = SPACES;
   for (let i = 0; i < d.length; i++) {
     const v_f = d[i]!;
-    if (isFortified(v_f) && ((state.spaces[v_f]!.controller as string) === v_power || assault_loc_some(state, v_f, v_power)) && (isHome(v_f, v_power) || assault_loc_some_3(state, v_f, v_power) || assault_loc_some_6(state, v_f, v_power)) && route_loc_path(state, v_power, v_space, v_f, v_space)) return true;
+    if ((FLAGS[i]! & F_FORTIFIED) !== 0 && ((state.spaces[v_f]!.controller as string) === v_power || assault_loc_some(state, v_f, v_power)) && (isHome(v_f, v_power) || assault_loc_some_3(state, v_f, v_power) || assault_loc_some_6(state, v_f, v_power)) && route_loc_path(state, v_power, v_space, v_f, v_space)) return true;
   }
   return false;
 }
@@ -6085,7 +6085,7 @@ function leader_must_place_some_2(state: State, v_power: MajorPower): boolean {
   const d = SPACES;
   for (let i = 0; i < d.length; i++) {
     const v_s = d[i]!;
-    if (isFortified(v_s) && isHome(v_s, v_power) && ((state.spaces[v_s]!.controller as string) === v_power || leader_must_place_some(state, v_power, v_s))) return true;
+    if ((FLAGS[i]! & F_FORTIFIED) !== 0 && isHome(v_s, v_power) && ((state.spaces[v_s]!.controller as string) === v_power || leader_must_place_some(state, v_power, v_s))) return true;
   }
   return false;
 }
@@ -6094,7 +6094,7 @@ function leader_must_place_some_3(state: State, v_power: MajorPower): boolean {
   const d = SPACES;
   for (let i = 0; i < d.length; i++) {
     const v_s = d[i]!;
-    if (isPort(v_s) && isHome(v_s, v_power) && ((state.spaces[v_s]!.controller as string) === v_power || leader_must_place_some(state, v_power, v_s))) return true;
+    if ((FLAGS[i]! & F_PORT) !== 0 && isHome(v_s, v_power) && ((state.spaces[v_s]!.controller as string) === v_power || leader_must_place_some(state, v_power, v_s))) return true;
   }
   return false;
 }
@@ -6641,7 +6641,7 @@ function displace_land_nearest_some(state: State, v_destination: Space, v_force:
   const d = SPACES;
   for (let i = 0; i < d.length; i++) {
     const v_s = d[i]!;
-    if ((v_s as string) !== v_space && (state.spaces[v_s]!.controller as string) === v_units_of && ((v_force as string) === "land_force" ? isFortified(v_s) : isPort(v_s)) && distance(v_space, v_s) < distance(v_space, v_destination)) return true;
+    if ((v_s as string) !== v_space && (state.spaces[v_s]!.controller as string) === v_units_of && ((v_force as string) === "land_force" ? (FLAGS[i]! & F_FORTIFIED) !== 0 : (FLAGS[i]! & F_PORT) !== 0) && distance(v_space, v_s) < distance(v_space, v_destination)) return true;
   }
   return false;
 }

@@ -18,6 +18,8 @@ import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
+import { editionContext } from "../../compiler/codegen/context.js";
+import { enumerationPlan } from "../../compiler/codegen/domains.js";
 import type { IREdition, Type } from "../../compiler/ir/types.js";
 import { findScenarioFiles, readScenarioFile } from "../../compiler/scenarios/index.js";
 import { makeState } from "../../bench/states.js";
@@ -152,6 +154,22 @@ for (const edition of EDITIONS) {
         for (const a of ["spring_deploy", "move_formation", "play_card"]) expect(enumerated.has(a), a).toBe(true);
         expect(gen.LEGAL_MOVE_ACTIONS.filter((x) => !x.encoded).map((x) => x.action)).toEqual(["end_diplomacy", "end_new_world", "end_spring_deployment"]);
       }
+    });
+
+    // the destination of a formation's move ranges over the origin's neighbours (move.connection
+    // forbids every other space): the plan says so, and the listed moves above stay exact
+    it.runIf(edition !== "vq")("enumerates move_formation's destinations among the origin's neighbours only", () => {
+      const cx = editionContext(ir);
+      const plan = enumerationPlan(cx, ir.actions.find((a) => a.name === "move_formation")!);
+      expect("domains" in plan && plan.domains.map((d) => [d.param.name, d.k, d.k === "neighbors" ? d.of : undefined])).toEqual([
+        ["origin", "enum", undefined],
+        ["destination", "neighbors", "origin"],
+        ["land_units", "int", undefined],
+        ["leaders", "subset", undefined],
+      ]);
+      // spring_deploy's destination has no such rule (a path of any length): every space
+      const deploy = enumerationPlan(cx, ir.actions.find((a) => a.name === "spring_deploy")!);
+      expect("domains" in deploy && deploy.domains.find((d) => d.param.name === "destination")!.k).toBe("enum");
     });
 
     // issue 26: a scope naming two phases (`during luthers_95_theses, action_phase`, dsl/his/control.rules)
