@@ -59,7 +59,8 @@ export async function proveUndecided(
   const todo = new Set(results.filter((r) => r.status !== "killed" && (!fresh.has(r.id) || retry.has(r.id))).map((r) => r.id));
   const cpu0 = process.cpuUsage();
   const keys = new Map(mutants.map((m) => [m.id, mutantKey(ir, m)]));
-  const kept = readEntries(ir).filter((e) => keys.get(e.id) === e.key && !todo.has(e.id));
+  // the fresh answers, those being solved again included: a run stopped midway keeps the ones it did not reach
+  const kept = readEntries(ir).filter((e) => keys.get(e.id) === e.key);
   const pending = mutants.filter((m) => todo.has(m.id));
   const solved: MutantProof[] = [];
   const base = witnessBase(ir);
@@ -67,8 +68,9 @@ export async function proveUndecided(
   for (let i = 0; i < pending.length; i += CHUNK) {
     const chunk = pending.slice(i, i + CHUNK);
     solved.push(...(await proveMutants(ir, chunk, { check: mod.check, valid: opts.valid, base, rlimit: opts.rlimit, onMutant: (j, _n, id) => opts.onMutant?.(i + j, pending.length, id) })));
+    const done = new Set(solved.map((x) => x.id));
     fs.mkdirSync(path.dirname(mutantProofsFile(ir)), { recursive: true });
-    fs.writeFileSync(mutantProofsFile(ir), formatMutantProofs(editionFolder(ir), [...kept, ...solved]));
+    fs.writeFileSync(mutantProofsFile(ir), formatMutantProofs(editionFolder(ir), [...kept.filter((e) => !done.has(e.id)), ...solved]));
   }
   const cpu = process.cpuUsage(cpu0);
   const verdicts = { equivalent: 0, differs: 0, unknown: 0 };
