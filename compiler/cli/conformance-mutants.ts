@@ -9,7 +9,7 @@ import path from "node:path";
 import { editionFolder, type IREdition } from "../ir/types.js";
 import { mutantsOf } from "../engine/mutants.js";
 import type { MutantResult } from "../engine/mutation.js";
-import { formatMutantProofs, freshDecisions, mutantKey, parseMutantProofs, proveMutants, type MutantDecision, type MutantProof } from "../engine/mutation-proof.js";
+import { formatMutantProofs, freshDecisions, mutantKey, parseMutantProofs, proveMutants, retriable, type MutantDecision, type MutantProof } from "../engine/mutation-proof.js";
 import type { ValidatorModule } from "../engine/loader.js";
 
 /** Mutants solved per chunk (the answers file is written after each). */
@@ -40,7 +40,8 @@ function witnessBase(ir: IREdition): { file: string; text: string } {
 }
 
 /**
- * Solves the mutants of `results` that no case kills and that have no fresh answer, and writes
+ * Solves the mutants of `results` that no case kills and that have no fresh answer (or a fresh
+ * `unknown` whose budget ran out under a smaller budget than `rlimit`: `retriable`), and writes
  * `proofs/mutants/<edition>.json` (the answers of mutants the rules no longer give dropped).
  * @returns how many were solved, their answers by verdict, and the CPU time (ms) the solving took
  */
@@ -52,10 +53,14 @@ export async function proveUndecided(
 ): Promise<{ solved: number; verdicts: Record<MutantProof["verdict"], number>; cpuMs: number }> {
   const mutants = mutantsOf(ir);
   const fresh = committedDecisions(ir);
-  const todo = new Set(results.filter((r) => r.status !== "killed" && !fresh.has(r.id)).map((r) => r.id));
+  // an answer whose budget ran out under a smaller budget than this run's is solved again
+  const budget = opts.rlimit ?? (await import("../verify/diff/variants.js")).DEFAULT_VARIANT_RLIMIT;
+  const retry = new Set(readEntries(ir).filter((e) => fresh.get(e.id)?.verdict === "unknown" && retriable(e, budget)).map((e) => e.id));
+  const todo = new Set(results.filter((r) => r.status !== "killed" && (!fresh.has(r.id) || retry.has(r.id))).map((r) => r.id));
   const cpu0 = process.cpuUsage();
   const keys = new Map(mutants.map((m) => [m.id, mutantKey(ir, m)]));
-  const kept = readEntries(ir).filter((e) => keys.get(e.id) === e.key && !todo.has(e.id));
+  // the fresh answers, those being solved again included: a run stopped midway keeps the ones it did not reach
+  const kept = readEntries(ir).filter((e) => keys.get(e.id) === e.key);
   const pending = mutants.filter((m) => todo.has(m.id));
   const solved: MutantProof[] = [];
   const base = witnessBase(ir);
@@ -63,8 +68,9 @@ export async function proveUndecided(
   for (let i = 0; i < pending.length; i += CHUNK) {
     const chunk = pending.slice(i, i + CHUNK);
     solved.push(...(await proveMutants(ir, chunk, { check: mod.check, valid: opts.valid, base, rlimit: opts.rlimit, onMutant: (j, _n, id) => opts.onMutant?.(i + j, pending.length, id) })));
+    const done = new Set(solved.map((x) => x.id));
     fs.mkdirSync(path.dirname(mutantProofsFile(ir)), { recursive: true });
-    fs.writeFileSync(mutantProofsFile(ir), formatMutantProofs(editionFolder(ir), [...kept, ...solved]));
+    fs.writeFileSync(mutantProofsFile(ir), formatMutantProofs(editionFolder(ir), [...kept.filter((e) => !done.has(e.id)), ...solved]));
   }
   const cpu = process.cpuUsage(cpu0);
   const verdicts = { equivalent: 0, differs: 0, unknown: 0 };

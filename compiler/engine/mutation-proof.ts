@@ -42,6 +42,8 @@ export interface MutantProof {
   reason?: string;
   /** Z3 resource units used (summed over the actions of the rule) */
   rlimit: number;
+  /** the resource budget of each action's search (Z3 rlimit units) the answer was solved with */
+  budget?: number;
   /** differs: the replayed, shrunk state as a patch of a fixture state (`base`, a path in the repository, with its content's sha256) and the action */
   witness?: { base: string; baseHash: string; patch: unknown; action: Rec };
 }
@@ -162,7 +164,7 @@ export async function proveMutants(
   const baseState = JSON.parse(opts.base.text) as unknown;
   return mutants.map((m, i) => {
     const v = verdicts[i]!;
-    const entry: MutantProof = { id: m.id, key: mutantKey(ir, m), verdict: v.verdict, ...(v.reason ? { reason: v.reason } : {}), rlimit: v.rlimitUsed };
+    const entry: MutantProof = { id: m.id, key: mutantKey(ir, m), verdict: v.verdict, ...(v.reason ? { reason: v.reason } : {}), rlimit: v.rlimitUsed, ...(v.verdict === "unknown" && opts.rlimit ? { budget: opts.rlimit } : {}) };
     if (v.verdict !== "differs") return entry;
     const o = { check: opts.check, interp, mut: createInterpreter(mutateEdition(ir, m)), valid: opts.valid };
     const action = v.witness!.action;
@@ -170,6 +172,18 @@ export async function proveMutants(
     const state = shrinkTowards(baseState, v.witness!.state, (s) => distinguishes(ir, m, o, s, action));
     return { ...entry, witness: { base: opts.base.file, baseHash: sha(opts.base.text), patch: patchOf(baseState, state), action } };
   });
+}
+
+/**
+ * Whether a committed answer is worth solving again with a per-action budget of `rlimit` Z3
+ * units: an `unknown` whose budget ran out under a smaller budget (`budget`, else the one its
+ * reason names: "resource budget exhausted (rlimit N; …)"). An unknown for another reason (an
+ * encoding error, a state that did not replay) is not: more budget would not change it.
+ */
+export function retriable(e: MutantProof, rlimit: number): boolean {
+  if (e.verdict !== "unknown" || !/resource budget exhausted/.test(e.reason ?? "")) return false;
+  const spent = e.budget ?? Number(/rlimit (\d+)/.exec(e.reason ?? "")?.[1] ?? Infinity);
+  return spent < rlimit;
 }
 
 /** `proofs/mutants/<edition>.json`'s text: a header line, then one entry per line (sorted by id). */

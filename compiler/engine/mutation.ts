@@ -342,6 +342,34 @@ export function distinguish(
   return undefined;
 }
 
+/** `v` with enum members `a` and `b` exchanged wherever they occur: string values and object keys. */
+export function swapMembers(v: Json, a: string, b: string): Json {
+  if (typeof v === "string") return v === a ? b : v === b ? a : v;
+  if (Array.isArray(v)) return v.map((x) => swapMembers(x, a, b));
+  if (v === null || typeof v !== "object") return v;
+  return Object.fromEntries(Object.entries(v as Rec).map(([k, x]) => [k === a ? b : k === b ? a : k, swapMembers(x, a, b)]));
+}
+
+/**
+ * Seeds aimed at the mutation site of an `exempt_actor` mutant (the rule skipped for actor `p`):
+ * the cases on which the rule fires for another actor `q`, with `q` and `p` exchanged throughout
+ * the state and the action (the same situation seen from `p`'s side). Up to `limit` of them, the
+ * cases where the rule fires alone first; none for another operator.
+ */
+export function actorImages(ir: IREdition, m: Mutant, cases: readonly MutationCase[], limit = 24): MutationCase[] {
+  if (m.op !== "exempt_actor") return [];
+  const p = m.id.slice(m.id.lastIndexOf(":") + 1);
+  const out: { c: MutationCase; alone: boolean; i: number }[] = [];
+  relevantCases(ir, m.rule, cases).forEach((c, i) => {
+    if (!c.violations.includes(m.rule)) return;
+    const decl = ir.actions.find((a) => a.name === c.action.action);
+    const q = decl && actorParam(decl) ? c.action[actorParam(decl)!.name] : undefined;
+    if (typeof q !== "string" || q === p) return;
+    out.push({ c: { ...c, id: `${c.id}~${q}>${p}`, state: swapMembers(c.state, q, p), action: swapMembers(c.action, q, p) as Rec }, alone: c.violations.length === 1, i });
+  });
+  return out.sort((x, y) => Number(y.alone) - Number(x.alone) || x.i - y.i).slice(0, limit).map((x) => x.c);
+}
+
 /**
  * The mutation run over a corpus: every mutant of the edition, killed by a case or searched for;
  * each found state is returned as a new case (and kills the later mutants it tells apart too).
@@ -382,6 +410,18 @@ export function runMutation(
     let killedBy: MutantResult["killedBy"] = base ? "corpus" : by ? "search" : undefined;
     if (!by && opts.search !== false) {
       const found = distinguish(ir, m, all, { check: opts.check, interp, mut, valid: opts.valid, budget: opts.budget });
+      const c = found && opts.makeCase(found, m);
+      if (c) {
+        added.push(c);
+        all.push(c);
+        by = c;
+        killedBy = "search";
+      }
+    }
+    if (!by && opts.search !== false) {
+      // aimed at the mutation site: the skipped actor's side of the cases where the rule fires
+      const images = actorImages(ir, m, all);
+      const found = images.length ? distinguish(ir, m, images, { check: opts.check, interp, mut, valid: opts.valid, budget: opts.budget }) : undefined;
       const c = found && opts.makeCase(found, m);
       if (c) {
         added.push(c);

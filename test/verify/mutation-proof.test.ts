@@ -11,7 +11,7 @@ import { loadEdition } from "../../compiler/check/index.js";
 import type { IREdition } from "../../compiler/ir/types.js";
 import { mutantsOf, mutateEdition, type Mutant } from "../../compiler/engine/mutants.js";
 import { distinguishes, runMutation, type CheckFn } from "../../compiler/engine/mutation.js";
-import { applyPatch, formatMutantProofs, freshDecisions, mutantKey, parseMutantProofs, proveMutants, type MutantProof } from "../../compiler/engine/mutation-proof.js";
+import { applyPatch, formatMutantProofs, freshDecisions, mutantKey, parseMutantProofs, proveMutants, retriable, type MutantProof } from "../../compiler/engine/mutation-proof.js";
 import { compareRuleVariants } from "../../compiler/verify/diff/variants.js";
 import { stateProblems } from "../../compiler/engine/validate.js";
 import { createInterpreter } from "../../compiler/interpret/index.js";
@@ -131,6 +131,19 @@ describe("the engine's side (proveMutants, freshDecisions, runMutation)", () => 
     const other = results.find((r) => r.id !== EQUIVALENT && r.id !== DIFFERENT)!;
     expect(other).toMatchObject({ status: "unknown" });
     expect(other.reason).toMatch(/no fresh Z3 answer/);
+  });
+
+  it("a spent budget is solved again under a larger budget only; other unknowns and decided answers are not", async () => {
+    // the answer proveMutants writes for a spent budget names that budget
+    const [spent] = await proveMutants(ir, [pick(DIFFERENT)], { check: (s, a) => interp().check(s, a), valid: () => true, base: { file: "base.json", text: JSON.stringify(BASE) }, rlimit: 1 });
+    expect(spent).toMatchObject({ verdict: "unknown", budget: 1 });
+    expect(retriable(spent!, 1)).toBe(false);
+    expect(retriable(spent!, 2)).toBe(true);
+    // an answer written before `budget` was: the budget its reason names
+    const old: MutantProof = { id: DIFFERENT, key: "k", verdict: "unknown", reason: "spring_deploy: resource budget exhausted (rlimit 4000000; raise it with --rlimit)", rlimit: 4_000_000 };
+    expect([retriable(old, 4_000_000), retriable(old, 30_000_000)]).toEqual([false, true]);
+    expect(retriable({ ...old, reason: "spring_deploy: index 4 past the list's bound" }, 60_000_000)).toBe(false);
+    expect(retriable({ ...old, verdict: "equivalent", reason: undefined }, 60_000_000)).toBe(false);
   });
 
   it("an unknown answer stays unknown in the mutation run", () => {
