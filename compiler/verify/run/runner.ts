@@ -438,6 +438,18 @@ export class SolverPool {
     this.evict();
     return file;
   }
+  /**
+   * Makes `file` (the JSON of `ir`, written by the caller: the language server writes it in steps,
+   * compiler/lsp/ir-file.ts) the file the solver processes read `ir` from, as if `irFile(ir)` had
+   * written it; the pool owns it from then on (removes it as its own). False, the file left
+   * alone, when `ir` has a file already.
+   */
+  adoptIrFile(ir: IREdition, file: string): boolean {
+    if (this.irFiles.has(ir)) return false;
+    this.irFiles.set(ir, file);
+    this.evict();
+    return true;
+  }
   /** Ends one use of `irFile(ir)` (a file in use is never removed). */
   doneWith(ir: IREdition): void {
     const n = (this.uses.get(ir) ?? 1) - 1;
@@ -464,6 +476,9 @@ export class SolverPool {
   readonly errors: string[] = [];
   async close(): Promise<void> {
     await this.tiny?.destroy().catch(() => undefined);
+    // (adopted files may lie outside the pool's folder)
+    for (const f of this.irFiles.values()) fs.rmSync(f, { force: true });
+    this.irFiles.clear();
     if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
     this.dir = undefined;
   }
