@@ -43,6 +43,8 @@ export interface SolverPool {
    * file itself, in one piece, when the first obligation of `ir` starts.
    */
   adoptIrFile?(ir: IREdition, file: string): boolean;
+  /** stops the solver processes until the returned function is called (runner.ts `SolverPool.pause`) */
+  pause?(): () => void;
   close(): Promise<void>;
 }
 

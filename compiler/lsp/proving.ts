@@ -239,6 +239,15 @@ export class Proving {
     return findingCodeActions(this.opts.root, diagnostics, (dir) => this.editions.get(path.resolve(this.opts.root, dir))?.ir);
   }
 
+  /**
+   * Stops the solver processes until the returned function is called (verify's
+   * `SolverPool.pause`): the diagnostics schedule's check after a keystroke, whose runs are stale
+   * by then, has the cores first. Call the returned function in a `finally`.
+   */
+  pauseSolvers(): () => void {
+    return this.pool?.pause?.() ?? (() => undefined);
+  }
+
   /** Stops the solver processes and writes what the cache holds that is not on disk yet. */
   close(): Promise<void> {
     return (this.closing ??= (async () => {

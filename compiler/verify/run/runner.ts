@@ -450,6 +450,34 @@ export class SolverPool {
     this.evict();
     return true;
   }
+  /**
+   * Stops the pool's processes (SIGSTOP) until the returned function is called (SIGCONT): a caller
+   * with a short stretch of urgent work for this machine's cores (the language server's check
+   * after a keystroke, compiler/lsp/diagnostics-schedule.ts) has them first. Verdicts do not
+   * change (the budget counts solver steps, the safety net CPU time; the silence a watchdog waits
+   * for is far longer than such a stretch). Call the returned function in a `finally` of the same
+   * synchronous stretch. Nothing is stopped where signals cannot stop a process (Windows).
+   */
+  pause(): () => void {
+    const stopped: number[] = [];
+    for (const w of this.tiny?.threads ?? []) {
+      try {
+        process.kill(w.threadId, "SIGSTOP");
+        stopped.push(w.threadId);
+      } catch {
+        // gone, or no such signal here
+      }
+    }
+    return () => {
+      for (const pid of stopped.splice(0)) {
+        try {
+          process.kill(pid, "SIGCONT");
+        } catch {
+          // gone meanwhile
+        }
+      }
+    };
+  }
   /** Ends one use of `irFile(ir)` (a file in use is never removed). */
   doneWith(ir: IREdition): void {
     const n = (this.uses.get(ir) ?? 1) - 1;
