@@ -433,6 +433,11 @@ export class Proving {
     const split = firstOthers < 0 ? ordered.length : firstOthers;
     if (!(await lookUp(0, split))) return;
     this.republish(st);
+    // the IR's file for the solver processes (ir-file.ts: in steps, not in one piece by the pool
+    // as the first obligation starts), before the others' look-ups: the first proof waits for it
+    const step = () => turn().then(() => !stale());
+    let irFile = todo.length ? await writeIrFile(ir, this.irDir, step) : undefined;
+    if (todo.length && !irFile) return;
     const lookingUp = lookUp(split, ordered.length)
       .catch((e: unknown) => {
         this.opts.log(`rulewright: looking up the proof cache of ${this.rel(st.dir)} failed: ${(e as Error).stack ?? e}`);
@@ -460,16 +465,18 @@ export class Proving {
       if (!stale()) void this.poolOf().then((p) => p.boot()).catch(() => undefined);
       return;
     }
-    if (stale()) return;
-    const pool = await this.poolOf();
-    // the IR's file for the solver processes, written in steps (ir-file.ts) rather than in one
-    // piece by the pool as the first obligation starts
-    if (pool.adoptIrFile) {
-      const file = await writeIrFile(ir, this.irDir, () => turn().then(() => !stale()));
-      if (!file) return;
-      if (!pool.adoptIrFile(ir, file)) fs.rmSync(file, { force: true });
-      if (stale()) return;
+    if (stale()) {
+      if (irFile) fs.rmSync(irFile, { force: true });
+      return;
     }
+    const pool = await this.poolOf();
+    if (pool.adoptIrFile) {
+      // (nothing was to prove among the edited rules' obligations: written now)
+      irFile ??= await writeIrFile(ir, this.irDir, step);
+      if (!irFile) return;
+      if (!pool.adoptIrFile(ir, irFile)) fs.rmSync(irFile, { force: true });
+      if (stale()) return;
+    } else if (irFile) fs.rmSync(irFile, { force: true });
     const lease = pool.start();
     const progress = this.progressNow();
     let done = 0;
