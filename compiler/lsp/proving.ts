@@ -436,7 +436,7 @@ export class Proving {
     // the IR's file for the solver processes (ir-file.ts: in steps, not in one piece by the pool
     // as the first obligation starts), before the others' look-ups: the first proof waits for it
     const step = () => turn().then(() => !stale());
-    let irFile = todo.length ? await writeIrFile(ir, this.irDir, step) : undefined;
+    const irFile = todo.length ? await writeIrFile(ir, this.irDir, step) : undefined;
     if (todo.length && !irFile) return;
     const lookingUp = lookUp(split, ordered.length)
       .catch((e: unknown) => {
@@ -470,13 +470,7 @@ export class Proving {
       return;
     }
     const pool = await this.poolOf();
-    if (pool.adoptIrFile) {
-      // (nothing was to prove among the edited rules' obligations: written now)
-      irFile ??= await writeIrFile(ir, this.irDir, step);
-      if (!irFile) return;
-      if (!pool.adoptIrFile(ir, irFile)) fs.rmSync(irFile, { force: true });
-      if (stale()) return;
-    } else if (irFile) fs.rmSync(irFile, { force: true });
+    if (!(await this.handIrFile(pool, ir, irFile, step)) || stale()) return;
     const lease = pool.start();
     const progress = this.progressNow();
     let done = 0;
@@ -524,6 +518,22 @@ export class Proving {
       progress.done();
       this.scheduleSave();
     }
+  }
+
+  /**
+   * Hands the pool the IR's file `file` (written now, in steps, when there is none yet: nothing
+   * was to prove among the edited rules' obligations); a pool that takes none gets none (the
+   * file is removed). False when a step said to stop (nothing handed over).
+   */
+  private async handIrFile(pool: Pool, ir: IREdition, file: string | undefined, step: () => Promise<boolean>): Promise<boolean> {
+    if (!pool.adoptIrFile) {
+      if (file) fs.rmSync(file, { force: true });
+      return true;
+    }
+    file ??= await writeIrFile(ir, this.irDir, step);
+    if (!file) return false;
+    if (!pool.adoptIrFile(ir, file)) fs.rmSync(file, { force: true });
+    return true;
   }
 
   /**
