@@ -438,6 +438,7 @@ export class Proving {
     const step = () => turn().then(() => !stale());
     const irFile = todo.length ? await writeIrFile(ir, this.irDir, step) : undefined;
     if (todo.length && !irFile) return;
+    if (irFile && stale()) return this.dropIrFile(irFile);
     const lookingUp = lookUp(split, ordered.length)
       .catch((e: unknown) => {
         this.opts.log(`rulewright: looking up the proof cache of ${this.rel(st.dir)} failed: ${(e as Error).stack ?? e}`);
@@ -465,10 +466,7 @@ export class Proving {
       if (!stale()) void this.poolOf().then((p) => p.boot()).catch(() => undefined);
       return;
     }
-    if (stale()) {
-      if (irFile) fs.rmSync(irFile, { force: true });
-      return;
-    }
+    if (stale()) return irFile ? this.dropIrFile(irFile) : undefined;
     const pool = await this.poolOf();
     if (!(await this.handIrFile(pool, ir, irFile, step)) || stale()) return;
     const lease = pool.start();
@@ -532,8 +530,15 @@ export class Proving {
     }
     file ??= await writeIrFile(ir, this.irDir, step);
     if (!file) return false;
-    if (!pool.adoptIrFile(ir, file)) fs.rmSync(file, { force: true });
-    return true;
+    // (the server closed meanwhile: the pool is gone)
+    if (this.closed || !pool.adoptIrFile(ir, file)) this.dropIrFile(file);
+    return !this.closed;
+  }
+
+  /** Removes an IR file no pool took (and the folder, when the server has closed meanwhile: a write may have made it again). */
+  private dropIrFile(file: string): void {
+    fs.rmSync(file, { force: true });
+    if (this.closed) fs.rmSync(this.irDir, { recursive: true, force: true });
   }
 
   /**
