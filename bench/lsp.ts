@@ -19,12 +19,15 @@
  * Run `rulewright prove his his-500` first: the untouched obligations then come from the proof
  * cache, as for a designer who proved before editing.
  *
- * Prints Markdown tables (median and worst of the rounds, in ms) and writes them to
- * bench/results/lsp.md. Options: `--rounds <n>` (default 15), `--prove-rounds <n>` (default 10),
+ * Prints Markdown tables (median and worst of the rounds, in ms; the median of an even count is
+ * the mean of the two middle rounds) with the load average at each row's start and end, and
+ * writes them at the top of bench/results/lsp.md, the runs before kept below. Options:
+ * `--rounds <n>` (default 15), `--prove-rounds <n>` (the proof findings' rounds, default 10: issue
+ * 23 asks the median of 10),
  * `--no-prove` (the first table only), `--only-prove` (the rows with proving only), `--only-findings`
  * (the proof findings' table only).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -52,12 +55,19 @@ function positionOf(text: string, needle: string): Position {
 /** Made part of the rule ids the bench types, so that no run finds them in the proof cache. */
 const runStamp = Date.now().toString(36);
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+/** The median (of an even count: the mean of the two middle values). */
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor((s.length - 1) / 2);
+  return s.length % 2 ? s[m]! : (s[m]! + s[m + 1]!) / 2;
+};
 const worst = (xs: number[]) => Math.max(...xs);
 
 interface Row {
   file: string;
   editions: string;
+  /** 1-minute load average (`uptime`) when the row started and ended: other processes share the machine */
+  load: [number, number];
   diagnostics: number[];
   hoverCold: number[];
   hoverWarm: number[];
@@ -80,7 +90,7 @@ async function measure(file: string, editions: string, ruleId: string, prove = f
     const text = fs.readFileSync(abs, "utf8");
     const u = await c.open(abs, text, 1);
     await c.waitForDiagnostics(u, 1);
-    const row: Row = { file, editions, diagnostics: [], hoverCold: [], hoverWarm: [] };
+    const row: Row = { file, editions, load: [os.loadavg()[0]!, 0], diagnostics: [], hoverCold: [], hoverWarm: [] };
     const at = positionOf(text, `rule ${ruleId}`);
     const hoverAt = { line: at.line, character: at.character + "rule ".length + 1 };
     const hover = async () => {
@@ -104,6 +114,7 @@ async function measure(file: string, editions: string, ruleId: string, prove = f
       row.hoverWarm.push(await hover());
       process.stderr.write(`${file}${prove ? " (proving)" : ""} round ${i - 1}: diagnostics ${row.diagnostics.at(-1)!.toFixed(0)} ms, hover ${row.hoverCold.at(-1)!.toFixed(0)} / ${row.hoverWarm.at(-1)!.toFixed(0)} ms\n`);
     }
+    row.load[1] = os.loadavg()[0]!;
     return row;
   } finally {
     await c.stop();
@@ -132,6 +143,8 @@ function busyLoops(n: number): { stop: () => void } {
 
 interface ProveRow {
   load: string;
+  /** 1-minute load average when the row started (before its busy loops) */
+  loadStart: number;
   found: number[];
   /** edit → the finding with its polished (canonical, minimal) counterexample */
   polished: number[];
@@ -141,6 +154,7 @@ interface ProveRow {
 
 /** Contradiction-to-diagnostic latency on dsl/his/cards.rules (see the file comment). */
 async function measureProofs(load: string, busy: number): Promise<ProveRow> {
+  const loadStart = os.loadavg()[0]!;
   const loops = busy ? busyLoops(busy) : undefined;
   const c = await LspClient.start(undefined, { initializationOptions: {} });
   try {
@@ -152,7 +166,7 @@ async function measureProofs(load: string, busy: number): Promise<ProveRow> {
     // the opening's run (the cache answers it) and the solver processes started
     await new Promise((r) => setTimeout(r, 2000));
     await idle();
-    const row: ProveRow = { load, found: [], polished: [], cleared: [], loadAvg: 0 };
+    const row: ProveRow = { load, loadStart, found: [], polished: [], cleared: [], loadAvg: 0 };
     let v = 1;
     for (let i = 0; i < proveRounds; i++) {
       const rule = `pass.never_empty_${Date.now().toString(36)}_${i}`;
@@ -185,26 +199,38 @@ async function measureProofs(load: string, busy: number): Promise<ProveRow> {
 const proofRows = withProofs ? [await measureProofs("quiet (nothing else of this bench running)", 0), await measureProofs("four busy loops", 4)] : [];
 const fmt = (xs: number[]) => `${median(xs).toFixed(0)} / ${worst(xs).toFixed(0)}`;
 const cpu = os.cpus()[0]?.model.trim() ?? "?";
+const TITLE = `# Language server latency (npm run bench:lsp)`;
 const lines = [
-  `# Language server latency (npm run bench:lsp)`,
+  `${new Date().toISOString().slice(0, 10)}, ${cpu} (${os.availableParallelism()} cores), Node ${process.version}, commit ${commit()}; ${rounds} rounds per file, median / worst in ms; the 1-minute load average (\`uptime\`) at each row's start → end (other processes share the machine: a row is quiet only when its load starts near 0).`,
   ``,
-  `${new Date().toISOString().slice(0, 10)}, ${cpu} (${os.availableParallelism()} cores), Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)} at the end; ${rounds} rounds per file, median / worst in ms.`,
-  ``,
-  `| file (editions checked) | diagnostics after an edit (debounce included) | hover on a rule, first after the edit | hover again | target |`,
-  `|---|---:|---:|---:|---|`,
-  ...rows.map((r) => `| ${r.file} (${r.editions}) | ${fmt(r.diagnostics)} | ${fmt(r.hoverCold)} | ${fmt(r.hoverWarm)} | diagnostics ≤ 300 ms, hover ≤ 100 ms${r.editions.includes("proving") ? " (with a proof running: ≤ 150 ms, ≤ 50 ms)" : ""} |`),
+  `| file (editions checked) | diagnostics after an edit (debounce included) | hover on a rule, first after the edit | hover again | load | target |`,
+  `|---|---:|---:|---:|---:|---|`,
+  ...rows.map((r) => `| ${r.file} (${r.editions}) | ${fmt(r.diagnostics)} | ${fmt(r.hoverCold)} | ${fmt(r.hoverWarm)} | ${r.load[0].toFixed(2)} → ${r.load[1].toFixed(2)} | diagnostics ≤ 300 ms, hover ≤ 100 ms${r.editions.includes("proving") ? " (with a proof running: ≤ 150 ms, ≤ 50 ms)" : ""} |`),
   ``,
   ...(proofRows.length
     ? [
-        `Proof findings (dsl/his/cards.rules, a rule contradicting \`pass.empty_hand\` typed and undone; ${proveRounds} rounds, from the edit, the debounce included):`,
+        `Proof findings (dsl/his/cards.rules, a rule contradicting \`pass.empty_hand\` typed and undone; the median of ${proveRounds} rounds, from the edit, the debounce included):`,
         ``,
-        `| machine | edit → contradiction diagnostic | edit → its polished counterexample | undo → cleared | load average at the end | target |`,
+        `| machine | edit → contradiction diagnostic | edit → its polished counterexample | undo → cleared | load | target |`,
         `|---|---:|---:|---:|---:|---|`,
-        ...proofRows.map((r) => `| ${r.load} | ${fmt(r.found)} | ${fmt(r.polished)} | ${fmt(r.cleared)} | ${r.loadAvg.toFixed(1)} | diagnostic and cleared ≤ 3000 ms each |`),
+        ...proofRows.map((r) => `| ${r.load} | ${fmt(r.found)} | ${fmt(r.polished)} | ${fmt(r.cleared)} | ${r.loadStart.toFixed(2)} → ${r.loadAvg.toFixed(2)} | diagnostic and cleared ≤ 3000 ms each |`),
         ``,
       ]
     : []),
 ];
-fs.mkdirSync(path.join(ROOT, "bench", "results"), { recursive: true });
-fs.writeFileSync(path.join(ROOT, "bench", "results", "lsp.md"), lines.join("\n"));
+/** The commit measured (`git rev-parse --short HEAD`, "+" when the tree has changes), or "?". */
+function commit(): string {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: ROOT, encoding: "utf8" }).trim();
+    return head + (dirty ? "+" : "");
+  } catch {
+    return "?";
+  }
+}
+// the new run on top, the runs before kept below it (the file is the benchmark's history)
+const out = path.join(ROOT, "bench", "results", "lsp.md");
+const before = fs.existsSync(out) ? fs.readFileSync(out, "utf8").replace(/^# Language server latency[^\n]*\n+/, "") : "";
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, [TITLE, ``, `## ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`, ``, ...lines, ...(before ? [`## The runs before`, ``, before] : [])].join("\n"));
 process.stdout.write(lines.join("\n"));

@@ -37,6 +37,14 @@ export interface SolverPool {
   start(wanted?: number): () => void;
   /** starts one process (it loads Z3) if none runs, so that the first edit finds one ready */
   boot(): void;
+  /**
+   * makes `file` (the JSON of `ir`, ir-file.ts) the file the solver processes read `ir` from; false
+   * when `ir` has one already (runner.ts `SolverPool.adoptIrFile`). Without it the pool writes the
+   * file itself, in one piece, when the first obligation of `ir` starts.
+   */
+  adoptIrFile?(ir: IREdition, file: string): boolean;
+  /** stops the solver processes until the returned function is called (runner.ts `SolverPool.pause`) */
+  pause?(): () => void;
   close(): Promise<void>;
 }
 
@@ -134,15 +142,27 @@ export function editedRules(before: IREdition | undefined, ir: IREdition): Set<s
 }
 
 /**
- * `editedRules` in steps: the rules of `ir` fingerprinted 16 at a time (70 ms for all of HIS on a
- * loaded machine), `step()` awaited after each slice (a turn of the event loop, so that a request
- * is answered between); undefined as soon as a step says to stop (false).
+ * Longest stretch (ms) of the server's thread that background work does in one piece before it
+ * awaits its step (a turn of the event loop): a keystroke or request arriving meanwhile waits at
+ * most about this long. A rule's fingerprint takes 0.1–3 ms on HIS (16 of them took up to 30 ms
+ * on a loaded machine), so the slices are cut by time, not by count.
+ */
+export const STEP_MS = 4;
+
+/**
+ * `editedRules` in steps: the rules of `ir` fingerprinted for `STEP_MS` at a time (70 ms for all
+ * of HIS on a loaded machine), `step()` awaited after each slice (a turn of the event loop, so
+ * that a request is answered between); undefined as soon as a step says to stop (false).
  */
 export async function editedRulesInSteps(before: IREdition | undefined, ir: IREdition, step: () => Promise<boolean>): Promise<Set<string> | undefined> {
-  for (let i = 0; i < ir.rules.length; i += 16) {
-    for (const r of ir.rules.slice(i, i + 16)) ruleFingerprint(r);
+  let t0 = performance.now();
+  for (const r of ir.rules) {
+    ruleFingerprint(r);
+    if (performance.now() - t0 < STEP_MS) continue;
     if (!(await step())) return undefined;
+    t0 = performance.now();
   }
+  if (!(await step())) return undefined;
   return editedRules(before, ir);
 }
 

@@ -24,14 +24,15 @@
  * results into LSP diagnostics.
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { DiagnosticSeverity, type CodeAction, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from "vscode-languageserver/node";
-import { editionFolder, type IREdition, type SourcePos } from "../ir/types.js";
-import { safeName, type Obligation } from "../ir/obligations.js";
+import type { CodeAction, Diagnostic as LspDiagnostic } from "vscode-languageserver/node";
+import { editionFolder, type IREdition } from "../ir/types.js";
+import type { Obligation } from "../ir/obligations.js";
 import type { ObligationResult, ProofReport } from "../ir/proof-report.js";
-import { factText, idInfo, involved, verdictMessage } from "../ir/verdict-words.js";
-import { editedRulesInSteps, keyedFor, loadProver, result, openProofCache, proofCacheFile, PROVE_LIST_BOUND as LIST_BOUND, type ProofCache, type ProverModule } from "./keys.js";
+import { writeIrFile } from "./ir-file.js";
+import { findingCodeActions, findingDiagnostics, type ShownResult } from "./findings.js";
+import { editedRulesInSteps, keyedFor, STEP_MS, loadProver, result, openProofCache, proofCacheFile, PROVE_LIST_BOUND as LIST_BOUND, type ProofCache, type ProverModule } from "./keys.js";
 
 /**
  * Quiet time after the last check of an edition before its obligations are proved again (ms).
@@ -42,20 +43,10 @@ import { editedRulesInSteps, keyedFor, loadProver, result, openProofCache, proof
  */
 export const PROVE_DEBOUNCE_MS = 30;
 
+export { PROVE_SOURCE, type FindingData } from "./findings.js";
+
 /** Idle time after the last verdict before the proof cache is written (ms). */
 const SAVE_DELAY_MS = 5000;
-
-/** `source` of the proof diagnostics. */
-export const PROVE_SOURCE = "rulewright prove";
-
-/** What `ProofDiagnostic.data` holds: the obligation, and its counterexample or witness (for the code action). */
-export interface FindingData {
-  obligation: string;
-  edition: string;
-  /** the edition folder, relative to the project root (`dsl/his`) */
-  dir: string;
-  example?: { kind: "counterexample" | "witness"; state: Record<string, unknown>; action: Record<string, unknown> };
-}
 
 /** A progress reporter ($/progress): `createWorkDoneProgress` of vscode-languageserver, or a no-op. */
 export interface Progress {
@@ -87,12 +78,8 @@ export interface ProvingOptions {
 }
 
 type Verify = ProverModule;
-/**
- * A result as shown: `stale` while its obligation is proved again after an edit; `early` when it
- * is the verdict as soon as it was found (verify's `onEarlyFinding`), its counterexample not yet
- * canonical nor minimal (the polished one replaces it when the same solve ends).
- */
-type Result = ObligationResult & { stale?: boolean; early?: boolean };
+/** A result as shown (findings.ts `ShownResult`: `stale`, `early`). */
+type Result = ShownResult;
 type Pool = InstanceType<Verify["SolverPool"]>;
 
 interface EditionState {
@@ -109,6 +96,11 @@ interface EditionState {
   generation: number;
   /** the files the published diagnostics of this edition are on */
   files: Set<string>;
+  /**
+   * the diagnostics of the results, by file, as of the last `refresh` (made once per change of the
+   * results, not once per file published: a publish of the edition's 40 files read them 40 times)
+   */
+  byFile: Map<string, LspDiagnostic[]>;
 }
 
 /** Verdict order of work: errors first, cheap queries before expensive ones. */
@@ -128,6 +120,8 @@ export class Proving {
   /** runs in progress (one per edition at most that is not stale) */
   private running = 0;
   private closed = false;
+  /** where the IR files of the solver processes are written (ir-file.ts; removed by `close`) */
+  private readonly irDir = path.join(os.tmpdir(), `rulewright-lsp-${process.pid}-${Date.now().toString(36)}`);
 
   constructor(private readonly opts: ProvingOptions) {}
 
@@ -142,7 +136,7 @@ export class Proving {
     let st = this.editions.get(dir);
     let changed: ReadonlySet<string> = new Set();
     if (!st) {
-      st = { dir, results: new Map(), from: "report", generation: 0, files: new Set() };
+      st = { dir, results: new Map(), from: "report", generation: 0, files: new Set(), byFile: new Map() };
       this.editions.set(dir, st);
       if (ir) this.showReport(st, ir);
       changed = this.refresh(st);
@@ -218,62 +212,40 @@ export class Proving {
     }
   }
 
-  /** The proof diagnostics of a file: the union over the editions (a finding two editions share shows once). */
+  /**
+   * The proof diagnostics of a file: the union over the editions (a finding two editions share
+   * shows once), as of each edition's last refresh (a check, or a verdict published).
+   */
   diagnostics(file: string): LspDiagnostic[] {
     const out: LspDiagnostic[] = [];
     const seen = new Set<string>();
     for (const st of this.editions.values()) {
-      if (!st.ir || !st.files.has(file)) continue;
-      for (const o of st.results.values())
-        for (const d of this.toDiagnostics(st, o)) {
-          if (d.file !== file) continue;
-          const k = `${d.diag.range.start.line}:${d.diag.range.start.character}:${d.diag.severity}:${d.diag.message}`;
-          if (seen.has(k)) continue;
-          seen.add(k);
-          out.push(d.diag);
-        }
+      if (!st.ir) continue;
+      for (const diag of st.byFile.get(file) ?? []) {
+        const k = `${diag.range.start.line}:${diag.range.start.character}:${diag.severity}:${diag.message}`;
+        if (seen.has(k)) continue;
+        seen.add(k);
+        out.push(diag);
+      }
     }
     return out;
   }
 
   /**
-   * Code actions for proof diagnostics: write the counterexample or witness as
-   * `proofs/<edition>/lsp/<id>.state.json` and `.action.json` (a WorkspaceEdit the editor
-   * applies; the server writes no file), titled with the `rulewright check` command that replays
-   * it; and open the last proof report when there is one.
+   * Code actions for proof diagnostics (findings.ts `findingCodeActions`): write the
+   * counterexample or witness, replayed by the `rulewright check` command in the title.
    */
   codeActions(diagnostics: readonly LspDiagnostic[]): CodeAction[] {
-    const out: CodeAction[] = [];
-    for (const d of diagnostics) {
-      if (d.source !== PROVE_SOURCE) continue;
-      const data = d.data as FindingData | undefined;
-      const ex = data?.example;
-      if (!data || !ex) continue;
-      const st = this.editions.get(path.resolve(this.opts.root, data.dir));
-      const folder = st?.ir ? editionFolder(st.ir) : data.edition;
-      const base = path.join("proofs", folder, "lsp", safeName(data.obligation));
-      const files = { state: `${base}.state.json`, action: `${base}.action.json` };
-      const replay = `npx rulewright check --edition ${data.dir} --state ${files.state} --action ${files.action}`;
-      const edits = [
-        { file: files.state, text: JSON.stringify(ex.state, null, 2) + "\n" },
-        { file: files.action, text: JSON.stringify(ex.action, null, 2) + "\n" },
-      ];
-      out.push({
-        title: `Write the ${ex.kind} of ${data.obligation} (replay: ${replay})`,
-        kind: "quickfix",
-        diagnostics: [d],
-        edit: {
-          documentChanges: edits.flatMap((e) => {
-            const uri = pathToFileURL(path.join(this.opts.root, e.file)).href;
-            return [
-              { kind: "create" as const, uri, options: { overwrite: true } },
-              { textDocument: { uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: e.text }] },
-            ];
-          }),
-        },
-      });
-    }
-    return out;
+    return findingCodeActions(this.opts.root, diagnostics, (dir) => this.editions.get(path.resolve(this.opts.root, dir))?.ir);
+  }
+
+  /**
+   * Stops the solver processes until the returned function is called (verify's
+   * `SolverPool.pause`): the diagnostics schedule's check after a keystroke, whose runs are stale
+   * by then, has the cores first. Call the returned function in a `finally`.
+   */
+  pauseSolvers(): () => void {
+    return this.pool?.pause?.() ?? (() => undefined);
   }
 
   /** Stops the solver processes and writes what the cache holds that is not on disk yet. */
@@ -284,6 +256,7 @@ export class Proving {
       clearTimeout(this.saveTimer);
       this.save();
       await this.pool?.close();
+      fs.rmSync(this.irDir, { recursive: true, force: true });
     })());
   }
   private closing: Promise<void> | undefined;
@@ -307,13 +280,23 @@ export class Proving {
     for (const o of report.obligations) st.results.set(o.id, o);
   }
 
-  /** The files of the edition's findings now and before (a finding gone must be cleared): they are to be published. */
+  /**
+   * Makes the edition's diagnostics from its results (`byFile`); returns the files of its findings
+   * now and before (a finding gone must be cleared): they are to be published.
+   */
   private refresh(st: EditionState): Set<string> {
     const before = st.files;
-    const now = new Set<string>();
-    if (st.ir) for (const o of st.results.values()) for (const d of this.toDiagnostics(st, o)) now.add(d.file);
-    st.files = now;
-    return new Set([...before, ...now]);
+    const byFile = new Map<string, LspDiagnostic[]>();
+    if (st.ir)
+      for (const o of st.results.values())
+        for (const d of findingDiagnostics(this.opts.root, st, o)) {
+          const list = byFile.get(d.file);
+          if (list) list.push(d.diag);
+          else byFile.set(d.file, [d.diag]);
+        }
+    st.byFile = byFile;
+    st.files = new Set(byFile.keys());
+    return new Set([...before, ...st.files]);
   }
 
   /** Publishes the edition's findings (`onChange`). */
@@ -425,6 +408,7 @@ export class Proving {
     };
     /** looks up `ordered[from, to)`: a hit is its verdict, a miss is to prove (its last result shown stale) */
     const lookUp = async (from: number, to: number): Promise<boolean> => {
+      let t0 = performance.now();
       for (let i = from; i < to; i++) {
         const ob = ordered[i]!;
         const hit = cache.get(keyer(ob));
@@ -435,11 +419,12 @@ export class Proving {
           if (last) results.set(ob.id, { ...last, stale: true });
           else results.delete(ob.id);
         }
-        // in slices, so that requests are answered between them
-        if (i % 4 === 3) {
+        // in slices of STEP_MS, so that requests (and the next keystroke) are answered between them
+        if (performance.now() - t0 >= STEP_MS) {
           wake();
           await turn();
           if (stale()) return false;
+          t0 = performance.now();
         }
       }
       todo.sort(order);
@@ -448,6 +433,12 @@ export class Proving {
     const split = firstOthers < 0 ? ordered.length : firstOthers;
     if (!(await lookUp(0, split))) return;
     this.republish(st);
+    // the IR's file for the solver processes (ir-file.ts: in steps, not in one piece by the pool
+    // as the first obligation starts), before the others' look-ups: the first proof waits for it
+    const step = () => turn().then(() => !stale());
+    const irFile = todo.length ? await writeIrFile(ir, this.irDir, step) : undefined;
+    if (todo.length && !irFile) return;
+    if (irFile && stale()) return this.dropIrFile(irFile);
     const lookingUp = lookUp(split, ordered.length)
       .catch((e: unknown) => {
         this.opts.log(`rulewright: looking up the proof cache of ${this.rel(st.dir)} failed: ${(e as Error).stack ?? e}`);
@@ -475,8 +466,9 @@ export class Proving {
       if (!stale()) void this.poolOf().then((p) => p.boot()).catch(() => undefined);
       return;
     }
-    if (stale()) return;
+    if (stale()) return irFile ? this.dropIrFile(irFile) : undefined;
     const pool = await this.poolOf();
+    if (!(await this.handIrFile(pool, ir, irFile, step)) || stale()) return;
     const lease = pool.start();
     const progress = this.progressNow();
     let done = 0;
@@ -527,6 +519,29 @@ export class Proving {
   }
 
   /**
+   * Hands the pool the IR's file `file` (written now, in steps, when there is none yet: nothing
+   * was to prove among the edited rules' obligations); a pool that takes none gets none (the
+   * file is removed). False when a step said to stop (nothing handed over).
+   */
+  private async handIrFile(pool: Pool, ir: IREdition, file: string | undefined, step: () => Promise<boolean>): Promise<boolean> {
+    if (!pool.adoptIrFile) {
+      if (file) fs.rmSync(file, { force: true });
+      return true;
+    }
+    file ??= await writeIrFile(ir, this.irDir, step);
+    if (!file) return false;
+    // (the server closed meanwhile: the pool is gone)
+    if (this.closed || !pool.adoptIrFile(ir, file)) this.dropIrFile(file);
+    return !this.closed;
+  }
+
+  /** Removes an IR file no pool took (and the folder, when the server has closed meanwhile: a write may have made it again). */
+  private dropIrFile(file: string): void {
+    fs.rmSync(file, { force: true });
+    if (this.closed) fs.rmSync(this.irDir, { recursive: true, force: true });
+  }
+
+  /**
    * A progress reporter usable at once: the token is asked of the client (a round trip) while
    * the first obligation is already being proved; the reports wait for it, the proof does not.
    */
@@ -547,53 +562,4 @@ export class Proving {
       done: () => withProgress((p) => p.done()),
     };
   }
-
-  /** The diagnostics of one result, by file: one on each rule (or exemption, table) it is about, pointing at the others. */
-  private toDiagnostics(st: EditionState, o: Result): { file: string; diag: LspDiagnostic }[] {
-    const ir = st.ir;
-    if (!ir || o.severity === "off" || o.verdict === "proved") return [];
-    const severity = o.verdict === "unknown" ? DiagnosticSeverity.Information : o.severity === "error" ? DiagnosticSeverity.Error : o.severity === "warning" ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information;
-    const ids = involved(o);
-    const infos = ids.map((id) => idInfo(ir, id)).filter((x): x is NonNullable<typeof x> => !!x);
-    // on the subjects (the rules the obligation is about); always_forbidden and stuck_power have
-    // none: on the rules of the core. Invariants of the core are related information only
-    const targets = o.table !== undefined ? infos.filter((x) => x.what === "table") : o.subjects.length ? infos.filter((x) => o.subjects.includes(x.id)) : infos.filter((x) => x.what !== "invariant");
-    if (!targets.length) return [];
-    const example = o.counterexample ?? o.witness;
-    const lines = [o.verdict === "unknown" ? `not proved (unknown): ${verdictMessage(o, ir).replace(/^not proved: /, "")}` : verdictMessage(o, ir)];
-    if (o.stale) lines.push("(being proved again after the edit)");
-    else if (o.early) lines.push("(counterexample as the solver found it: being made minimal)");
-    else if (st.from === "report" && o.verdict !== "unknown") lines.push(`(from the last proof report, proofs/${editionFolder(ir)}/report.json)`);
-    if (o.counterexample?.facts?.length) lines.push(`counterexample: ${o.counterexample.facts.map(factText).join(", ")}; action ${JSON.stringify(o.counterexample.action)}`);
-    const reportFile = path.join(this.opts.root, "proofs", editionFolder(ir), "report.json");
-    const exFile = o.counterexample ? path.join(this.opts.root, "proofs", editionFolder(ir), "counterexamples", `${safeName(o.id)}.state.json`) : undefined;
-    const href = st.from === "report" ? (exFile && fs.existsSync(exFile) ? exFile : reportFile) : undefined;
-    const data: FindingData = { obligation: o.id, edition: ir.name, dir: this.rel(st.dir), ...(example ? { example: { kind: o.counterexample ? "counterexample" : "witness", state: example.state, action: example.action } } : {}) };
-    const out: { file: string; diag: LspDiagnostic }[] = [];
-    for (const t of targets) {
-      const related: DiagnosticRelatedInformation[] = infos
-        .filter((x) => x.id !== t.id)
-        .map((x) => ({ location: { uri: pathToFileURL(path.resolve(this.opts.root, x.pos.file)).href, range: rangeOf(x.pos, x.id) }, message: `${x.what} \`${x.id}\`: ${x.title}` }));
-      out.push({
-        file: path.resolve(this.opts.root, t.pos.file),
-        diag: {
-          range: rangeOf(t.pos, t.id),
-          severity,
-          source: PROVE_SOURCE,
-          code: o.id,
-          ...(href ? { codeDescription: { href: pathToFileURL(href).href } } : {}),
-          message: lines.join("\n"),
-          ...(related.length ? { relatedInformation: related } : {}),
-          data,
-        },
-      });
-    }
-    return out;
-  }
-}
-
-/** The range of a declaration's id at `pos` (1-based line and column of the id). */
-function rangeOf(pos: SourcePos, id: string) {
-  const start = { line: Math.max(0, pos.line - 1), character: Math.max(0, pos.column - 1) };
-  return { start, end: { line: start.line, character: start.character + id.length } };
 }

@@ -438,6 +438,46 @@ export class SolverPool {
     this.evict();
     return file;
   }
+  /**
+   * Makes `file` (the JSON of `ir`, written by the caller: the language server writes it in steps,
+   * compiler/lsp/ir-file.ts) the file the solver processes read `ir` from, as if `irFile(ir)` had
+   * written it; the pool owns it from then on (removes it as its own). False, the file left
+   * alone, when `ir` has a file already.
+   */
+  adoptIrFile(ir: IREdition, file: string): boolean {
+    if (this.irFiles.has(ir)) return false;
+    this.irFiles.set(ir, file);
+    this.evict();
+    return true;
+  }
+  /**
+   * Stops the pool's processes (SIGSTOP) until the returned function is called (SIGCONT): a caller
+   * with a short stretch of urgent work for this machine's cores (the language server's check
+   * after a keystroke, compiler/lsp/diagnostics-schedule.ts) has them first. Verdicts do not
+   * change (the budget counts solver steps, the safety net CPU time; the silence a watchdog waits
+   * for is far longer than such a stretch). Call the returned function in a `finally` of the same
+   * synchronous stretch. Nothing is stopped where signals cannot stop a process (Windows).
+   */
+  pause(): () => void {
+    const stopped: number[] = [];
+    for (const w of this.tiny?.threads ?? []) {
+      try {
+        process.kill(w.threadId, "SIGSTOP");
+        stopped.push(w.threadId);
+      } catch {
+        // gone, or no such signal here
+      }
+    }
+    return () => {
+      for (const pid of stopped.splice(0)) {
+        try {
+          process.kill(pid, "SIGCONT");
+        } catch {
+          // gone meanwhile
+        }
+      }
+    };
+  }
   /** Ends one use of `irFile(ir)` (a file in use is never removed). */
   doneWith(ir: IREdition): void {
     const n = (this.uses.get(ir) ?? 1) - 1;
@@ -464,6 +504,9 @@ export class SolverPool {
   readonly errors: string[] = [];
   async close(): Promise<void> {
     await this.tiny?.destroy().catch(() => undefined);
+    // (adopted files may lie outside the pool's folder)
+    for (const f of this.irFiles.values()) fs.rmSync(f, { force: true });
+    this.irFiles.clear();
     if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
     this.dir = undefined;
   }
