@@ -17,6 +17,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { editionFolder, type IREdition } from "../ir/types.js";
 import { findScenarioFiles, readScenarioFile } from "../scenarios/index.js";
 import { compile, UsageError, color, type Format } from "./common.js";
@@ -88,7 +89,8 @@ export interface Manifest {
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** Deep equality with objects' keys in any order (a state whose powers were exchanged lists its map keys in another order: the same state). */
+const same = (a: unknown, b: unknown): boolean => isDeepStrictEqual(a, b);
 
 /** A patch p with deepMerge(base, p) = state, or undefined when a key of base is missing in state. */
 export function diffState(base: unknown, state: unknown): { patch: unknown } | undefined {
@@ -212,6 +214,7 @@ export function buildCorpus(
     mutation = runMutation(ir, [...states], {
       check: mod.check,
       valid,
+      shrinkBases: [...candidates.values()],
       budget: opts.budget,
       decisions: opts.decisions ?? committedDecisions(ir),
       onMutant: opts.onMutant,

@@ -25,7 +25,7 @@ import type { IRAction, IREdition, IRRule } from "../ir/types.js";
 import { actorParam, isActorOnly, liftedBy } from "../ir/derived.js";
 import { createInterpreter } from "../interpret/index.js";
 import { mutateEdition, type Mutant } from "./mutants.js";
-import { distinguishes, type CheckFn } from "./mutation.js";
+import { distinguishes, shrinkTowards, type CheckFn } from "./mutation.js";
 
 type Rec = Record<string, unknown>;
 
@@ -109,35 +109,6 @@ function patchOf(base: unknown, state: unknown): unknown {
   const out: Rec = {};
   for (const [k, v] of Object.entries(state)) if (!(k in base) || JSON.stringify(base[k]) !== JSON.stringify(v)) out[k] = isObj(base[k]) && isObj(v) ? patchOf(base[k], v) : v;
   return out;
-}
-
-/**
- * `state` moved towards `base` as far as `keep` allows: each differing subtree (objects key by
- * key, lists of equal length element by element) is replaced by the base's when the result is
- * still kept, else looked into. Deterministic (keys in the state's order).
- */
-export function shrinkTowards(base: unknown, state: unknown, keep: (s: unknown) => boolean): unknown {
-  let cur = state;
-  const setAt = (s: unknown, p: (string | number)[], v: unknown): unknown => {
-    if (!p.length) return v;
-    const [k, ...rest] = p;
-    if (Array.isArray(s)) return s.map((x, i) => (i === k ? setAt(x, rest, v) : x));
-    return { ...(s as Rec), [k as string]: setAt((s as Rec)[k as string], rest, v) };
-  };
-  const visit = (b: unknown, s: unknown, p: (string | number)[]): void => {
-    if (JSON.stringify(b) === JSON.stringify(s)) return;
-    if (p.length && b !== undefined) {
-      const next = setAt(cur, p, b);
-      if (keep(next)) {
-        cur = next;
-        return;
-      }
-    }
-    if (isObj(b) && isObj(s)) for (const k of Object.keys(s)) visit(b[k], s[k], [...p, k]);
-    else if (Array.isArray(b) && Array.isArray(s) && b.length === s.length) s.forEach((x, i) => visit(b[i], x, [...p, i]));
-  };
-  visit(base, state, []);
-  return cur;
 }
 
 /**

@@ -20,6 +20,7 @@
  * mutant the search cannot tell apart is reported `equivalent` — equivalent within the bound,
  * not proved so.
  */
+import { isDeepStrictEqual } from "node:util";
 import type { IREdition, Type } from "../ir/types.js";
 import { actorParam, isActorOnly } from "../ir/derived.js";
 import { createInterpreter, type Interpreter } from "../interpret/index.js";
@@ -370,6 +371,47 @@ export function actorImages(ir: IREdition, m: Mutant, cases: readonly MutationCa
   return out.sort((x, y) => Number(y.alone) - Number(x.alone) || x.i - y.i).slice(0, limit).map((x) => x.c);
 }
 
+const isObj = (v: unknown): v is Rec => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** How many leaves (scalars, lists compared whole) of `state` differ from `base`'s. */
+function differingLeaves(base: unknown, state: unknown): number {
+  if (isObj(base) && isObj(state)) {
+    let n = 0;
+    for (const k of new Set([...Object.keys(base), ...Object.keys(state)])) n += differingLeaves(base[k], state[k]);
+    return n;
+  }
+  return isDeepStrictEqual(base, state) ? 0 : 1;
+}
+
+/**
+ * `state` moved towards `base` as far as `keep` allows: each differing subtree (objects key by
+ * key, lists of equal length element by element) is replaced by the base's when the result is
+ * still kept, else looked into. Deterministic (keys in the state's order).
+ */
+export function shrinkTowards(base: unknown, state: unknown, keep: (s: unknown) => boolean): unknown {
+  let cur = state;
+  const setAt = (s: unknown, p: (string | number)[], v: unknown): unknown => {
+    if (!p.length) return v;
+    const [k, ...rest] = p;
+    if (Array.isArray(s)) return s.map((x, i) => (i === k ? setAt(x, rest, v) : x));
+    return { ...(s as Rec), [k as string]: setAt((s as Rec)[k as string], rest, v) };
+  };
+  const visit = (b: unknown, s: unknown, p: (string | number)[]): void => {
+    if (isDeepStrictEqual(b, s)) return;
+    if (p.length && b !== undefined) {
+      const next = setAt(cur, p, b);
+      if (keep(next)) {
+        cur = next;
+        return;
+      }
+    }
+    if (isObj(b) && isObj(s)) for (const k of Object.keys(s)) visit(b[k], s[k], [...p, k]);
+    else if (Array.isArray(b) && Array.isArray(s) && b.length === s.length) s.forEach((x, i) => visit(b[i], x, [...p, i]));
+  };
+  visit(base, state, []);
+  return cur;
+}
+
 /**
  * The mutation run over a corpus: every mutant of the edition, killed by a case or searched for;
  * each found state is returned as a new case (and kills the later mutants it tells apart too).
@@ -391,6 +433,11 @@ export function runMutation(
     makeCase: (found: { state: unknown; action: Rec; allowed: boolean }, mutant: Mutant) => MutationCase | undefined;
     budget?: number;
     search?: boolean;
+    /**
+     * fixture states a found state is shrunk towards (`shrinkTowards`, to the one leaving the
+     * smallest difference) while it still tells the mutant apart: the case keeps only what kills it
+     */
+    shrinkBases?: readonly unknown[];
     decisions?: ReadonlyMap<string, { verdict: "equivalent" | "differs" | "unknown"; reason?: string; state?: unknown; action?: Rec }>;
     onMutant?: (done: number, total: number) => void;
   },
@@ -408,8 +455,19 @@ export function runMutation(
     if (base) before++;
     let by = base ?? killingCase(ir, m, added, mut);
     let killedBy: MutantResult["killedBy"] = base ? "corpus" : by ? "search" : undefined;
+    const shrunk = (found: { state: unknown; action: Rec; allowed: boolean } | undefined) => {
+      if (!found || !opts.shrinkBases?.length) return found;
+      const o = { check: opts.check, interp, mut, valid: opts.valid };
+      let best: { state: unknown; size: number } | undefined;
+      for (const base of opts.shrinkBases) {
+        const state = shrinkTowards(base, found.state, (s) => distinguishes(ir, m, o, s, found.action));
+        const size = differingLeaves(base, state);
+        if (!best || size < best.size) best = { state, size };
+      }
+      return { ...found, state: best!.state, allowed: opts.check(best!.state, found.action).allowed };
+    };
     if (!by && opts.search !== false) {
-      const found = distinguish(ir, m, all, { check: opts.check, interp, mut, valid: opts.valid, budget: opts.budget });
+      const found = shrunk(distinguish(ir, m, all, { check: opts.check, interp, mut, valid: opts.valid, budget: opts.budget }));
       const c = found && opts.makeCase(found, m);
       if (c) {
         added.push(c);
@@ -421,7 +479,7 @@ export function runMutation(
     if (!by && opts.search !== false) {
       // aimed at the mutation site: the skipped actor's side of the cases where the rule fires
       const images = actorImages(ir, m, all);
-      const found = images.length ? distinguish(ir, m, images, { check: opts.check, interp, mut, valid: opts.valid, budget: opts.budget }) : undefined;
+      const found = shrunk(images.length ? distinguish(ir, m, images, { check: opts.check, interp, mut, valid: opts.valid, budget: opts.budget }) : undefined);
       const c = found && opts.makeCase(found, m);
       if (c) {
         added.push(c);
