@@ -1,9 +1,11 @@
 // A small game engine for the Action Phase of Here I Stand, written as an engine author would:
 // the engine owns the game state and its changes; rulewright's generated validators
 // (`rulewright/editions/his`, compiled JavaScript from the installed package) say which moves
-// are legal (`legalMoves`, and `check` for the moves it cannot enumerate), and whether a state is
-// valid (`validateState`: the schema and the invariants). The engine never decides a rule itself. What it models: impulses in turn order; each impulse the active power passes,
-// or plays a card (for its CP, then spends them, or as an event) and ends the impulse.
+// are legal (`legalMoves`; `check` for the moves of an action that `legalMoves` does not
+// enumerate, should an edition have one), and whether a state is valid (`validateState`: the
+// schema and the invariants). The engine never decides a rule itself. What it models: impulses in
+// turn order; each impulse the active power passes, or plays a card (for its CP, then spends
+// them, or as an event) and ends the impulse.
 import { ACTIONS, LEGAL_MOVE_ACTIONS, check, legalMoves, lookupActionCost, validateState } from "rulewright/editions/his";
 
 /** The impulse order of the Action Phase (§11). */
@@ -61,9 +63,9 @@ export const MODELED = new Set(["pass", "end_impulse", "play_card", "spend_cp"])
 /**
  * The legal moves of `power` in `state` that the engine can apply: the generated `legalMoves`
  * (every move of an action over finite domains that the rules allow, obligations included),
- * kept to the modeled actions and CP actions; plus, for `play_card` (its `card` parameter is a
- * string: `LEGAL_MOVE_ACTIONS` says legalMoves does not enumerate it), each card of the hand
- * both ways, kept when `check` allows it.
+ * kept to the modeled actions and CP actions (`play_card` included: its cards range over the
+ * hand); plus the engine's candidates of any action `LEGAL_MOVE_ACTIONS` marks not enumerated
+ * (none in his today), each kept when `check` allows it.
  */
 export function legalCandidates(state, power) {
   const cp = new Set(CP_ACTIONS);
