@@ -7,7 +7,19 @@
 // when present and left out when absent.
 (function () {
   "use strict";
-  const data = JSON.parse(document.getElementById("data").textContent);
+  /** The data from its shared form (shared-json.ts: repeated subtrees stored once in `$shared`, `{ "$s": i }` where they occur); each reference a fresh copy. */
+  function unshare(raw) {
+    if (!raw || !Array.isArray(raw.$shared)) return raw;
+    const fix = (x) => {
+      if (Array.isArray(x)) return x.map(fix);
+      if (x === null || typeof x !== "object") return x;
+      const keys = Object.keys(x);
+      if (keys.length === 1 && keys[0] === "$s") return fix(raw.$shared[x.$s]);
+      return Object.fromEntries(keys.map((k) => [k, fix(x[k])]));
+    };
+    return fix(raw.$root);
+  }
+  const data = unshare(JSON.parse(document.getElementById("data").textContent));
   const main = document.getElementById("main");
   const SITE = "rulewright report";
 

@@ -14,6 +14,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { SiteData } from "./data.js";
+import { shareSubtrees } from "./shared-json.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -57,7 +58,7 @@ export function renderSite(data: SiteData, layout: Layout): string {
 <body>
 <header><a href="#/" class="brand">rulewright report</a><nav id="editions" aria-label="editions"></nav><div class="search-box" role="search"><input id="search" type="search" placeholder="Search rules, §9.6, obligations…" aria-label="search rules, citations and proof obligations" aria-controls="results" autocomplete="off"><div id="results"></div></div></header>
 <main id="main"></main>
-<script id="data" type="application/json">${scriptJson(data)}</script>
+<script id="data" type="application/json">${scriptJson(shareSubtrees(data))}</script>
 <script id="layout" type="application/json">${scriptJson(layout)}</script>
 <script>${minisearch.replace(/<\/script/gi, "<\\/script")}</script>
 <script>${client.replace(/<\/script/gi, "<\\/script")}</script>

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import http from "node:http";
 import { DEFAULT_PORT, isLocalHost, parsePort } from "../../compiler/cli/report.js";
 import { UsageError } from "../../compiler/cli/common.js";
+import { unshareSubtrees } from "../../compiler/report/shared-json.js";
 
 const REPO = process.cwd();
 const BIN = path.join(REPO, "bin", "rulewright.mjs");
@@ -38,7 +39,7 @@ const get = async (url: string): Promise<{ status: number; text: string }> => {
 
 /** The edition's data as inlined in the page (the `<script id="data">` JSON). */
 const pageData = (html: string): { editions: { folder: string; rules: { id: string; title: string }[] }[] } =>
-  JSON.parse(html.match(/<script id="data" type="application\/json">([\s\S]*?)<\/script>/)![1].replace(/\\u003c/g, "<"));
+  unshareSubtrees(JSON.parse(html.match(/<script id="data" type="application\/json">([\s\S]*?)<\/script>/)![1].replace(/\\u003c/g, "<"))) as never;
 
 describe("rulewright serve --watch", () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "rulewright-serve-"));
