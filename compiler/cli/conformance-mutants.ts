@@ -41,7 +41,7 @@ function witnessBase(ir: IREdition): { file: string; text: string } {
 
 /**
  * Solves the mutants of `results` that no case kills and that have no fresh answer (or a fresh
- * `unknown` whose budget ran out under a smaller budget than `rlimit`: `retriable`), and writes
+ * `unknown` whose budget ran out under a smaller budget than `rlimit`, when it is given: `retriable`), and writes
  * `proofs/mutants/<edition>.json` (the answers of mutants the rules no longer give dropped).
  * @returns how many were solved, their answers by verdict, and the CPU time (ms) the solving took
  */
@@ -53,9 +53,10 @@ export async function proveUndecided(
 ): Promise<{ solved: number; verdicts: Record<MutantProof["verdict"], number>; cpuMs: number }> {
   const mutants = mutantsOf(ir);
   const fresh = committedDecisions(ir);
-  // an answer whose budget ran out under a smaller budget than this run's is solved again
-  const budget = opts.rlimit ?? (await import("../verify/diff/variants.js")).DEFAULT_VARIANT_RLIMIT;
-  const retry = new Set(readEntries(ir).filter((e) => fresh.get(e.id)?.verdict === "unknown" && retriable(e, budget)).map((e) => e.id));
+  // with --rlimit given: an answer whose budget ran out under a smaller budget is solved again
+  // (without it, only the mutants with no fresh answer: a rule change does not re-solve every unknown)
+  const budget = opts.rlimit;
+  const retry = new Set(budget === undefined ? [] : readEntries(ir).filter((e) => fresh.get(e.id)?.verdict === "unknown" && retriable(e, budget)).map((e) => e.id));
   const todo = new Set(results.filter((r) => r.status !== "killed" && (!fresh.has(r.id) || retry.has(r.id))).map((r) => r.id));
   const cpu0 = process.cpuUsage();
   const keys = new Map(mutants.map((m) => [m.id, mutantKey(ir, m)]));

@@ -182,7 +182,7 @@ function toolCommands(program: Command, set: SetCode): void {
     .option("--check", "write nothing; exit 1 when a committed corpus is stale")
     .option("--proofs <dir>", "where the prove reports are (default proofs)")
     .option("--prove-mutants", "decide with Z3 the mutants the bounded search leaves and that have no fresh answer in proofs/mutants/<edition>.json, and write it")
-    .option("--rlimit <units>", "with --prove-mutants: the resource budget of one action's search for a mutant, in units of Z3's deterministic resource count (default 60M): running out is unknown")
+    .option("--rlimit <units>", "with --prove-mutants: the resource budget of one action's search for a mutant, in units of Z3's deterministic resource count (default 60M): running out is unknown; given, it also solves again the committed unknowns whose smaller budget ran out")
     .addOption(formatOption())
     .action(async (editions: string[], o: { check?: boolean; proofs?: string; proveMutants?: boolean; rlimit?: string; format: Format }) => {
       set(await conformanceWriteCommand(editions, o));

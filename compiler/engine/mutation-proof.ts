@@ -121,7 +121,7 @@ export async function proveMutants(
   mutants: readonly Mutant[],
   opts: { check: CheckFn; valid: (state: unknown, action: Rec) => boolean; base: { file: string; text: string }; rlimit?: number; onMutant?: (done: number, total: number, id: string) => void },
 ): Promise<MutantProof[]> {
-  const { compareRuleVariants } = await import("../verify/diff/variants.js");
+  const { compareRuleVariants, DEFAULT_VARIANT_RLIMIT } = await import("../verify/diff/variants.js");
   const { defaultJson } = await import("../verify/encode/state-facts.js");
   const interp = createInterpreter(ir);
   // the invariants are sliced to each query's cone of influence when the default state satisfies them all (decided here by the interpreter)
@@ -135,7 +135,7 @@ export async function proveMutants(
   const baseState = JSON.parse(opts.base.text) as unknown;
   return mutants.map((m, i) => {
     const v = verdicts[i]!;
-    const entry: MutantProof = { id: m.id, key: mutantKey(ir, m), verdict: v.verdict, ...(v.reason ? { reason: v.reason } : {}), rlimit: v.rlimitUsed, ...(v.verdict === "unknown" && opts.rlimit ? { budget: opts.rlimit } : {}) };
+    const entry: MutantProof = { id: m.id, key: mutantKey(ir, m), verdict: v.verdict, ...(v.reason ? { reason: v.reason } : {}), rlimit: v.rlimitUsed, ...(v.verdict === "unknown" ? { budget: opts.rlimit ?? DEFAULT_VARIANT_RLIMIT } : {}) };
     if (v.verdict !== "differs") return entry;
     const o = { check: opts.check, interp, mut: createInterpreter(mutateEdition(ir, m)), valid: opts.valid };
     const action = v.witness!.action;
