@@ -47,11 +47,17 @@ export function loadCorpus(dir) {
   return { manifest, cases };
 }
 
+/** The shape of an engine's answer, said once when some answers do not have it. */
+export const ANSWER_SHAPE = '{"allowed": true|false, "violations": [rule ids], "obliged": [rule ids]} (violations optional with --verdict-only, obliged always optional; a module\'s check(state, action) returns it, a command writes it as one JSON line per case)';
+
+/** The first problem of an answer that is not a verdict starts with this. */
+const NOT_A_VERDICT = "not a verdict: ";
+
 const ids = (xs) => [...new Set((xs ?? []).map((x) => (typeof x === "string" ? x : x.rule)))].sort();
 
 /** What an engine answered, normalized: { allowed, violations?, obliged? } or { error }. */
 function normalize(answer) {
-  if (!answer || typeof answer !== "object" || typeof answer.allowed !== "boolean") return { error: `not a verdict: ${JSON.stringify(answer)?.slice(0, 200)}` };
+  if (!answer || typeof answer !== "object" || typeof answer.allowed !== "boolean") return { error: `${NOT_A_VERDICT}${JSON.stringify(answer)?.slice(0, 200)}` };
   const out = { allowed: answer.allowed };
   if (answer.violations !== undefined) out.violations = ids(answer.violations);
   if (answer.obliged !== undefined) out.obliged = ids(answer.obliged);
@@ -104,8 +110,10 @@ export async function startEngine(opts) {
 
 /**
  * Runs every case of a corpus folder through an engine: { edition, version, verdictOnly, total,
- * agreed, verdictsAgreed, disagreements }. `verdictsAgreed` counts the cases whose allowed/forbidden
- * answer agrees, whatever the mode. opts.verdictOnly: compare allowed/forbidden only.
+ * agreed, verdictsAgreed, notVerdicts, disagreements }. `verdictsAgreed` counts the cases whose
+ * allowed/forbidden answer agrees, whatever the mode; `notVerdicts` the answers without a boolean
+ * `allowed` (their disagreement's problem starts "not a verdict: "). opts.verdictOnly: compare
+ * allowed/forbidden only.
  */
 export async function runCorpus(dir, engineOpts, opts = {}) {
   const verdictOnly = !!opts.verdictOnly;
@@ -128,7 +136,21 @@ export async function runCorpus(dir, engineOpts, opts = {}) {
   } finally {
     await engine.close();
   }
-  return { edition: manifest.edition, version: manifest.version, verdictOnly, total: cases.length, agreed: cases.length - disagreements.length, verdictsAgreed, disagreements };
+  const notVerdicts = disagreements.filter((d) => d.problems[0].startsWith(NOT_A_VERDICT)).length;
+  return { edition: manifest.edition, version: manifest.version, verdictOnly, total: cases.length, agreed: cases.length - disagreements.length, verdictsAgreed, notVerdicts, disagreements };
+}
+
+/**
+ * The disagreements worth printing one by one: all but the answers that are not verdicts past the
+ * first `keep` of them (an engine answering in another shape would print one line per case), and
+ * a note saying how many were left out and what an answer looks like (none when nothing was).
+ */
+export function printable(r, keep = 3) {
+  let seen = 0;
+  const shown = r.disagreements.filter((d) => !d.problems[0].startsWith(NOT_A_VERDICT) || ++seen <= keep);
+  const left = r.notVerdicts - Math.min(r.notVerdicts, keep);
+  const note = r.notVerdicts ? `${r.notVerdicts} answer${r.notVerdicts === 1 ? " was" : "s were"} not a verdict${left ? ` (${left} not listed)` : ""}: an answer is ${ANSWER_SHAPE}` : "";
+  return { shown, note };
 }
 
 async function cli(argv) {
@@ -145,7 +167,9 @@ async function cli(argv) {
   const r = await runCorpus(dir, engine, { verdictOnly: argv.includes("--verdict-only") });
   if (argv.includes("--json")) process.stdout.write(JSON.stringify(r, null, 2) + "\n");
   else {
-    for (const d of r.disagreements) process.stdout.write(`✗ ${d.id} ${d.name} (${d.source}${d.citation ? `, ${d.citation}` : ""})\n${d.problems.map((p) => `    ${p}\n`).join("")}`);
+    const { shown, note } = printable(r);
+    for (const d of shown) process.stdout.write(`✗ ${d.id} ${d.name} (${d.source}${d.citation ? `, ${d.citation}` : ""})\n${d.problems.map((p) => `    ${p}\n`).join("")}`);
+    if (note) process.stdout.write(`${note}\n`);
     process.stdout.write(`${r.edition} corpus ${r.version}: ${r.agreed}/${r.total} cases agree${r.verdictOnly ? " (verdicts only)" : `; verdicts alone: ${r.verdictsAgreed}/${r.total}`}\n`);
   }
   return r.disagreements.length ? 1 : 0;

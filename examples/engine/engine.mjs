@@ -69,7 +69,10 @@ export const MODELED = new Set(["pass", "end_impulse", "play_card", "spend_cp"])
  */
 export function legalCandidates(state, power) {
   const cp = new Set(CP_ACTIONS);
-  const enumerated = legalMoves(state, power).filter((m) => MODELED.has(m.action) && (m.action !== "spend_cp" || cp.has(m.on)));
+  const moves = legalMoves(state, power);
+  // { ok: false, errors } for a state or power that is not valid input (the engine's own bug here)
+  if (!Array.isArray(moves)) throw new Error(`legalMoves refused its input: ${moves.errors.map((e) => `${e.input}${e.path}: ${e.message}`).join("; ")}`);
+  const enumerated = moves.filter((m) => MODELED.has(m.action) && (m.action !== "spend_cp" || cp.has(m.on)));
   const notEnumerated = new Set(LEGAL_MOVE_ACTIONS.filter((a) => !a.enumerated).map((a) => a.action));
   const byCheck = candidateMoves(state, power).filter((m) => notEnumerated.has(m.action) && check(state, m).allowed);
   return [...enumerated, ...byCheck];

@@ -218,6 +218,14 @@ describe("modules", () => {
     expect(d.help).toBe("did you mean `passing`?");
   });
 
+  it("RW2101 with no modules folder beside the edition (an edition copied out of its project): the hint says to copy the modules beside it", () => {
+    const root = tree({ "modules/passing/pass.rules": null });
+    fs.rmSync(path.join(root, "dsl/modules"), { recursive: true, force: true });
+    const d = only(load(root, "mini").diagnostics, "RW2101");
+    expect(d.message).toBe("unknown module `passing`: no rule files in `dsl/modules/passing`");
+    expect(d.help).toBe("modules are found in `dsl/modules/<name>/`, a `modules` folder beside the edition's folder, and there is none: an edition copied out of its project needs the modules it imports copied beside it (for a bundled edition: `cp -r dsl/modules dsl/`)");
+  });
+
   it("RW2110: a module imported twice is a warning; its rules come once", () => {
     const root = tree({ "mini/more.rules": "import passing\n" });
     const { edition, diagnostics } = load(root, "mini");
