@@ -9,7 +9,7 @@ import path from "node:path";
 import { editionFolder, type IREdition } from "../ir/types.js";
 import { mutantsOf } from "../engine/mutants.js";
 import type { MutantResult } from "../engine/mutation.js";
-import { formatMutantProofs, freshDecisions, mutantKey, parseMutantProofs, proveMutants, retriable, type MutantDecision, type MutantProof } from "../engine/mutation-proof.js";
+import { formatMutantProofs, freshDecisions, mutantKey, parseMutantProofs, proveMutants, retriable, routeBound, type MutantDecision, type MutantProof, type SeedCase } from "../engine/mutation-proof.js";
 import type { ValidatorModule } from "../engine/loader.js";
 
 /** Mutants solved per chunk (the answers file is written after each). */
@@ -49,7 +49,7 @@ export async function proveUndecided(
   ir: IREdition,
   mod: ValidatorModule,
   results: readonly MutantResult[],
-  opts: { valid: (state: unknown, action: Record<string, unknown>) => boolean; rlimit?: number; onMutant?: (done: number, total: number, id: string) => void },
+  opts: { valid: (state: unknown, action: Record<string, unknown>) => boolean; rlimit?: number; cases?: readonly SeedCase[]; onMutant?: (done: number, total: number, id: string) => void },
 ): Promise<{ solved: number; verdicts: Record<MutantProof["verdict"], number>; cpuMs: number }> {
   const mutants = mutantsOf(ir);
   const fresh = committedDecisions(ir);
@@ -62,13 +62,14 @@ export async function proveUndecided(
   const keys = new Map(mutants.map((m) => [m.id, mutantKey(ir, m)]));
   // the fresh answers, those being solved again included: a run stopped midway keeps the ones it did not reach
   const kept = readEntries(ir).filter((e) => keys.get(e.id) === e.key);
-  const pending = mutants.filter((m) => todo.has(m.id));
+  // the mutants whose searches refine routes last: a run stopped midway has solved the cheap ones
+  const pending = mutants.filter((m) => todo.has(m.id)).map((m) => ({ m, late: routeBound(ir, m) })).sort((x, y) => Number(x.late) - Number(y.late)).map((x) => x.m);
   const solved: MutantProof[] = [];
   const base = witnessBase(ir);
   // in chunks, the file written after each: an interrupted run keeps what it solved
   for (let i = 0; i < pending.length; i += CHUNK) {
     const chunk = pending.slice(i, i + CHUNK);
-    solved.push(...(await proveMutants(ir, chunk, { check: mod.check, valid: opts.valid, base, rlimit: opts.rlimit, onMutant: (j, _n, id) => opts.onMutant?.(i + j, pending.length, id) })));
+    solved.push(...(await proveMutants(ir, chunk, { check: mod.check, valid: opts.valid, base, rlimit: opts.rlimit, cases: opts.cases, onMutant: (j, _n, id) => opts.onMutant?.(i + j, pending.length, id) })));
     const done = new Set(solved.map((x) => x.id));
     fs.mkdirSync(path.dirname(mutantProofsFile(ir)), { recursive: true });
     fs.writeFileSync(mutantProofsFile(ir), formatMutantProofs(editionFolder(ir), [...kept.filter((e) => !done.has(e.id)), ...solved]));

@@ -26,6 +26,7 @@ import { bundledEditions, PACKAGE_ROOT, resolveEdition } from "../engine/edition
 import { loadValidators, type ValidatorModule } from "../engine/loader.js";
 import { runMutation, type MutantResult, type MutationCase } from "../engine/mutation.js";
 import { committedDecisions, proveUndecided } from "./conformance-mutants.js";
+import { applyPatch } from "../engine/mutation-proof.js";
 import { parseRlimit } from "./prove-options.js";
 
 /** The corpus format (bumped when a case's fields change). */
@@ -125,6 +126,14 @@ function fixtureBases(ir: IREdition): Map<string, unknown> {
   return out;
 }
 
+/** JSON with every object's keys sorted: the same text for equal values whatever their key order. */
+function canonicalJson(v: unknown): string {
+  if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(",")}}`;
+}
+
 /** The corpus of an edition: its manifest, cases and base states (file name → state). */
 export function buildCorpus(
   ir: IREdition,
@@ -140,7 +149,8 @@ export function buildCorpus(
   const states: MutationCase[] = [];
   const add = (kind: keyof typeof counts, name: string, origin: string, citation: string | undefined, state: unknown, action: unknown, about?: string): CorpusCase | undefined => {
     if (!isObj(state) || !isObj(action)) return;
-    const key = JSON.stringify([state, action]);
+    // the same state and action with their keys in another order (a Z3 state, a scenario's) are one case
+    const key = canonicalJson([state, action]);
     if (seen.has(key)) return;
     if (actionProblems(ir, action).length || stateProblems(ir, mod, state).length) return;
     let v;
@@ -379,9 +389,11 @@ export async function conformanceWriteCommand(editions: string[], opts: { check?
     if (opts.proveMutants && corpus.mutation) {
       // the mutants the search leaves without a fresh Z3 answer are solved, then the corpus is built again with the answers
       const valid = (state: unknown, action: Record<string, unknown>): boolean => !actionProblems(res.edition!, action).length && !stateProblems(res.edition!, mod, state).length;
+      const seedCases = corpus.cases.map((c) => ({ state: applyPatch(corpus.bases.get(c.base), c.patch), action: c.action as Record<string, unknown>, allowed: c.expect.allowed, violations: c.expect.violations }));
       const p = await proveUndecided(res.edition, mod, corpus.mutation, {
         valid,
         rlimit,
+        cases: seedCases,
         onMutant: (i, n, id) => {
           // a long run: progress on stderr, a line per 50 mutants when it is not a terminal
           if (opts.format !== "text") return;
@@ -430,14 +442,19 @@ export async function conformanceRunCommand(edition: string, opts: { module?: st
   if (!fs.existsSync(path.join(dir, "manifest.json"))) throw new UsageError(`no conformance corpus in \`${dir}\``, 2, `run \`npx rulewright conformance write ${edition}\``);
   if (opts.module && !fs.existsSync(opts.module)) throw new UsageError(`no engine module \`${opts.module}\``, 2, "give the path of an ES module exporting check(state, action)");
   const runnerUrl = new URL("../../conformance/runner.mjs", import.meta.url).href;
-  const runner = (await import(runnerUrl)) as { runCorpus(dir: string, engine: { module?: string; command?: string }, o: { verdictOnly?: boolean }): Promise<RunResult> };
+  const runner = (await import(runnerUrl)) as {
+    runCorpus(dir: string, engine: { module?: string; command?: string }, o: { verdictOnly?: boolean }): Promise<RunResult>;
+    printable(r: RunResult): { shown: RunResult["disagreements"]; note: string };
+  };
   const r = await runner.runCorpus(dir, { module: opts.module, command: opts.command }, { verdictOnly: opts.verdictOnly });
   if (opts.format === "json") process.stdout.write(JSON.stringify(r, null, 2) + "\n");
   else {
-    for (const d of r.disagreements) {
+    const { shown, note } = runner.printable(r);
+    for (const d of shown) {
       const names = Object.entries(d.rules ?? {}).map(([id, t]) => `      ${id}: ${t}\n`).join("");
       process.stdout.write(`${color.red("✗")} ${d.id} ${d.name}\n    rule ${d.source}${d.citation ? ` (${d.citation})` : ""}; from ${d.origin ?? "?"}\n    action ${JSON.stringify(d.action)}\n${d.problems.map((p) => `    ${p}\n`).join("")}${names}`);
     }
+    if (note) process.stdout.write(`${color.yellow(note)}\n`);
     const mode = r.verdictOnly ? " (verdicts only)" : `; verdicts alone: ${r.verdictsAgreed}/${r.total}`;
     process.stdout.write(`${r.edition} corpus ${r.version.slice(0, 12)}: ${r.agreed}/${r.total} cases agree${r.disagreements.length ? `, ${color.red(`${r.disagreements.length} disagree`)}` : ""}${mode}\n`);
   }
@@ -451,5 +468,6 @@ interface RunResult {
   total: number;
   agreed: number;
   verdictsAgreed: number;
+  notVerdicts: number;
   disagreements: { id: string; name: string; source: string; origin?: string; citation?: string; action: unknown; rules?: Record<string, string>; problems: string[] }[];
 }

@@ -21,7 +21,8 @@
  * freshness. Never writes files (the CLI does).
  */
 import crypto from "node:crypto";
-import type { IRAction, IREdition, IRRule } from "../ir/types.js";
+import type { Expr, IRAction, IREdition, IRRule } from "../ir/types.js";
+import { children } from "../ir/walk.js";
 import { actorParam, isActorOnly, liftedBy } from "../ir/derived.js";
 import { createInterpreter } from "../interpret/index.js";
 import { mutateEdition, type Mutant } from "./mutants.js";
@@ -73,6 +74,20 @@ function decided(ir: IREdition, r: IRRule): IRAction[] {
   return own && isActorOnly(own) ? ir.actions.filter((a) => a.name !== r.action && actorParam(a) !== undefined) : [];
 }
 
+const hasRoute = (e: Expr): boolean => e.k === "reach" || children(e).some(hasRoute);
+
+/**
+ * Whether a mutant's searches decide routes (a rule deciding one of its actions calls
+ * `reachable`, as `has_loc`): those are refined against the validator's search round by round and
+ * cost far more than the rest, so `conformance write --prove-mutants` solves them last.
+ */
+export function routeBound(ir: IREdition, m: Mutant): boolean {
+  const rule = ir.rules.find((r) => r.id === m.rule);
+  if (!rule) return false;
+  const actions = new Set(decided(ir, rule).map((a) => a.name));
+  return ir.rules.some((r) => decided(ir, r).some((a) => actions.has(a.name)) && hasRoute(r.when));
+}
+
 const sharedKeys = new WeakMap<IREdition, string>();
 
 /**
@@ -119,7 +134,15 @@ function patchOf(base: unknown, state: unknown): unknown {
 export async function proveMutants(
   ir: IREdition,
   mutants: readonly Mutant[],
-  opts: { check: CheckFn; valid: (state: unknown, action: Rec) => boolean; base: { file: string; text: string }; rlimit?: number; onMutant?: (done: number, total: number, id: string) => void },
+  opts: {
+    check: CheckFn;
+    valid: (state: unknown, action: Rec) => boolean;
+    base: { file: string; text: string };
+    rlimit?: number;
+    /** the corpus's cases, as seeds of the searches (compiler/verify/diff/variants.ts `VariantOptions.seeds`) */
+    cases?: readonly SeedCase[];
+    onMutant?: (done: number, total: number, id: string) => void;
+  },
 ): Promise<MutantProof[]> {
   const { compareRuleVariants, DEFAULT_VARIANT_RLIMIT } = await import("../verify/diff/variants.js");
   const { defaultJson } = await import("../verify/encode/state-facts.js");
@@ -131,7 +154,7 @@ export async function proveMutants(
   } catch {
     // an invariant the interpreter cannot evaluate on the default state: no slicing
   }
-  const verdicts = await compareRuleVariants(ir, mutants, { rlimit: opts.rlimit, defaultsSatisfyInvariants: defaultsOk, onVariant: opts.onMutant });
+  const verdicts = await compareRuleVariants(ir, mutants, { rlimit: opts.rlimit, defaultsSatisfyInvariants: defaultsOk, brokenInvariants: (state) => interp.brokenInvariants(state), seeds: seedsOf(opts.cases ?? []), onVariant: opts.onMutant });
   const baseState = JSON.parse(opts.base.text) as unknown;
   return mutants.map((m, i) => {
     const v = verdicts[i]!;
@@ -143,6 +166,29 @@ export async function proveMutants(
     const state = shrinkTowards(baseState, v.witness!.state, (s) => distinguishes(ir, m, o, s, action));
     return { ...entry, witness: { base: opts.base.file, baseHash: sha(opts.base.text), patch: patchOf(baseState, state), action } };
   });
+}
+
+/** A corpus case as a seed: its complete state, action and expected verdict. */
+export interface SeedCase {
+  state: unknown;
+  action: Rec;
+  allowed: boolean;
+  violations: readonly string[];
+}
+
+/**
+ * The seeds of the searches for a mutant of rule `rule` on action `action`: the cases of that
+ * action that only `rule` forbids, then the allowed ones, then the rest (every other rule of the
+ * action quiet on the first two kinds, so a change of what `rule` reads may flip the verdict).
+ */
+function seedsOf(cases: readonly SeedCase[]): (action: string, rule: string) => SeedCase[] {
+  const byAction = new Map<string, SeedCase[]>();
+  for (const c of cases) {
+    const a = String(c.action.action);
+    byAction.set(a, [...(byAction.get(a) ?? []), c]);
+  }
+  const rank = (c: SeedCase, rule: string) => (c.violations.length === 1 && c.violations[0] === rule ? 0 : c.allowed ? 1 : 2);
+  return (action, rule) => [...(byAction.get(action) ?? [])].sort((x, y) => rank(x, rule) - rank(y, rule));
 }
 
 /**

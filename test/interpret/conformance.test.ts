@@ -13,8 +13,10 @@ import { diffState } from "../../compiler/cli/conformance.js";
 // @ts-expect-error: plain JavaScript without declarations (the reference runner imports nothing of rulewright)
 import * as runner from "../../conformance/runner.mjs";
 
-const { runCorpus, loadCorpus, deepMerge } = runner as {
-  runCorpus(dir: string, engine: { module?: string; command?: string }, o?: { verdictOnly?: boolean }): Promise<{ total: number; agreed: number; verdictsAgreed: number; disagreements: { id: string; problems: string[] }[] }>;
+type RunResult = { total: number; agreed: number; verdictsAgreed: number; notVerdicts: number; disagreements: { id: string; problems: string[] }[] };
+const { runCorpus, loadCorpus, deepMerge, printable } = runner as {
+  runCorpus(dir: string, engine: { module?: string; command?: string }, o?: { verdictOnly?: boolean }): Promise<RunResult>;
+  printable(r: RunResult, keep?: number): { shown: RunResult["disagreements"]; note: string };
   loadCorpus(dir: string): { manifest: { version: string; cases: number; format: number }; cases: { state: unknown; expect: { allowed: boolean; violations: string[] } }[] };
   deepMerge(a: unknown, b: unknown): unknown;
 };
@@ -49,6 +51,20 @@ describe("conformance corpus", () => {
     expect(r.total).toBe(cases.length);
     expect(r.disagreements.length).toBe(forbidden);
     expect(r.disagreements[0]!.problems[0]).toMatch(/^allowed: expected false, engine true$/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 600_000);
+
+  it("an engine answering in another shape: each case says `not a verdict`, but the printed list keeps three of them and says once what an answer is", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rw-conf-"));
+    const engine = path.join(dir, "engine.mjs");
+    fs.writeFileSync(engine, `export const check = () => ({ verdict: "yes" });\n`);
+    const r = await runCorpus("conformance/his-500", { module: engine }, { verdictOnly: true });
+    expect(r.notVerdicts).toBe(r.total);
+    expect(r.disagreements.every((d) => d.problems[0] === 'not a verdict: {"verdict":"yes"}')).toBe(true);
+    const { shown, note } = printable(r);
+    expect(shown.length).toBe(3);
+    expect(note).toContain(`${r.total} answers were not a verdict (${r.total - 3} not listed): an answer is {"allowed": true|false`);
+    expect(printable({ ...r, notVerdicts: 0, disagreements: [] }).note).toBe("");
     fs.rmSync(dir, { recursive: true, force: true });
   }, 600_000);
 

@@ -67,6 +67,48 @@ describe("Z3 decides a mutant (compareRuleVariants)", () => {
   });
 });
 
+describe("lazy invariants and seeds (VariantOptions.brokenInvariants, .seeds)", () => {
+  const ids = [EQUIVALENT, DIFFERENT, "pass.card#first_element@when", "pass.empty#const_plus@when.right"];
+
+  it("assuming the invariants lazily gives the verdicts of assuming them up front, and every state found satisfies them", async () => {
+    const interp = createInterpreter(ir);
+    const eager = await compareRuleVariants(ir, ids.map(pick));
+    const lazy = await compareRuleVariants(ir, ids.map(pick), { brokenInvariants: (s) => interp.brokenInvariants(s) });
+    expect(lazy.map((v) => v.verdict)).toEqual(eager.map((v) => v.verdict));
+    for (const v of lazy) if (v.witness) expect(interp.brokenInvariants(v.witness.state)).toEqual([]);
+  });
+
+  it("a state that breaks an invariant makes the search assume it and run again; an invariant assumed and still broken ends the loop (the replay judges)", async () => {
+    const asked: string[][] = [];
+    const broken = (first: string[]) => (s: Record<string, unknown>) => {
+      asked.push(Object.keys(s));
+      return asked.length === 1 ? first : [];
+    };
+    const [v] = await compareRuleVariants(ir, [pick(DIFFERENT)], { brokenInvariants: broken(["state.no_self_war"]) });
+    expect(v).toMatchObject({ verdict: "differs" });
+    expect(asked.length).toBe(2);
+    // an id the edition has no invariant for adds nothing: the first state is the answer
+    asked.length = 0;
+    const [w] = await compareRuleVariants(ir, [pick(DIFFERENT)], { brokenInvariants: broken(["no.such_invariant"]) });
+    expect(w).toMatchObject({ verdict: "differs" });
+    expect(asked.length).toBe(1);
+  });
+
+  it("seeds are asked for per action and rule; a state found near one replays, and unsat near a seed leaves the free search to decide", async () => {
+    const calls: string[] = [];
+    const seed = { state: BASE, action: { action: "declare_war", by: "red", target: "blue" } };
+    const vs = await compareRuleVariants(ir, [pick(EQUIVALENT), pick(DIFFERENT)], {
+      seeds: (action, rule) => (calls.push(`${action} ${rule}`), [seed]),
+    });
+    expect(vs.map((v) => v.verdict)).toEqual(["equivalent", "differs"]);
+    expect(calls).toContain("declare_war dow.twice");
+    const interp = createInterpreter(ir);
+    const m = pick(DIFFERENT);
+    const { state, action } = vs[1]!.witness!;
+    expect(interp.check(state, action).allowed).not.toBe(createInterpreter(mutateEdition(ir, m)).check(state, action).allowed);
+  });
+});
+
 describe("the engine's side (proveMutants, freshDecisions, runMutation)", () => {
   const interp = () => createInterpreter(ir);
   const valid = (s: unknown): boolean => stateProblems(ir, interp(), s).length === 0;

@@ -427,9 +427,9 @@ export async function solveExact(
   let firstModelNear: Model<"main"> | undefined;
   try {
     for (;;) {
-      // 1. free routes, no pins
-      let pins: B[];
-      {
+      // 1. free routes, no pins (with nothing to pin, step 2 is the same check: straight there)
+      let pins: B[] = [];
+      if (pinnable.length) {
         const stop = over();
         if (stop) return stop;
         const solver = fresh([]);

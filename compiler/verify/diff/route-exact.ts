@@ -252,16 +252,30 @@ export class ExactRouteEncoder extends Encoder {
     let wrong = 0;
     const corrections: [B, B][] = [];
     if (!g) return { lemmas, wrong };
-    const evalB = (t: { e: B; leaves: Set<string> }): boolean => ctx.isTrue(model.eval(this.atDefaults(t.e, t.leaves, asserted), true));
+    // each clause term evaluated once per model (a search asks for the same space's clause from
+    // every neighbour, and instances share their clause terms): thousands of Z3 evaluations, and
+    // as many garbage terms, fewer
+    const evaluated = new Map<B, boolean>();
+    const evalB = (t: { e: B; leaves: Set<string> }): boolean => {
+      let v = evaluated.get(t.e);
+      if (v === undefined) evaluated.set(t.e, (v = ctx.isTrue(model.eval(this.atDefaults(t.e, t.leaves, asserted), true))));
+      return v;
+    };
     const evalSpace = (s: Extract<Sym, { k: "e" }>): number => {
       if (s.c !== undefined) return g.ids.indexOf(this.terms.baseMembers(this.space)[s.c]);
       const code = this.terms.enumIndexOf("Space", model.eval(s.e, true));
       if (code === undefined) throw new EncodeError("no space in the model");
       return g.ids.indexOf(this.terms.baseMembers(this.space)[code]);
     };
-    for (const id of [...ids].sort((a, b) => a - b)) {
+    // the instances the model claims true first: a wrong one among them is answered at once, before
+    // the searches of the (many) instances claimed false (has_loc: one per fortified space), which
+    // a later round checks; only a round that checked every instance may call the model exact
+    const sorted = [...ids].sort((a, b) => a - b);
+    const claims = new Map(sorted.map((id) => [id, ctx.isTrue(model.eval(this.byId[id].b, true))]));
+    for (const id of [...sorted.filter((i) => claims.get(i)), ...sorted.filter((i) => !claims.get(i))]) {
       const inst = this.byId[id];
-      const claimed = ctx.isTrue(model.eval(inst.b, true));
+      const claimed = claims.get(id)!;
+      if (!claimed && lemmas.length) return { lemmas, wrong };
       const s0 = evalSpace(inst.from);
       const t = evalSpace(inst.to);
       // concrete max_seas (capped like the validator) and passes

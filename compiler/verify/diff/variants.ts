@@ -28,9 +28,10 @@ import { actorParam, isActorOnly, liftedBy } from "../../ir/derived.js";
 import { children } from "../../ir/walk.js";
 import { EncodeError, type Env, type Sym } from "../encode/encoder.js";
 import { ExactRouteEncoder, type ExactUnit } from "./route-exact.js";
-import { mapKeyVars, PIN_ABOVE, routeEndVars, solveExact, subsumptions } from "./diff.js";
+import { mapKeyVars, PIN_ABOVE, routeEndVars, solveExact, subsumptions, type SolveOut } from "./diff.js";
 import { Budget, getZ3, runExclusive, type Z3Ctx } from "../run/z3.js";
 import { sliceInvariants } from "../obligations/slice.js";
+import { pinState, type Assignment } from "../encode/concrete.js";
 import type { Obligation } from "../../ir/obligations.js";
 
 type B = Bool<"main">;
@@ -68,9 +69,33 @@ export interface VariantOptions {
    * (obligations/slice.ts, exact under that condition); otherwise all of them
    */
   defaultsSatisfyInvariants?: boolean;
+  /**
+   * the ids of the invariants a complete decoded state breaks (the interpreter's
+   * `brokenInvariants`): given, each search assumes the invariants lazily — none at first, then
+   * those its model's state breaks, solved again until a model's state breaks none (exact: unsat
+   * under some of the invariants is unsat under all of them; a state that breaks none satisfies
+   * them all). Most mutants are told apart or proved equivalent without the invariants, whose
+   * encoding dominates the cost of a query (a pinned query of `control.units`: 7.9 M units with
+   * them, 0.9 M without). Absent: every query assumes its invariants up front
+   */
+  brokenInvariants?: (state: Record<string, unknown>) => string[];
+  /**
+   * concrete states of the edition (with an action) near which to look first, per action name
+   * (the conformance corpus's cases of that action): before the free search of an action, for
+   * each seed, every state and action leaf that the mutated rule does not read is pinned to the
+   * seed's value and only the rule's own leaves are left to the solver, under a small budget of
+   * its own (`SEED_RLIMIT`). Only a state found counts (it is replayed like any other); unsat or
+   * unknown near a seed says nothing, and the free search follows
+   */
+  seeds?: (action: string, rule: string) => readonly { state: unknown; action: Record<string, unknown> }[];
   /** called before each variant (its index, the total) */
   onVariant?: (done: number, total: number, id: string) => void;
 }
+
+/** The resource budget of one search near a seed (`VariantOptions.seeds`; Z3 rlimit units). */
+export const SEED_RLIMIT = 4_000_000;
+/** Seeds tried per action. */
+export const SEEDS_PER_ACTION = 3;
 
 /** The default resource budget of one action's search for a variant (Z3 rlimit units). */
 export const DEFAULT_VARIANT_RLIMIT = 60_000_000;
@@ -162,13 +187,17 @@ async function compareWith(ctx: Z3Ctx, ir: IREdition, variants: readonly RuleVar
       out.push({ id: v.id, verdict: "unknown", reason: `no rule \`${v.rule}\` in the edition`, rlimitUsed: 0 });
       continue;
     }
-    out.push(await compareOne(ctx, enc, ir, v, rule, { invariantsFor, envOf, firesFor, firesOrig, proven, budget: () => new Budget(rlimit, timeoutMs) }));
+    out.push(await compareOne(ctx, enc, ir, v, rule, { invariantsFor, invariantUnit: (id) => invariantUnits.get(id), brokenInvariants: opts.brokenInvariants, seeds: opts.seeds, seedBudget: () => new Budget(SEED_RLIMIT, timeoutMs), envOf, firesFor, firesOrig, proven, budget: () => new Budget(rlimit, timeoutMs) }));
   }
   return out;
 }
 
 interface Shared {
   invariantsFor: (rules: IRRule[]) => ExactUnit[];
+  invariantUnit: (id: string) => ExactUnit | undefined;
+  brokenInvariants: VariantOptions["brokenInvariants"];
+  seeds: VariantOptions["seeds"];
+  seedBudget: () => Budget;
   envOf: (a: IRAction) => { env: Env; params: ExactUnit };
   firesFor: (r: IRRule, when: Expr, a: IRAction) => ExactUnit;
   firesOrig: (r: IRRule, a: IRAction) => ExactUnit;
@@ -190,9 +219,12 @@ async function compareOne(ctx: Z3Ctx, enc: ExactRouteEncoder, ir: IREdition, v: 
     if (orig.e.eqIdentity(mut.e)) return { id: v.id, verdict: "equivalent", rlimitUsed: 0 };
     const invariants = s.invariantsFor([rule]);
     const budget = s.budget();
-    const res = await solveExact(ctx, enc, [...invariants, s.envOf(own).params, orig, mut], invariants, xor(enc, orig.e, mut.e), [], budget, own, []);
-    used += budget.used;
-    res.model?.release();
+    let res: SolveOut;
+    try {
+      res = await solveLazily(s, invariants, (assumed) => solveExact(ctx, enc, [...assumed, s.envOf(own).params, orig, mut], assumed, xor(enc, orig.e, mut.e), [], budget, own, []));
+    } finally {
+      used += budget.used;
+    }
     if (res.result === "unsat") return { id: v.id, verdict: "equivalent", rlimitUsed: used };
   }
   // cheap actions first (a sat one ends the search): no route in their rules, fewer forbid rules
@@ -211,8 +243,6 @@ async function compareOne(ctx: Z3Ctx, enc: ExactRouteEncoder, ir: IREdition, v: 
       const query = enc.terms.and([...others.map((o) => enc.terms.not(o.e)), xor(enc, orig.e, mut.e)]);
       if (ctx.isFalse(query)) continue;
       const invariants = s.invariantsFor(decidingRules(ir, a));
-      const units = [...invariants, params, ...others, orig, mut];
-      const lemmas = await subsumptions(ctx, enc, units, s.proven);
       // parameters of a large enum used as a map key are pinned per model; routes from them preferred short (diff.ts)
       const keys = new Set<string>();
       for (const r of [...decidingRules(ir, a), { when: v.when, action: rule.action }]) if (r.action === a.name) mapKeyVars(r.when, keys);
@@ -228,19 +258,78 @@ async function compareOne(ctx: Z3Ctx, enc: ExactRouteEncoder, ir: IREdition, v: 
         const tv = env.get(t);
         return fv?.k === "e" && tv?.k === "e" && pinnable.includes(fv.e) && !pinnable.includes(tv.e) ? [{ from: fv.e as ZExpr<"main">, to: tv.e as ZExpr<"main"> }] : [];
       });
-      const budget = s.budget();
-      const res = await solveExact(ctx, enc, units, [...invariants, ...lemmas], query, [], budget, a, pinnable, routeEnds);
-      used += budget.used;
-      if (res.result === "sat") {
-        res.model?.release();
-        return { id: v.id, verdict: "differs", action: a.name, witness: res.example!, rlimitUsed: used };
+      // near each seed first: the leaves the mutated rule does not read pinned to the seed's values
+      const free = new Set([...orig.leaves, ...mut.leaves].map((l) => leafKey(enc, l)));
+      for (const seed of (s.seeds?.(a.name, rule.id) ?? []).slice(0, SEEDS_PER_ACTION)) {
+        const budget = s.seedBudget();
+        let res: SolveOut;
+        try {
+          res = await solveLazily(s, invariants, (assumed) => {
+            const units = [...assumed, params, ...others, orig, mut];
+            const pinned = [...new Set(units.flatMap((u) => [...u.leaves]))].filter((l) => !free.has(leafKey(enc, l)));
+            const pins = pinState(enc, pinned, seed.state, seed.action).values.map((x) => pinEquation(x));
+            return subsumptions(ctx, enc, units, s.proven).then((lemmas) => solveExact(ctx, enc, units, [...assumed, ...lemmas], query, pins, budget, a, [], []));
+          });
+        } finally {
+          used += budget.used;
+        }
+        if (res.result === "sat") return { id: v.id, verdict: "differs", action: a.name, witness: res.example!, rlimitUsed: used };
       }
+      const budget = s.budget();
+      let res: SolveOut;
+      try {
+        res = await solveLazily(s, invariants, (assumed) => {
+          const units = [...assumed, params, ...others, orig, mut];
+          return subsumptions(ctx, enc, units, s.proven).then((lemmas) => solveExact(ctx, enc, units, [...assumed, ...lemmas], query, [], budget, a, pinnable, routeEnds));
+        });
+      } finally {
+        used += budget.used;
+      }
+      if (res.result === "sat") return { id: v.id, verdict: "differs", action: a.name, witness: res.example!, rlimitUsed: used };
       if (res.result === "unknown") reasons.push(`${a.name}: ${res.reason ?? "unknown"}`);
     } catch (e) {
       reasons.push(`${a.name}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
   return reasons.length ? { id: v.id, verdict: "unknown", reason: reasons.join("; "), rlimitUsed: used } : { id: v.id, verdict: "equivalent", rlimitUsed: used };
+}
+
+/**
+ * One search under the invariants, assumed up front, or lazily when the caller can evaluate them
+ * (`VariantOptions.brokenInvariants`): first none, then, while a model's decoded state breaks some,
+ * those added and the search run again (at most once per invariant; the budget is the search's
+ * whole). A sat answer's model is released here (its decoded state is the answer).
+ */
+async function solveLazily(s: Shared, invariants: ExactUnit[], solve: (assumed: ExactUnit[]) => Promise<SolveOut>): Promise<SolveOut> {
+  const assumed: ExactUnit[] = s.brokenInvariants ? [] : invariants;
+  const ids = new Set<string>();
+  for (;;) {
+    const res = await solve(assumed);
+    res.model?.release();
+    if (res.result !== "sat" || !s.brokenInvariants) return res;
+    let broken: string[];
+    try {
+      broken = s.brokenInvariants(res.example!.state);
+    } catch {
+      // an invariant the caller cannot evaluate on this state: its replay decides
+      return res;
+    }
+    const added = broken.filter((id) => !ids.has(id) && s.invariantUnit(id));
+    // none broken: the answer; broken although assumed: the state does not match its model, and the caller's replay rejects it
+    if (!added.length) return res;
+    for (const id of added) {
+      ids.add(id);
+      assumed.push(s.invariantUnit(id)!);
+    }
+  }
+}
+
+/** A leaf's identity for pinning: its map pattern (a map is pinned or left free as a whole), else its name. */
+const leafKey = (enc: ExactRouteEncoder, name: string): string => enc.terms.leaves.get(name)?.pattern ?? name;
+
+/** A pin as a constraint: the leaf, or the map function at the keys, equal to the value. */
+function pinEquation(a: Assignment): B {
+  return "leaf" in a ? (a.leaf.eq(a.value) as B) : (a.fn.call(...(a.keys as never[])).eq(a.value) as B);
 }
 
 const xor = (enc: ExactRouteEncoder, a: B, b: B): B => enc.terms.or([enc.terms.and([a, enc.terms.not(b)]), enc.terms.and([b, enc.terms.not(a)])]);
