@@ -144,7 +144,8 @@ export function buildCorpus(
   const candidates = fixtureBases(ir);
   const bases = new Map<string, unknown>();
   const cases: CorpusCase[] = [];
-  const seen = new Set<string>();
+  /** canonical JSON of [state, action] → its case's index in `states` (-1: rejected as input) */
+  const seen = new Map<string, number>();
   const counts = { scenarios: 0, witnesses: 0, counterexamples: 0, mutants: 0 };
   const states: MutationCase[] = [];
   const add = (kind: keyof typeof counts, name: string, origin: string, citation: string | undefined, state: unknown, action: unknown, about?: string): CorpusCase | undefined => {
@@ -152,14 +153,14 @@ export function buildCorpus(
     // the same state and action with their keys in another order (a Z3 state, a scenario's) are one case
     const key = canonicalJson([state, action]);
     if (seen.has(key)) return;
-    if (actionProblems(ir, action).length || stateProblems(ir, mod, state).length) return;
+    if (actionProblems(ir, action).length || stateProblems(ir, mod, state).length) return void seen.set(key, -1);
     let v;
     try {
       v = mod.check(state, action);
     } catch {
       return;
     }
-    seen.add(key);
+    seen.set(key, states.length);
     // the base that gives the smallest patch; the state itself when none fits
     let best: { base: string; patch: unknown; size: number } | undefined;
     for (const [file, base] of [...candidates, ...bases]) {
@@ -230,7 +231,10 @@ export function buildCorpus(
       onMutant: opts.onMutant,
       makeCase: (found, m) => {
         const c = add("mutants", `kills mutant ${m.id} (${m.detail})`, `mutant ${m.id}`, citationOf(ir, m.rule), found.state, found.action, m.rule);
-        return c && states[states.length - 1];
+        if (c) return states[states.length - 1];
+        // the state and action of a case already made (another mutant's Z3 state, a scenario's): that case
+        const i = seen.get(canonicalJson([found.state, found.action]));
+        return i !== undefined && i >= 0 ? states[i] : undefined;
       },
     });
   }

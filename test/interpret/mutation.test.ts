@@ -39,6 +39,8 @@ const { loadCorpus, runCorpus } = runner as {
 };
 
 const EDITIONS = ["his", "his-500", "vq"];
+/** The verdict-only kill rate each committed corpus must keep: issue 26's 95% where it is met (vq), the rate reached elsewhere. */
+const KILL_RATE_FLOOR: Record<string, number> = { his: 0.894, "his-500": 0.871, vq: 0.95 };
 const load = (e: string) => {
   const ir = loadEdition(`dsl/${e}`).edition!;
   const corpus = loadCorpus(`conformance/${e}`);
@@ -58,9 +60,11 @@ describe("mutation testing of the conformance corpus (verdict-only)", () => {
       const killed = results.filter((r) => r.status === "killed").length;
       const equivalent = results.filter((r) => r.status === "equivalent").length;
       const unknown = results.filter((r) => r.status === "unknown").length;
-      // the kill rate: an unknown mutant counts as not killed (conformance/README.md states it; issue 26's 95% is not met
-      // yet: most unknowns are answers whose 1M budget ran out, `conformance write --prove-mutants --rlimit n` re-solves them)
+      // the kill rate: an unknown mutant counts as not killed (conformance/README.md states it). Issue 26 asks for 95%:
+      // vq holds it; his and his-500 do not yet (their unknowns are mostly searches that refine routes), so for them the
+      // test holds the rate reached as a floor that a rule or search change may not lower
       const rate = killed / (results.length - equivalent);
+      expect(rate, `${e}: kill rate`).toBeGreaterThanOrEqual(KILL_RATE_FLOOR[e]!);
       expect(killed + equivalent + unknown).toBe(results.length);
       expect(corpus.manifest.mutation).toMatchObject({
         mutants: results.length,
