@@ -440,9 +440,7 @@ function loadModules(levels: Level[], c: Ctx) {
       if (!names || !names.length) {
         const known = siblingFolders(path.join(path.dirname(level.abs), MODULES_FOLDER));
         rep("RW2101", `unknown module \`${name}\`: no rule files in \`${rel(modAbs)}\``, { file: d.file, span: d.decl.name.span },
-          didYouMean(name, known, known.length
-            ? `modules: ${known.sort().map((k) => `\`${k}\``).join(", ")}`
-            : `modules are found in \`${rel(path.dirname(modAbs))}/<name>/\`, a \`${MODULES_FOLDER}\` folder beside the edition's folder, and there is none: an edition copied out of its project needs the modules it imports copied beside it (for a bundled edition: \`cp -r dsl/${MODULES_FOLDER} ${rel(path.dirname(path.dirname(modAbs)))}/\`)`));
+          didYouMean(name, known, known.length ? `modules: ${known.sort().map((k) => `\`${k}\``).join(", ")}` : `modules are found in \`${rel(path.dirname(modAbs))}/<name>/\`, a \`${MODULES_FOLDER}\` folder beside the edition's folder, and it holds none: an edition copied out of its project needs the modules it imports copied beside it (a bundled edition's are in rulewright's \`dsl/${MODULES_FOLDER}\`: \`cp -r <rulewright>/dsl/${MODULES_FOLDER} ${rel(path.dirname(path.dirname(modAbs)))}/\`)`));
         continue;
       }
       const parsed = parseFolder(modAbs, names, c);

@@ -229,10 +229,12 @@ export function buildCorpus(
       budget: opts.budget,
       decisions: opts.decisions ?? committedDecisions(ir),
       onMutant: opts.onMutant,
-      makeCase: (found, m) => {
+      makeCase: (found, m, from) => {
         const c = add("mutants", `kills mutant ${m.id} (${m.detail})`, `mutant ${m.id}`, citationOf(ir, m.rule), found.state, found.action, m.rule);
         if (c) return states[states.length - 1];
-        // the state and action of a case already made (another mutant's Z3 state, a scenario's): that case
+        // a Z3 answer's state and action that a case already has (another mutant's Z3 state): that case
+        // (never for the search's: its cases seed the later searches, which must not depend on the answers)
+        if (from !== "z3") return undefined;
         const i = seen.get(canonicalJson([found.state, found.action]));
         return i !== undefined && i >= 0 ? states[i] : undefined;
       },

@@ -147,7 +147,8 @@ export async function proveMutants(
   const { compareRuleVariants, DEFAULT_VARIANT_RLIMIT } = await import("../verify/diff/variants.js");
   const { defaultJson } = await import("../verify/encode/state-facts.js");
   const interp = createInterpreter(ir);
-  // the invariants are sliced to each query's cone of influence when the default state satisfies them all (decided here by the interpreter)
+  // whether the default state satisfies every invariant (the variants' slicing; unused while the
+  // invariants are assumed lazily through `brokenInvariants`, below, but kept for its fallback)
   let defaultsOk = false;
   try {
     defaultsOk = interp.brokenInvariants(defaultJson(ir.state)).length === 0;

@@ -430,7 +430,8 @@ export function runMutation(
   opts: {
     check: CheckFn;
     valid: (state: unknown, action: Rec) => boolean;
-    makeCase: (found: { state: unknown; action: Rec; allowed: boolean }, mutant: Mutant) => MutationCase | undefined;
+    /** `from`: the search found the state, or a committed Z3 answer gave it (the only case that may be one already made) */
+    makeCase: (found: { state: unknown; action: Rec; allowed: boolean }, mutant: Mutant, from: "search" | "z3") => MutationCase | undefined;
     budget?: number;
     search?: boolean;
     /**
@@ -468,7 +469,7 @@ export function runMutation(
     };
     if (!by && opts.search !== false) {
       const found = shrunk(distinguish(ir, m, all, { check: opts.check, interp, mut, valid: opts.valid, budget: opts.budget }));
-      const c = found && opts.makeCase(found, m);
+      const c = found && opts.makeCase(found, m, "search");
       if (c) {
         added.push(c);
         all.push(c);
@@ -480,7 +481,7 @@ export function runMutation(
       // aimed at the mutation site: the skipped actor's side of the cases where the rule fires
       const images = actorImages(ir, m, all);
       const found = shrunk(images.length ? distinguish(ir, m, images, { check: opts.check, interp, mut, valid: opts.valid, budget: opts.budget }) : undefined);
-      const c = found && opts.makeCase(found, m);
+      const c = found && opts.makeCase(found, m, "search");
       if (c) {
         added.push(c);
         all.push(c);
@@ -497,7 +498,7 @@ export function runMutation(
       else if (d.verdict === "unknown") reason = d.reason ?? "unknown";
       else if (!distinguishes(ir, m, { check: opts.check, interp, mut, valid: opts.valid }, d.state, d.action!)) reason = "the committed Z3 state no longer tells it apart";
       else {
-        const c = opts.makeCase({ state: d.state, action: d.action!, allowed: opts.check(d.state, d.action!).allowed }, m);
+        const c = opts.makeCase({ state: d.state, action: d.action!, allowed: opts.check(d.state, d.action!).allowed }, m, "z3");
         if (c) {
           by = c;
           status = "killed";

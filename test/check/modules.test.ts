@@ -223,7 +223,7 @@ describe("modules", () => {
     fs.rmSync(path.join(root, "dsl/modules"), { recursive: true, force: true });
     const d = only(load(root, "mini").diagnostics, "RW2101");
     expect(d.message).toBe("unknown module `passing`: no rule files in `dsl/modules/passing`");
-    expect(d.help).toBe("modules are found in `dsl/modules/<name>/`, a `modules` folder beside the edition's folder, and there is none: an edition copied out of its project needs the modules it imports copied beside it (for a bundled edition: `cp -r dsl/modules dsl/`)");
+    expect(d.help).toBe("modules are found in `dsl/modules/<name>/`, a `modules` folder beside the edition's folder, and it holds none: an edition copied out of its project needs the modules it imports copied beside it (a bundled edition's are in rulewright's `dsl/modules`: `cp -r <rulewright>/dsl/modules dsl/`)");
   });
 
   it("RW2110: a module imported twice is a warning; its rules come once", () => {

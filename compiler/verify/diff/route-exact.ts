@@ -103,7 +103,7 @@ interface Node {
   k: number;
 }
 
-/** What `refine` found: lemmas to assert (empty: the model is exact) and how many instances were wrong. */
+/** What `refine` found: lemmas to assert (empty: the model is exact) and how many instances it found wrong (those it checked). */
 export interface Refinement {
   lemmas: B[];
   wrong: number;
@@ -241,7 +241,9 @@ export class ExactRouteEncoder extends Encoder {
   /**
    * Checks the route Bools of the given instances against the validator's search on the model's
    * state and returns a lemma for each that disagrees — none when correcting them all would change
-   * none of the `observed` formulas (if given). `asserted` is the set of leaves the
+   * none of the `observed` formulas (if given). The instances the model claims true are checked
+   * first; when one of them is wrong, their lemmas are returned at once (the rest, whose searches
+   * cost most, wait for a later round): no lemma is returned only after every instance was checked. `asserted` is the set of leaves the
    * solver constrains (decoded from the model); leaves outside it are read at their defaults, and
    * the leaves of the returned lemmas are added to it (their domain facts must be asserted too).
    */

@@ -66,7 +66,8 @@ export interface VariantOptions {
   /**
    * the caller's knowledge that the default state (encode/state-facts.ts `defaultJson`) satisfies
    * every invariant: then each query assumes only the invariants in its cone of influence
-   * (obligations/slice.ts, exact under that condition); otherwise all of them
+   * (obligations/slice.ts, exact under that condition); otherwise all of them. Not used with
+   * `brokenInvariants`, whose lazy searches add whichever invariants a state breaks
    */
   defaultsSatisfyInvariants?: boolean;
   /**
@@ -83,7 +84,8 @@ export interface VariantOptions {
    * concrete states of the edition (with an action) near which to look first, per action name
    * (the conformance corpus's cases of that action): before the free search of an action, for
    * each seed, every state and action leaf that the mutated rule does not read is pinned to the
-   * seed's value and only the rule's own leaves are left to the solver, under a small budget of
+   * seed's value (the leaves of the query's parts; the state's other parts decode to their
+   * defaults) and only the rule's own leaves are left to the solver, under a small budget of
    * its own (`SEED_RLIMIT`). Only a state found counts (it is replayed like any other); unsat or
    * unknown near a seed says nothing, and the free search follows
    */
@@ -262,7 +264,7 @@ async function compareOne(ctx: Z3Ctx, enc: ExactRouteEncoder, ir: IREdition, v: 
       const free = new Set([...orig.leaves, ...mut.leaves].map((l) => leafKey(enc, l)));
       for (const seed of (s.seeds?.(a.name, rule.id) ?? []).slice(0, SEEDS_PER_ACTION)) {
         const budget = s.seedBudget();
-        let res: SolveOut;
+        let res: SolveOut & { unchecked?: boolean };
         try {
           res = await solveLazily(s, invariants, (assumed) => {
             const units = [...assumed, params, ...others, orig, mut];
@@ -270,10 +272,15 @@ async function compareOne(ctx: Z3Ctx, enc: ExactRouteEncoder, ir: IREdition, v: 
             const pins = pinState(enc, pinned, seed.state, seed.action).values.map((x) => pinEquation(x));
             return subsumptions(ctx, enc, units, s.proven).then((lemmas) => solveExact(ctx, enc, units, [...assumed, ...lemmas], query, pins, budget, a, [], []));
           });
+        } catch {
+          // an error near a seed (an encoding or decoding failure) says nothing: the next seed, then the free search
+          continue;
         } finally {
           used += budget.used;
         }
-        if (res.result === "sat") return { id: v.id, verdict: "differs", action: a.name, witness: res.example!, rlimitUsed: used };
+        // only a state known to satisfy the invariants ends the search from a seed (one that would
+        // fail the caller's replay must not stand in for the free search's answer)
+        if (res.result === "sat" && !res.unchecked) return { id: v.id, verdict: "differs", action: a.name, witness: res.example!, rlimitUsed: used };
       }
       const budget = s.budget();
       let res: SolveOut;
@@ -300,7 +307,7 @@ async function compareOne(ctx: Z3Ctx, enc: ExactRouteEncoder, ir: IREdition, v: 
  * those added and the search run again (at most once per invariant; the budget is the search's
  * whole). A sat answer's model is released here (its decoded state is the answer).
  */
-async function solveLazily(s: Shared, invariants: ExactUnit[], solve: (assumed: ExactUnit[]) => Promise<SolveOut>): Promise<SolveOut> {
+async function solveLazily(s: Shared, invariants: ExactUnit[], solve: (assumed: ExactUnit[]) => Promise<SolveOut>): Promise<SolveOut & { unchecked?: boolean }> {
   const assumed: ExactUnit[] = s.brokenInvariants ? [] : invariants;
   const ids = new Set<string>();
   for (;;) {
@@ -312,11 +319,12 @@ async function solveLazily(s: Shared, invariants: ExactUnit[], solve: (assumed: 
       broken = s.brokenInvariants(res.example!.state);
     } catch {
       // an invariant the caller cannot evaluate on this state: its replay decides
-      return res;
+      return { ...res, unchecked: true };
     }
+    if (!broken.length) return res;
     const added = broken.filter((id) => !ids.has(id) && s.invariantUnit(id));
-    // none broken: the answer; broken although assumed: the state does not match its model, and the caller's replay rejects it
-    if (!added.length) return res;
+    // broken although assumed (or unknown to the encoder): the state does not match its model, and the caller's replay rejects it
+    if (!added.length) return { ...res, unchecked: true };
     for (const id of added) {
       ids.add(id);
       assumed.push(s.invariantUnit(id)!);
