@@ -27,6 +27,7 @@ import { loadValidators, type ValidatorModule } from "../engine/loader.js";
 import { runMutation, type MutantResult, type MutationCase } from "../engine/mutation.js";
 import { committedDecisions, proveUndecided } from "./conformance-mutants.js";
 import { applyPatch } from "../engine/mutation-proof.js";
+import { stableJson } from "../diagnostics/json.js";
 import { parseRlimit } from "./prove-options.js";
 
 /** The corpus format (bumped when a case's fields change). */
@@ -126,14 +127,6 @@ function fixtureBases(ir: IREdition): Map<string, unknown> {
   return out;
 }
 
-/** JSON with every object's keys sorted: the same text for equal values whatever their key order. */
-function canonicalJson(v: unknown): string {
-  if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(",")}}`;
-}
-
 /** The corpus of an edition: its manifest, cases and base states (file name → state). */
 export function buildCorpus(
   ir: IREdition,
@@ -151,7 +144,7 @@ export function buildCorpus(
   const add = (kind: keyof typeof counts, name: string, origin: string, citation: string | undefined, state: unknown, action: unknown, about?: string): CorpusCase | undefined => {
     if (!isObj(state) || !isObj(action)) return;
     // the same state and action with their keys in another order (a Z3 state, a scenario's) are one case
-    const key = canonicalJson([state, action]);
+    const key = stableJson([state, action]);
     if (seen.has(key)) return;
     if (actionProblems(ir, action).length || stateProblems(ir, mod, state).length) return void seen.set(key, -1);
     let v;
@@ -235,7 +228,7 @@ export function buildCorpus(
         // a Z3 answer's state and action that a case already has (another mutant's Z3 state): that case
         // (never for the search's: its cases seed the later searches, which must not depend on the answers)
         if (from !== "z3") return undefined;
-        const i = seen.get(canonicalJson([found.state, found.action]));
+        const i = seen.get(stableJson([found.state, found.action]));
         return i !== undefined && i >= 0 ? states[i] : undefined;
       },
     });

@@ -21,8 +21,8 @@
  * freshness. Never writes files (the CLI does).
  */
 import crypto from "node:crypto";
-import type { Expr, IRAction, IREdition, IRRule } from "../ir/types.js";
-import { children } from "../ir/walk.js";
+import type { IRAction, IREdition, IRRule } from "../ir/types.js";
+import { someExpr } from "../ir/walk.js";
 import { actorParam, isActorOnly, liftedBy } from "../ir/derived.js";
 import { createInterpreter } from "../interpret/index.js";
 import { mutateEdition, type Mutant } from "./mutants.js";
@@ -74,8 +74,6 @@ function decided(ir: IREdition, r: IRRule): IRAction[] {
   return own && isActorOnly(own) ? ir.actions.filter((a) => a.name !== r.action && actorParam(a) !== undefined) : [];
 }
 
-const hasRoute = (e: Expr): boolean => e.k === "reach" || children(e).some(hasRoute);
-
 /**
  * Whether a mutant's searches decide routes (a rule deciding one of its actions calls
  * `reachable`, as `has_loc`): those are refined against the validator's search round by round and
@@ -85,7 +83,7 @@ export function routeBound(ir: IREdition, m: Mutant): boolean {
   const rule = ir.rules.find((r) => r.id === m.rule);
   if (!rule) return false;
   const actions = new Set(decided(ir, rule).map((a) => a.name));
-  return ir.rules.some((r) => decided(ir, r).some((a) => actions.has(a.name)) && hasRoute(r.when));
+  return ir.rules.some((r) => decided(ir, r).some((a) => actions.has(a.name)) && someExpr(r.when, (x) => x.k === "reach"));
 }
 
 const sharedKeys = new WeakMap<IREdition, string>();
@@ -186,7 +184,9 @@ function seedsOf(cases: readonly SeedCase[]): (action: string, rule: string) => 
   const byAction = new Map<string, SeedCase[]>();
   for (const c of cases) {
     const a = String(c.action.action);
-    byAction.set(a, [...(byAction.get(a) ?? []), c]);
+    const list = byAction.get(a);
+    if (list) list.push(c);
+    else byAction.set(a, [c]);
   }
   const rank = (c: SeedCase, rule: string) => (c.violations.length === 1 && c.violations[0] === rule ? 0 : c.allowed ? 1 : 2);
   return (action, rule) => [...(byAction.get(action) ?? [])].sort((x, y) => rank(x, rule) - rank(y, rule));

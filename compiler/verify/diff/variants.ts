@@ -260,18 +260,23 @@ async function compareOne(ctx: Z3Ctx, enc: ExactRouteEncoder, ir: IREdition, v: 
         const tv = env.get(t);
         return fv?.k === "e" && tv?.k === "e" && pinnable.includes(fv.e) && !pinnable.includes(tv.e) ? [{ from: fv.e as ZExpr<"main">, to: tv.e as ZExpr<"main"> }] : [];
       });
+      /** one search of this action under the budget, with `pins` of a seed or none (the invariants as `solveLazily` assumes them) */
+      const search = (budget: Budget, pins: (units: ExactUnit[]) => B[], pinned: ZExpr<"main">[], ends: typeof routeEnds) =>
+        solveLazily(s, invariants, (assumed) => {
+          const units = [...assumed, params, ...others, orig, mut];
+          return subsumptions(ctx, enc, units, s.proven).then((lemmas) => solveExact(ctx, enc, units, [...assumed, ...lemmas], query, pins(units), budget, a, pinned, ends));
+        });
       // near each seed first: the leaves the mutated rule does not read pinned to the seed's values
       const free = new Set([...orig.leaves, ...mut.leaves].map((l) => leafKey(enc, l)));
       for (const seed of (s.seeds?.(a.name, rule.id) ?? []).slice(0, SEEDS_PER_ACTION)) {
         const budget = s.seedBudget();
         let res: SolveOut & { unchecked?: boolean };
         try {
-          res = await solveLazily(s, invariants, (assumed) => {
-            const units = [...assumed, params, ...others, orig, mut];
+          const pinsOf = (units: ExactUnit[]) => {
             const pinned = [...new Set(units.flatMap((u) => [...u.leaves]))].filter((l) => !free.has(leafKey(enc, l)));
-            const pins = pinState(enc, pinned, seed.state, seed.action).values.map((x) => pinEquation(x));
-            return subsumptions(ctx, enc, units, s.proven).then((lemmas) => solveExact(ctx, enc, units, [...assumed, ...lemmas], query, pins, budget, a, [], []));
-          });
+            return pinState(enc, pinned, seed.state, seed.action).values.map((x) => pinEquation(x));
+          };
+          res = await search(budget, pinsOf, [], []);
         } catch {
           // an error near a seed (an encoding or decoding failure) says nothing: the next seed, then the free search
           continue;
@@ -285,10 +290,7 @@ async function compareOne(ctx: Z3Ctx, enc: ExactRouteEncoder, ir: IREdition, v: 
       const budget = s.budget();
       let res: SolveOut;
       try {
-        res = await solveLazily(s, invariants, (assumed) => {
-          const units = [...assumed, params, ...others, orig, mut];
-          return subsumptions(ctx, enc, units, s.proven).then((lemmas) => solveExact(ctx, enc, units, [...assumed, ...lemmas], query, [], budget, a, pinnable, routeEnds));
-        });
+        res = await search(budget, () => [], pinnable, routeEnds);
       } finally {
         used += budget.used;
       }
