@@ -13,7 +13,7 @@ import { formatMutantProofs, freshDecisions, mutantKey, parseMutantProofs, prove
 import type { ValidatorModule } from "../engine/loader.js";
 
 /** Mutants solved per chunk (the answers file is written after each). */
-const CHUNK = 10;
+const CHUNK = 20;
 
 /** The committed Z3 answers of an edition's mutants. */
 export const mutantProofsFile = (ir: IREdition): string => path.join("proofs", "mutants", `${editionFolder(ir)}.json`);
@@ -49,7 +49,14 @@ export async function proveUndecided(
   ir: IREdition,
   mod: ValidatorModule,
   results: readonly MutantResult[],
-  opts: { valid: (state: unknown, action: Record<string, unknown>) => boolean; rlimit?: number; cases?: readonly SeedCase[]; onMutant?: (done: number, total: number, id: string) => void },
+  opts: {
+    valid: (state: unknown, action: Record<string, unknown>) => boolean;
+    rlimit?: number;
+    /** solve only the mutants whose id it accepts and that are not proved equivalent, whatever else their committed answer (`--mutants`) */
+    only?: (id: string) => boolean;
+    cases?: readonly SeedCase[];
+    onMutant?: (done: number, total: number, id: string) => void;
+  },
 ): Promise<{ solved: number; verdicts: Record<MutantProof["verdict"], number>; cpuMs: number }> {
   const mutants = mutantsOf(ir);
   const fresh = committedDecisions(ir);
@@ -57,7 +64,8 @@ export async function proveUndecided(
   // (without it, only the mutants with no fresh answer: a rule change does not re-solve every unknown)
   const budget = opts.rlimit;
   const retry = new Set(budget === undefined ? [] : readEntries(ir).filter((e) => fresh.get(e.id)?.verdict === "unknown" && retriable(e, budget)).map((e) => e.id));
-  const todo = new Set(results.filter((r) => r.status !== "killed" && (!fresh.has(r.id) || retry.has(r.id))).map((r) => r.id));
+  const only = opts.only;
+  const todo = new Set(results.filter((r) => r.status !== "killed" && (only ? only(r.id) && fresh.get(r.id)?.verdict !== "equivalent" : !fresh.has(r.id) || retry.has(r.id))).map((r) => r.id));
   const cpu0 = process.cpuUsage();
   const keys = new Map(mutants.map((m) => [m.id, mutantKey(ir, m)]));
   // the fresh answers, those being solved again included: a run stopped midway keeps the ones it did not reach
@@ -78,4 +86,13 @@ export async function proveUndecided(
   const verdicts = { equivalent: 0, differs: 0, unknown: 0 };
   for (const s of solved) verdicts[s.verdict]++;
   return { solved: solved.length, verdicts, cpuMs: Math.round((cpu.user + cpu.system) / 1000) };
+}
+
+/**
+ * The ids a `--mutants` pattern accepts: the whole id matched, `*` standing for any text (and
+ * nothing else special), e.g. `control.units#*` or `*#exempt_actor@*`.
+ */
+export function idPattern(pattern: string): (id: string) => boolean {
+  const re = new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  return (id) => re.test(id);
 }

@@ -25,7 +25,7 @@ import { actionProblems, stateProblems } from "../engine/validate.js";
 import { bundledEditions, PACKAGE_ROOT, resolveEdition } from "../engine/editions.js";
 import { loadValidators, type ValidatorModule } from "../engine/loader.js";
 import { runMutation, type MutantResult, type MutationCase } from "../engine/mutation.js";
-import { committedDecisions, proveUndecided } from "./conformance-mutants.js";
+import { committedDecisions, idPattern, proveUndecided } from "./conformance-mutants.js";
 import { applyPatch } from "../engine/mutation-proof.js";
 import { stableJson } from "../diagnostics/json.js";
 import { parseRlimit } from "./prove-options.js";
@@ -355,8 +355,10 @@ export function corpusFiles(c: ReturnType<typeof buildCorpus>): Map<string, stri
   return out;
 }
 
-export async function conformanceWriteCommand(editions: string[], opts: { check?: boolean; proofs?: string; proveMutants?: boolean; rlimit?: string; format: Format }): Promise<number> {
+export async function conformanceWriteCommand(editions: string[], opts: { check?: boolean; proofs?: string; proveMutants?: boolean; rlimit?: string; mutants?: string; format: Format }): Promise<number> {
   const rlimit = opts.rlimit !== undefined ? parseRlimit(opts.rlimit) : undefined;
+  if (opts.mutants !== undefined && !opts.proveMutants) throw new UsageError("--mutants chooses which mutants --prove-mutants solves", 2, `add --prove-mutants: rulewright conformance write --prove-mutants --mutants '${opts.mutants}'`);
+  const only = opts.mutants !== undefined ? idPattern(opts.mutants) : undefined;
   const names = editions.length ? editions : bundledEditions();
   let stale = 0;
   const summary: { edition: string; cases: number; version: string; stale: string[] }[] = [];
@@ -392,6 +394,7 @@ export async function conformanceWriteCommand(editions: string[], opts: { check?
       const p = await proveUndecided(res.edition, mod, corpus.mutation, {
         valid,
         rlimit,
+        only,
         cases: seedCases,
         onMutant: (i, n, id) => {
           // a long run: progress on stderr, a line per 50 mutants when it is not a terminal

@@ -183,8 +183,9 @@ function toolCommands(program: Command, set: SetCode): void {
     .option("--proofs <dir>", "where the prove reports are (default proofs)")
     .option("--prove-mutants", "decide with Z3 the mutants the bounded search leaves and that have no fresh answer in proofs/mutants/<edition>.json, and write it")
     .option("--rlimit <units>", "with --prove-mutants: the resource budget of one action's search for a mutant, in units of Z3's deterministic resource count (default 60M): running out is unknown; given, it also solves again the committed unknowns whose smaller budget ran out")
+    .option("--mutants <pattern>", "with --prove-mutants: solve again the mutants neither killed nor proved equivalent whose id matches the pattern (`*` stands for any text, e.g. 'control.units#*'), whatever their committed answer, and only those")
     .addOption(formatOption())
-    .action(async (editions: string[], o: { check?: boolean; proofs?: string; proveMutants?: boolean; rlimit?: string; format: Format }) => {
+    .action(async (editions: string[], o: { check?: boolean; proofs?: string; proveMutants?: boolean; rlimit?: string; mutants?: string; format: Format }) => {
       set(await conformanceWriteCommand(editions, o));
     });
   conformance

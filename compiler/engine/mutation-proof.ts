@@ -153,7 +153,7 @@ export async function proveMutants(
   } catch {
     // an invariant the interpreter cannot evaluate on the default state: no slicing
   }
-  const verdicts = await compareRuleVariants(ir, mutants, { rlimit: opts.rlimit, defaultsSatisfyInvariants: defaultsOk, brokenInvariants: (state) => interp.brokenInvariants(state), seeds: seedsOf(opts.cases ?? []), onVariant: opts.onMutant });
+  const verdicts = await compareRuleVariants(ir, mutants, { rlimit: opts.rlimit, defaultsSatisfyInvariants: defaultsOk, brokenInvariants: (state) => interp.brokenInvariants(state), seeds: seedsOf(opts.cases ?? []), routePath: (route, args, from, to, state) => interp.routePath(route, args, from, to, state), onVariant: opts.onMutant });
   const baseState = JSON.parse(opts.base.text) as unknown;
   return mutants.map((m, i) => {
     const v = verdicts[i]!;

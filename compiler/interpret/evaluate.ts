@@ -195,6 +195,14 @@ export class Evaluator {
    * is first reached by its fewest steps, and nothing is expanded at the limit).
    */
   reachable(r: IRRoute, args: Value[], from: string, to: string, state: Value): boolean {
+    return this.routePath(r, args, from, to, state) !== undefined;
+  }
+
+  /**
+   * The path `reachable` finds, as nodes from `from` to `to`: the space and the sea zones used on
+   * arriving there (a start in a sea zone has used 1); undefined when there is none.
+   */
+  routePath(r: IRRoute, args: Value[], from: string, to: string, state: Value): { space: string; k: number }[] | undefined {
     const env: Env = new Map(r.params.map((p, i) => [p.name, args[i]]));
     const clause = (e: Expr, v: string, s: string) => this.bind(env, v, s, () => this.evaluate(e, state, env)) === true;
     const landOk = (s: string) => clause(r.land, r.landVar, s);
@@ -206,23 +214,33 @@ export class Evaluator {
     const maxSeas = r.maxSeas === null ? seaCount : Math.min(this.evaluate(r.maxSeas, state, env) as number, seaCount);
 
     const maxSteps = r.maxSteps === undefined ? Infinity : (this.evaluate(r.maxSteps, state, env) as number);
-    if (maxSteps < 0) return false;
+    if (maxSteps < 0) return undefined;
     let start: number;
     if (this.board.isSea(from)) {
-      if (maxSeas < 1 || !seaOk(from)) return false;
+      if (maxSeas < 1 || !seaOk(from)) return undefined;
       start = 1;
     } else {
-      if (!this.board.isLand(from) || !landOk(from)) return false;
+      if (!this.board.isLand(from) || !landOk(from)) return undefined;
       start = 0;
     }
-    if (from === to) return true;
-    const seen = new Set<string>([`${from}/${start}`]);
+    if (from === to) return [{ space: from, k: start }];
+    // each node reached, with the node it was reached from
+    const parent = new Map<string, string | null>([[`${from}/${start}`, null]]);
     const queue: [string, number, number][] = [[from, start, 0]];
     let t = 0;
+    let at = "";
+    const path = (key: string): { space: string; k: number }[] => {
+      const out: { space: string; k: number }[] = [];
+      for (let n: string | null = key; n !== null; n = parent.get(n)!) {
+        const cut = n.lastIndexOf("/");
+        out.unshift({ space: n.slice(0, cut), k: Number(n.slice(cut + 1)) });
+      }
+      return out;
+    };
     const visit = (s: string, k: number): boolean => {
       const key = `${s}/${k}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
+      if (parent.has(key)) return false;
+      parent.set(key, at);
       if (s === to) return true;
       queue.push([s, k, t + 1]);
       return false;
@@ -231,16 +249,17 @@ export class Evaluator {
       const [u, k, steps] = queue[head]!;
       if (steps >= maxSteps) break;
       t = steps;
+      at = `${u}/${k}`;
       if (this.board.isSea(u)) {
-        if (k < maxSeas) for (const v of this.board.sea.get(u)!) if (seaOk(v) && visit(v, k + 1)) return true;
-        for (const v of this.board.port.get(u)!) if (landOk(v) && portOk(v) && visit(v, k)) return true;
+        if (k < maxSeas) for (const v of this.board.sea.get(u)!) if (seaOk(v) && visit(v, k + 1)) return path(`${v}/${k + 1}`);
+        for (const v of this.board.port.get(u)!) if (landOk(v) && portOk(v) && visit(v, k)) return path(`${v}/${k}`);
       } else {
-        for (const v of this.board.land.get(u)!) if (landOk(v) && visit(v, k)) return true;
-        if (passes) for (const v of this.board.pass.get(u)!) if (landOk(v) && visit(v, k)) return true;
-        if (k < maxSeas && portOk(u)) for (const v of this.board.port.get(u)!) if (seaOk(v) && visit(v, k + 1)) return true;
+        for (const v of this.board.land.get(u)!) if (landOk(v) && visit(v, k)) return path(`${v}/${k}`);
+        if (passes) for (const v of this.board.pass.get(u)!) if (landOk(v) && visit(v, k)) return path(`${v}/${k}`);
+        if (k < maxSeas && portOk(u)) for (const v of this.board.port.get(u)!) if (seaOk(v) && visit(v, k + 1)) return path(`${v}/${k + 1}`);
       }
     }
-    return false;
+    return undefined;
   }
 
   // ---- tables ----------------------------------------------------------------------------------

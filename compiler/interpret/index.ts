@@ -54,6 +54,12 @@ export interface Interpreter {
    * the table's domain or no row matches, an InterpretError for an unknown table.
    */
   lookupRow(table: string, inputs: Record<string, unknown>): number;
+  /**
+   * The path by which `reachable(route(args), from, to)` holds in `state`: its nodes from `from`
+   * to `to`, each a space and the sea zones used on arriving there; undefined when there is no
+   * path. Throws an InterpretError for an unknown route.
+   */
+  routePath(route: string, args: unknown[], from: string, to: string, state: unknown): { space: string; k: number }[] | undefined;
 }
 
 /** One entry of `obligedActions` (the shape the generated `obligedActions` returns). */
@@ -193,6 +199,11 @@ export function createInterpreter(ir: IREdition): Interpreter {
       const t = tables.get(table);
       if (!t) throw new InterpretError(`unknown table \`${table}\``);
       return ev.rowOf(t, t.params.map((p) => inputs[p.name]));
+    },
+    routePath(route, args, from, to, state) {
+      const r = ir.routes.find((x) => x.name === route);
+      if (!r) throw new InterpretError(`unknown route \`${route}\``);
+      return ev.routePath(r, args, from, to, state);
     },
   };
 }

@@ -234,6 +234,16 @@ describe("rulewright prove", () => {
   });
 });
 
+describe("rulewright conformance write", () => {
+  it("--mutants without --prove-mutants is bad usage (exit 2) with the command to run, and writes nothing", () => {
+    const r = run(["conformance", "write", "his", "--mutants", "control.units#*"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--mutants chooses which mutants --prove-mutants solves/);
+    expect(r.err).toContain("--prove-mutants --mutants 'control.units#*'");
+    expect(r.err).not.toMatch(/\n\s+at /);
+  });
+});
+
 describe("output to a reader that stops early", () => {
   it("`rulewright prove … | head -1`: the rest is dropped, no EPIPE stack trace, the command's own exit code", () => {
     // a shell pipe into head, as a user types it: head exits after the summary's first line and

@@ -16,6 +16,7 @@ import { compareRuleVariants } from "../../compiler/verify/diff/variants.js";
 import { stateProblems } from "../../compiler/engine/validate.js";
 import { createInterpreter } from "../../compiler/interpret/index.js";
 import { MINI } from "../helpers/mini-edition.js";
+import { idPattern } from "../../compiler/cli/conformance-mutants.js";
 
 // `target in {red, blue} and by = target`: `by` is a MajorPower (red or blue), so dropping the
 // first conjunct changes nothing (unsat); dropping the second forbids a war on the other major
@@ -186,6 +187,16 @@ describe("the engine's side (proveMutants, freshDecisions, runMutation)", () => 
     expect([retriable(old, 4_000_000), retriable(old, 30_000_000)]).toEqual([false, true]);
     expect(retriable({ ...old, reason: "spring_deploy: index 4 past the list's bound" }, 60_000_000)).toBe(false);
     expect(retriable({ ...old, verdict: "equivalent", reason: undefined }, 60_000_000)).toBe(false);
+  });
+
+  it("--mutants' pattern: the whole id matched, `*` any text, nothing else special", () => {
+    const only = idPattern("control.units#*");
+    expect(["control.units#drop_conjunct@when:0", "control.units#exempt_actor@when:protestant"].every(only)).toBe(true);
+    expect(["control.unitsX#drop_conjunct@when:0", "x.control.units#a", "control_units#a"].some(only)).toBe(false);
+    const actor = idPattern("*#exempt_actor@when:ottoman");
+    expect(actor("dow.minor_ally#exempt_actor@when:ottoman")).toBe(true);
+    expect(actor("dow.minor_ally#exempt_actor@when:ottoman2")).toBe(false);
+    expect(idPattern("a(b)+[c]").call(null, "a(b)+[c]")).toBe(true);
   });
 
   it("an unknown answer stays unknown in the mutation run", () => {

@@ -25,7 +25,7 @@ import type { Expr, IRAction, IREdition, IRRule } from "../../ir/types.js";
 import { children } from "../../ir/walk.js";
 import type { Env } from "../encode/encoder.js";
 import { decode } from "../encode/decode.js";
-import { ExactRouteEncoder, type ExactUnit } from "./route-exact.js";
+import { ExactRouteEncoder, type ExactUnit, type Refinement } from "./route-exact.js";
 import { routeGraph } from "../../ir/board.js";
 import { actorOf } from "../../ir/derived.js";
 import { sharedActions, vocabularyProblems } from "../../ir/vocabulary.js";
@@ -328,7 +328,8 @@ export async function subsumptions(ctx: Z3Ctx, enc: ExactRouteEncoder, units: Ex
 }
 
 /** The domain facts of the given leaves. */
-function factsOf(enc: ExactRouteEncoder, leaves: Iterable<string>): B[] {
+/** The domain facts of the given leaves (bounds, enum membership, list lengths), in a stable order. */
+export function factsOf(enc: ExactRouteEncoder, leaves: Iterable<string>): B[] {
   return [...leaves].sort().flatMap((l) => enc.terms.leaves.get(l)?.facts ?? []);
 }
 
@@ -337,6 +338,16 @@ export interface SolveOut {
   reason?: string;
   model?: Model<"main">;
   example?: { state: Record<string, unknown>; action: Record<string, unknown> };
+}
+
+/**
+ * A search near a seed (`variants.ts`): the seed's state and action fill what the model leaves
+ * open (`decode`'s base), and with `routePath` (the interpreter's paths on a decoded state) route
+ * refinement asks the interpreter instead of searching clause by clause (`refineByPaths`).
+ */
+export interface SeedContext {
+  base: { state: Record<string, unknown>; action: Record<string, unknown> };
+  routePath?: (route: string, args: unknown[], from: string, to: string, state: unknown) => { space: string; k: number }[] | undefined;
 }
 
 /** Rounds of route refinement (`ExactRouteEncoder.refine`) one solve may take before it gives up as unknown. */
@@ -368,6 +379,7 @@ export async function solveExact(
   action: IRAction,
   pinnable: ZExpr<"main">[],
   routeEnds: { from: ZExpr<"main">; to: ZExpr<"main"> }[] = [],
+  seed?: SeedContext,
 ): Promise<SolveOut> {
   const t0 = performance.now();
   const leaves = new Set<string>();
@@ -395,7 +407,14 @@ export async function solveExact(
   /** adds the lemmas of a model (and the domain facts of the leaves they bring) to `solver`; true when the model was exact */
   const refine = (solver: Solver<"main">, model: Model<"main">): boolean => {
     const before = new Set(leaves);
-    const ref = enc.refine(model, reach, leaves, observed);
+    // with the interpreter's paths: only path lemmas, no clause-by-clause search (else, or when a cut is needed, `refine`)
+    let ref: Refinement | undefined;
+    const routePath = seed?.routePath;
+    if (routePath) {
+      const { state } = decode(enc, model, leaves, action, seed.base);
+      ref = enc.refineByPaths(model, reach, leaves, observed, (r, args, from, to) => routePath(r.name, args, from, to, state));
+    }
+    ref ??= enc.refine(model, reach, leaves, observed);
     if (!ref.lemmas.length) return true;
     rounds++;
     lemmas.push(...ref.lemmas);
@@ -467,7 +486,7 @@ export async function solveExact(
             exact = refine(solver, m);
             if (exact) {
               debug("sat");
-              const example = decode(enc, m, leaves, action);
+              const example = decode(enc, m, leaves, action, seed?.base);
               debug("decoded");
               return { result: "sat", model: m, example };
             }

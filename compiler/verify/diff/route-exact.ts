@@ -38,7 +38,7 @@
 import type { Arith, Bool, Model, Expr as ZExpr } from "z3-solver";
 import type { Expr, IRRoute } from "../../ir/types.js";
 import { routeGraph, type RouteGraph } from "../../ir/board.js";
-import { children } from "../../ir/walk.js";
+import { pathParts, routeKey, upperBound, varsIn, type Node, type Search, type Term } from "./route-parts.js";
 import { Encoder, EncodeError, type Env, type Sym, type Unit } from "../encode/encoder.js";
 import { duringCheck } from "../run/z3.js";
 
@@ -46,23 +46,11 @@ type B = Bool<"main">;
 type I = Arith<"main">;
 type EV = ZExpr<"main">;
 
+export { upperBound };
+
 /** A unit plus the route call instances it uses (ids for `refine`). */
 export interface ExactUnit extends Unit {
   reach: Set<number>;
-}
-
-/** The largest value an int expression can take, from literals, `if` branches and int bounds (Infinity when unknown). */
-export function upperBound(e: Expr): number {
-  if (e.k === "lit" && typeof e.value === "number") return e.value;
-  if (e.k === "ite") return Math.max(upperBound(e.then), upperBound(e.else));
-  if (e.type.k === "int" && e.type.max !== undefined) return e.type.max;
-  return Infinity;
-}
-
-/** A term with the leaves it reads. */
-interface Term {
-  e: B;
-  leaves: Set<string>;
 }
 
 interface Instance {
@@ -86,28 +74,14 @@ interface Instance {
   keep: unknown[];
 }
 
-/** Structural identity of a route: positions dropped, types shortened to kind and base enum. */
-const routeKeys = new WeakMap<IRRoute, string>();
-function routeKey(r: IRRoute): string {
-  let key = routeKeys.get(r);
-  if (key === undefined) {
-    key = JSON.stringify(r, (k, v) => (k === "pos" ? undefined : (k === "type" || k === "varType") && v && typeof v === "object" ? `${v.k}:${v.base ?? ""}` : v));
-    routeKeys.set(r, key);
-  }
-  return key;
-}
-
-/** A node of the search: space (board order) and sea zones used. */
-interface Node {
-  i: number;
-  k: number;
-}
-
 /** What `refine` found: lemmas to assert (empty: the model is exact) and how many instances it found wrong (those it checked). */
 export interface Refinement {
   lemmas: B[];
   wrong: number;
 }
+
+/** A route's path in a concrete state, as the interpreter finds it: nodes (space id, sea zones used on arriving), undefined when none (`ExactRouteEncoder.seedPaths`). */
+export type RoutePathOf = (route: IRRoute, args: unknown[], from: string, to: string) => { space: string; k: number }[] | undefined;
 
 /**
  * `Encoder` with exact routes (see the file comment). Routes are looked up in the table set by
@@ -254,21 +228,7 @@ export class ExactRouteEncoder extends Encoder {
     let wrong = 0;
     const corrections: [B, B][] = [];
     if (!g) return { lemmas, wrong };
-    // each clause term evaluated once per model (a search asks for the same space's clause from
-    // every neighbour, and instances share their clause terms): thousands of Z3 evaluations, and
-    // as many garbage terms, fewer
-    const evaluated = new Map<B, boolean>();
-    const evalB = (t: { e: B; leaves: Set<string> }): boolean => {
-      let v = evaluated.get(t.e);
-      if (v === undefined) evaluated.set(t.e, (v = ctx.isTrue(model.eval(this.atDefaults(t.e, t.leaves, asserted), true))));
-      return v;
-    };
-    const evalSpace = (s: Extract<Sym, { k: "e" }>): number => {
-      if (s.c !== undefined) return g.ids.indexOf(this.terms.baseMembers(this.space)[s.c]);
-      const code = this.terms.enumIndexOf("Space", model.eval(s.e, true));
-      if (code === undefined) throw new EncodeError("no space in the model");
-      return g.ids.indexOf(this.terms.baseMembers(this.space)[code]);
-    };
+    const evalB = this.evaluator(model, asserted);
     // the instances the model claims true first: a wrong one among them is answered at once, before
     // the searches of the (many) instances claimed false (has_loc: one per fortified space), which
     // a later round checks; only a round that checked every instance may call the model exact
@@ -278,72 +238,9 @@ export class ExactRouteEncoder extends Encoder {
       const inst = this.byId[id];
       const claimed = claims.get(id)!;
       if (!claimed && lemmas.length) return { lemmas, wrong };
-      const s0 = evalSpace(inst.from);
-      const t = evalSpace(inst.to);
-      // concrete max_seas (capped like the validator) and passes
-      let maxSeas = g.seaCount;
-      if (inst.maxSeas) {
-        const v = model.eval(this.atDefaults(inst.maxSeas.e, inst.maxSeas.leaves, asserted) as never, true) as unknown as I;
-        maxSeas = Math.min(g.seaCount, Number((v as unknown as { value(): bigint }).value()));
-      }
-      const passes = evalB(inst.passes);
-      const below = (k: number): Term | null => {
-        if (!inst.maxSeas) return null;
-        return { e: inst.maxSeas.e.gt(k), leaves: inst.maxSeas.leaves };
-      };
-      // the step conditions as terms (null = always), and concretely
-      const stepTerms = (m: Node, n: Node): (Term | null)[] => {
-        if (!g.isSea[m.i] && !g.isSea[n.i]) {
-          const viaPass = g.pass[m.i].includes(n.i) && !g.land[m.i].includes(n.i);
-          return viaPass ? [inst.passes, inst.land(n.i)] : [inst.land(n.i)];
-        }
-        if (!g.isSea[m.i]) return [below(m.k), inst.port(m.i), inst.sea(n.i)];
-        if (!g.isSea[n.i]) return [inst.land(n.i), inst.port(n.i)];
-        return [below(m.k), inst.sea(n.i)];
-      };
-      const succ = (m: Node): Node[] => {
-        const out: Node[] = [];
-        if (!g.isSea[m.i]) {
-          for (const j of g.land[m.i]) out.push({ i: j, k: m.k });
-          for (const j of g.pass[m.i]) if (!g.land[m.i].includes(j)) out.push({ i: j, k: m.k });
-          if (m.k + 1 <= inst.K) for (const j of g.port[m.i]) out.push({ i: j, k: m.k + 1 });
-        } else {
-          for (const j of g.port[m.i]) out.push({ i: j, k: m.k });
-          if (m.k + 1 <= inst.K) for (const j of g.sea[m.i]) out.push({ i: j, k: m.k + 1 });
-        }
-        return out;
-      };
-      const stepOk = (m: Node, n: Node): boolean => {
-        if (!g.isSea[m.i] && !g.isSea[n.i]) {
-          const viaLand = g.land[m.i].includes(n.i);
-          return (viaLand || passes) && evalB(inst.land(n.i));
-        }
-        if (!g.isSea[m.i]) return m.k < maxSeas && evalB(inst.port(m.i)) && evalB(inst.sea(n.i));
-        if (!g.isSea[n.i]) return evalB(inst.land(n.i)) && evalB(inst.port(n.i));
-        return m.k < maxSeas && evalB(inst.sea(n.i));
-      };
-      const startTerms: (Term | null)[] = g.isSea[s0] ? [below(0), inst.sea(s0)] : [inst.land(s0)];
-      const startOk = g.isSea[s0] ? maxSeas >= 1 && evalB(inst.sea(s0)) : evalB(inst.land(s0));
-      // breadth-first search over nodes, with parents for the path
-      const key = (n: Node) => n.k * g.ids.length + n.i;
-      const parent = new Map<number, Node | null>();
-      const order: Node[] = [];
-      let found: Node | undefined;
-      if (startOk) {
-        const st: Node = { i: s0, k: g.isSea[s0] ? 1 : 0 };
-        parent.set(key(st), null);
-        order.push(st);
-        for (let h = 0; h < order.length; h++) {
-          const m = order[h];
-          if (m.i === t && !found) found = m;
-          for (const n of succ(m)) {
-            if (parent.has(key(n)) || !stepOk(m, n)) continue;
-            parent.set(key(n), m);
-            order.push(n);
-          }
-        }
-      }
-      const actual = found !== undefined;
+      const sr = this.searchIn(inst, model, evalB, asserted);
+      const { s0, t, order, parent, key, startOk, startTerms, stepTerms, succ } = sr;
+      const actual = sr.found !== undefined;
       if (actual === claimed) continue;
       wrong++;
       corrections.push([inst.b, ctx.Bool.val(actual)]);
@@ -352,10 +249,7 @@ export class ExactRouteEncoder extends Encoder {
       let lemma: B;
       if (actual) {
         // path lemma
-        const path: Node[] = [];
-        for (let n: Node | null = found!; n; n = parent.get(key(n)) ?? null) path.unshift(n);
-        parts.push(...startTerms);
-        for (let h = 1; h < path.length; h++) parts.push(...stepTerms(path[h - 1], path[h]));
+        parts.push(...pathParts(sr));
         const hyp = this.terms.and([fromIs, this.spaceIs(inst.to, t), ...parts.filter((p): p is Term => p !== null).map((p) => p.e)]);
         lemma = ctx.Implies(hyp, inst.b);
       } else if (!startOk) {
@@ -395,6 +289,191 @@ export class ExactRouteEncoder extends Encoder {
     // exemption lifts) need no lemma: the model is exact for what is asked
     if (observed && lemmas.length && observed.every((f) => ctx.isTrue(model.eval(f.eq(ctx.substitute(f, ...corrections) as B) as B, true)))) return { lemmas: [], wrong };
     return { lemmas, wrong };
+  }
+
+  /**
+   * The routes of the given instances fixed to the paths of one state (a corpus case near which a
+   * mutant is searched, `variants.ts`): for an instance whose route holds in that state, `b ⇔
+   * (from = s₀ ∧ to = t ∧ start ∧ ⋀ step conditions of its path)`; for one whose route does not,
+   * `¬b`. The instances' arguments and ends are read from `model` (a model of that state), the
+   * paths from `pathOf` (the interpreter's search on the state). This is an under-approximation,
+   * not a lemma: a state it allows has exactly these routes only while no other path opens, which
+   * `refine` (path lemmas, small) and the caller's replay settle; an unsat answer under it says
+   * nothing. What it saves is the cut and tree lemmas of hundreds of leaves that a free route
+   * needs near a state whose routes stay.
+   * @returns the constraints and the leaves they read
+   */
+  seedPaths(model: Model<"main">, ids: Iterable<number>, pathOf: RoutePathOf): { constraints: B[]; leaves: Set<string> } {
+    const constraints: B[] = [];
+    const leaves = new Set<string>();
+    for (const id of [...ids].sort((a, b) => a - b)) {
+      const inst = this.byId[id];
+      const nodes = this.pathNodes(model, inst, pathOf);
+      if (!nodes) {
+        constraints.push(this.terms.not(inst.b));
+        continue;
+      }
+      const path = this.pathHyp(inst, nodes);
+      for (const l of path.leaves) leaves.add(l);
+      constraints.push(inst.b.eq(path.hyp) as B);
+    }
+    return { constraints, leaves };
+  }
+
+  /**
+   * `refine` with the paths of the model's decoded state given (`pathOf`, the interpreter's
+   * search on it) instead of searched clause by clause: a path lemma for each instance the model
+   * claims false that has a path. Undefined when the model claims a route that has no path (that
+   * needs a cut lemma: the caller runs `refine`). Same contract as `refine` otherwise.
+   */
+  refineByPaths(model: Model<"main">, ids: Iterable<number>, asserted: Set<string>, observed: B[], pathOf: RoutePathOf): Refinement | undefined {
+    const { ctx } = this;
+    const lemmas: B[] = [];
+    const corrections: [B, B][] = [];
+    for (const id of [...ids].sort((a, b) => a - b)) {
+      const inst = this.byId[id];
+      const claimed = ctx.isTrue(model.eval(inst.b, true));
+      const nodes = this.pathNodes(model, inst, pathOf);
+      if (!!nodes === claimed) continue;
+      if (!nodes) {
+        if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`    route ${this.describeInstance(id)}: claimed, no path in the decoded state\n`);
+        return undefined;
+      }
+      corrections.push([inst.b, ctx.Bool.val(true)]);
+      const path = this.pathHyp(inst, nodes);
+      for (const l of path.leaves) asserted.add(l);
+      lemmas.push(ctx.Implies(path.hyp, inst.b));
+    }
+    if (lemmas.length && observed.every((f) => ctx.isTrue(model.eval(f.eq(ctx.substitute(f, ...corrections) as B) as B, true)))) return { lemmas: [], wrong: lemmas.length };
+    return { lemmas, wrong: lemmas.length };
+  }
+
+  /** The path `pathOf` gives for an instance at the model's arguments and ends, as nodes; undefined when there is none. */
+  private pathNodes(model: Model<"main">, inst: Instance, pathOf: RoutePathOf): Node[] | undefined {
+    const g = (this.graph ??= routeGraph(this.ir.board));
+    const value = (v: Sym | undefined): unknown => {
+      if (!v) return undefined;
+      if (v.k === "e") {
+        const code = v.c ?? this.terms.enumIndexOf(v.base, model.eval(v.e, true));
+        return code === undefined ? undefined : this.terms.baseMembers({ k: "enum", name: v.base, base: v.base, members: [] })[code];
+      }
+      if (v.k === "i") return v.c ?? Number((model.eval(v.e, true) as unknown as { value(): bigint }).value());
+      if (v.k === "b") return v.c ?? this.ctx.isTrue(model.eval(v.e, true));
+      return undefined;
+    };
+    const from = value(inst.from);
+    const to = value(inst.to);
+    const path = typeof from === "string" && typeof to === "string" ? pathOf(inst.route, inst.route.params.map((p) => value(inst.env.get(p.name))), from, to) : undefined;
+    if (!path) return undefined;
+    const nodes: Node[] = path.map((n) => ({ i: g.ids.indexOf(n.space), k: n.k }));
+    if (nodes.some((n) => n.i < 0)) throw new EncodeError(`route \`${inst.route.name}\`: a path through a space not on the board`);
+    return nodes;
+  }
+
+  /** A path of an instance as the hypothesis of its path lemma (`from = s₀ ∧ to = t ∧ start ∧ steps`), with the leaves it reads. */
+  private pathHyp(inst: Instance, nodes: Node[]): { hyp: B; leaves: Set<string> } {
+    const parts: (Term | null)[] = [...this.startTerms(inst, nodes[0].i)];
+    for (let h = 1; h < nodes.length; h++) parts.push(...this.stepTerms(inst, nodes[h - 1], nodes[h]));
+    const terms = parts.filter((p): p is Term => p !== null);
+    const leaves = new Set(terms.flatMap((p) => [...p.leaves]));
+    return { hyp: this.terms.and([this.spaceIs(inst.from, nodes[0].i), this.spaceIs(inst.to, nodes[nodes.length - 1].i), ...terms.map((p) => p.e)]), leaves };
+  }
+
+  /** `max_seas > k` of an instance as a term (null: unlimited). */
+  private below(inst: Instance, k: number): Term | null {
+    return inst.maxSeas ? { e: inst.maxSeas.e.gt(k), leaves: inst.maxSeas.leaves } : null;
+  }
+
+  /** The conditions of starting a path of `inst` at board space `s0` (null = always). */
+  private startTerms(inst: Instance, s0: number): (Term | null)[] {
+    return this.graph!.isSea[s0] ? [this.below(inst, 0), inst.sea(s0)] : [inst.land(s0)];
+  }
+
+  /** The conditions of the step m → n of a path of `inst` (null = always). */
+  private stepTerms(inst: Instance, m: Node, n: Node): (Term | null)[] {
+    const g = this.graph!;
+    if (!g.isSea[m.i] && !g.isSea[n.i]) {
+      const viaPass = g.pass[m.i].includes(n.i) && !g.land[m.i].includes(n.i);
+      return viaPass ? [inst.passes, inst.land(n.i)] : [inst.land(n.i)];
+    }
+    if (!g.isSea[m.i]) return [this.below(inst, m.k), inst.port(m.i), inst.sea(n.i)];
+    if (!g.isSea[n.i]) return [inst.land(n.i), inst.port(n.i)];
+    return [this.below(inst, m.k), inst.sea(n.i)];
+  }
+
+  /** A clause evaluator on the model's state: each clause term evaluated once per model (a search asks for the same space's clause from every neighbour, and instances share their clause terms). */
+  private evaluator(model: Model<"main">, asserted: Set<string>): (t: Term) => boolean {
+    const evaluated = new Map<B, boolean>();
+    return (t) => {
+      let v = evaluated.get(t.e);
+      if (v === undefined) evaluated.set(t.e, (v = this.ctx.isTrue(model.eval(this.atDefaults(t.e, t.leaves, asserted), true))));
+      return v;
+    };
+  }
+
+  /** The validator's breadth-first search of one instance on the model's state (file comment), with the terms of its steps. */
+  private searchIn(inst: Instance, model: Model<"main">, evalB: (t: Term) => boolean, asserted: Set<string>): Search {
+    const g = this.graph!;
+    const evalSpace = (s: Extract<Sym, { k: "e" }>): number => {
+      if (s.c !== undefined) return g.ids.indexOf(this.terms.baseMembers(this.space)[s.c]);
+      const code = this.terms.enumIndexOf("Space", model.eval(s.e, true));
+      if (code === undefined) throw new EncodeError("no space in the model");
+      return g.ids.indexOf(this.terms.baseMembers(this.space)[code]);
+    };
+    const s0 = evalSpace(inst.from);
+    const t = evalSpace(inst.to);
+    // concrete max_seas (capped like the validator) and passes
+    let maxSeas = g.seaCount;
+    if (inst.maxSeas) {
+      const v = model.eval(this.atDefaults(inst.maxSeas.e, inst.maxSeas.leaves, asserted) as never, true) as unknown as I;
+      maxSeas = Math.min(g.seaCount, Number((v as unknown as { value(): bigint }).value()));
+    }
+    const passes = evalB(inst.passes);
+    // the step conditions as terms, and concretely
+    const stepTerms = (m: Node, n: Node): (Term | null)[] => this.stepTerms(inst, m, n);
+    const succ = (m: Node): Node[] => {
+      const out: Node[] = [];
+      if (!g.isSea[m.i]) {
+        for (const j of g.land[m.i]) out.push({ i: j, k: m.k });
+        for (const j of g.pass[m.i]) if (!g.land[m.i].includes(j)) out.push({ i: j, k: m.k });
+        if (m.k + 1 <= inst.K) for (const j of g.port[m.i]) out.push({ i: j, k: m.k + 1 });
+      } else {
+        for (const j of g.port[m.i]) out.push({ i: j, k: m.k });
+        if (m.k + 1 <= inst.K) for (const j of g.sea[m.i]) out.push({ i: j, k: m.k + 1 });
+      }
+      return out;
+    };
+    const stepOk = (m: Node, n: Node): boolean => {
+      if (!g.isSea[m.i] && !g.isSea[n.i]) {
+        const viaLand = g.land[m.i].includes(n.i);
+        return (viaLand || passes) && evalB(inst.land(n.i));
+      }
+      if (!g.isSea[m.i]) return m.k < maxSeas && evalB(inst.port(m.i)) && evalB(inst.sea(n.i));
+      if (!g.isSea[n.i]) return evalB(inst.land(n.i)) && evalB(inst.port(n.i));
+      return m.k < maxSeas && evalB(inst.sea(n.i));
+    };
+    const startTerms = this.startTerms(inst, s0);
+    const startOk = g.isSea[s0] ? maxSeas >= 1 && evalB(inst.sea(s0)) : evalB(inst.land(s0));
+    // breadth-first search over nodes, with parents for the path
+    const key = (n: Node) => n.k * g.ids.length + n.i;
+    const parent = new Map<number, Node | null>();
+    const order: Node[] = [];
+    let found: Node | undefined;
+    if (startOk) {
+      const st: Node = { i: s0, k: g.isSea[s0] ? 1 : 0 };
+      parent.set(key(st), null);
+      order.push(st);
+      for (let h = 0; h < order.length; h++) {
+        const m = order[h];
+        if (m.i === t && !found) found = m;
+        for (const n of succ(m)) {
+          if (parent.has(key(n)) || !stepOk(m, n)) continue;
+          parent.set(key(n), m);
+          order.push(n);
+        }
+      }
+    }
+    return { s0, t, found, parent, order, key, startOk, startTerms, stepTerms, succ };
   }
 
   /**
@@ -474,11 +553,4 @@ export class ExactRouteEncoder extends Encoder {
     }
     return subs.length ? (this.ctx.substitute(e, ...subs) as T) : e;
   }
-}
-
-/** Every variable name an expression mentions (a superset of its free variables). */
-function varsIn(e: Expr, out = new Set<string>()): Set<string> {
-  if (e.k === "var") out.add(e.name);
-  for (const c of children(e)) varsIn(c, out);
-  return out;
 }

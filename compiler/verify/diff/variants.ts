@@ -28,8 +28,8 @@ import { actorParam, isActorOnly, liftedBy } from "../../ir/derived.js";
 import { children } from "../../ir/walk.js";
 import { EncodeError, type Env, type Sym } from "../encode/encoder.js";
 import { ExactRouteEncoder, type ExactUnit } from "./route-exact.js";
-import { mapKeyVars, PIN_ABOVE, routeEndVars, solveExact, subsumptions, type SolveOut } from "./diff.js";
-import { Budget, getZ3, runExclusive, type Z3Ctx } from "../run/z3.js";
+import { factsOf, mapKeyVars, PIN_ABOVE, routeEndVars, solveExact, subsumptions, type SeedContext, type SolveOut } from "./diff.js";
+import { Budget, budgetedCheck, getZ3, runExclusive, type Z3Ctx } from "../run/z3.js";
 import { sliceInvariants } from "../obligations/slice.js";
 import { pinState, type Assignment } from "../encode/concrete.js";
 import type { Obligation } from "../../ir/obligations.js";
@@ -90,6 +90,12 @@ export interface VariantOptions {
    * unknown near a seed says nothing, and the free search follows
    */
   seeds?: (action: string, rule: string) => readonly { state: unknown; action: Record<string, unknown> }[];
+  /**
+   * the path of a route in a concrete state (the interpreter's `routePath`): near a seed, each
+   * route call is fixed to the seed's path (`ExactRouteEncoder.seedPaths`) instead of refined.
+   * Absent: routes near a seed are refined like the free search's
+   */
+  routePath?: (route: string, args: unknown[], from: string, to: string, state: unknown) => { space: string; k: number }[] | undefined;
   /** called before each variant (its index, the total) */
   onVariant?: (done: number, total: number, id: string) => void;
 }
@@ -189,7 +195,7 @@ async function compareWith(ctx: Z3Ctx, ir: IREdition, variants: readonly RuleVar
       out.push({ id: v.id, verdict: "unknown", reason: `no rule \`${v.rule}\` in the edition`, rlimitUsed: 0 });
       continue;
     }
-    out.push(await compareOne(ctx, enc, ir, v, rule, { invariantsFor, invariantUnit: (id) => invariantUnits.get(id), brokenInvariants: opts.brokenInvariants, seeds: opts.seeds, seedBudget: () => new Budget(SEED_RLIMIT, timeoutMs), envOf, firesFor, firesOrig, proven, budget: () => new Budget(rlimit, timeoutMs) }));
+    out.push(await compareOne(ctx, enc, ir, v, rule, { invariantsFor, invariantUnit: (id) => invariantUnits.get(id), brokenInvariants: opts.brokenInvariants, seeds: opts.seeds, routePath: opts.routePath, seedBudget: () => new Budget(SEED_RLIMIT, timeoutMs), envOf, firesFor, firesOrig, proven, budget: () => new Budget(rlimit, timeoutMs) }));
   }
   return out;
 }
@@ -199,6 +205,7 @@ interface Shared {
   invariantUnit: (id: string) => ExactUnit | undefined;
   brokenInvariants: VariantOptions["brokenInvariants"];
   seeds: VariantOptions["seeds"];
+  routePath: VariantOptions["routePath"];
   seedBudget: () => Budget;
   envOf: (a: IRAction) => { env: Env; params: ExactUnit };
   firesFor: (r: IRRule, when: Expr, a: IRAction) => ExactUnit;
@@ -260,28 +267,43 @@ async function compareOne(ctx: Z3Ctx, enc: ExactRouteEncoder, ir: IREdition, v: 
         const tv = env.get(t);
         return fv?.k === "e" && tv?.k === "e" && pinnable.includes(fv.e) && !pinnable.includes(tv.e) ? [{ from: fv.e as ZExpr<"main">, to: tv.e as ZExpr<"main"> }] : [];
       });
-      /** one search of this action under the budget, with `pins` of a seed or none (the invariants as `solveLazily` assumes them) */
-      const search = (budget: Budget, pins: (units: ExactUnit[]) => B[], pinned: ZExpr<"main">[], ends: typeof routeEnds) =>
-        solveLazily(s, invariants, (assumed) => {
-          const units = [...assumed, params, ...others, orig, mut];
-          return subsumptions(ctx, enc, units, s.proven).then((lemmas) => solveExact(ctx, enc, units, [...assumed, ...lemmas], query, pins(units), budget, a, pinned, ends));
+      /** one search of this action under the budget, with `pins` of a seed or none, and near a seed its routes fixed (the invariants as `solveLazily` assumes them) */
+      const search = (budget: Budget, pins: (units: ExactUnit[]) => B[], pinned: ZExpr<"main">[], ends: typeof routeEnds, routes?: (units: ExactUnit[]) => Promise<ExactUnit | undefined>, near?: SeedContext) =>
+        solveLazily(s, invariants, async (assumed) => {
+          let units = [...assumed, params, ...others, orig, mut];
+          const fixed = routes && (await routes(units));
+          if (fixed) units = [...units, fixed];
+          const lemmas = await subsumptions(ctx, enc, units, s.proven);
+          return solveExact(ctx, enc, units, [...assumed, ...lemmas, ...(fixed ? [fixed] : [])], query, pins(units), budget, a, pinned, ends, near && { base: near.base, routePath: fixed ? near.routePath : undefined });
         });
       // near each seed first: the leaves the mutated rule does not read pinned to the seed's values
-      const free = new Set([...orig.leaves, ...mut.leaves].map((l) => leafKey(enc, l)));
+      // (the action's parameters that the rule, its variant or an exemption lifting it mention are free too)
+      const mentioned = new Set<string>();
+      for (const e of [rule.when, v.when, ...liftedBy(ir, rule).map((x) => x.when)]) varNames(e, mentioned);
+      const free = new Set([...orig.leaves, ...mut.leaves, ...a.params.filter((p) => mentioned.has(p.name)).map((p) => `action.${p.name}`)].map((l) => leafKey(enc, l)));
       for (const seed of (s.seeds?.(a.name, rule.id) ?? []).slice(0, SEEDS_PER_ACTION)) {
         const budget = s.seedBudget();
+        // the seed's routes are read with a budget of their own, once per set of route instances
+        const routeBudget = s.seedBudget();
+        const fixedRoutes = new Map<string, Promise<ExactUnit | undefined>>();
+        const routesNear = (units: ExactUnit[]) => {
+          const k = [...new Set(units.flatMap((u) => [...u.reach]))].sort((x, y) => x - y).join(",");
+          let f = fixedRoutes.get(k);
+          if (!f) fixedRoutes.set(k, (f = seedRoutes(ctx, enc, units, seed, s.routePath, routeBudget)));
+          return f;
+        };
         let res: SolveOut & { unchecked?: boolean };
         try {
           const pinsOf = (units: ExactUnit[]) => {
             const pinned = [...new Set(units.flatMap((u) => [...u.leaves]))].filter((l) => !free.has(leafKey(enc, l)));
             return pinState(enc, pinned, seed.state, seed.action).values.map((x) => pinEquation(x));
           };
-          res = await search(budget, pinsOf, [], []);
+          res = await search(budget, pinsOf, [], [], routesNear, { base: { state: seed.state as Record<string, unknown>, action: seed.action }, routePath: s.routePath });
         } catch {
           // an error near a seed (an encoding or decoding failure) says nothing: the next seed, then the free search
           continue;
         } finally {
-          used += budget.used;
+          used += budget.used + routeBudget.used;
         }
         // only a state known to satisfy the invariants ends the search from a seed (one that would
         // fail the caller's replay must not stand in for the free search's answer)
@@ -334,6 +356,34 @@ async function solveLazily(s: Shared, invariants: ExactUnit[], solve: (assumed: 
   }
 }
 
+/**
+ * The routes of a search near a seed fixed to the seed's paths (`ExactRouteEncoder.seedPaths`), as
+ * a unit to assert; undefined when the units call no route, no `routePath` is given, or the seed's
+ * values do not solve. The route instances' arguments and ends are read from a model with the
+ * units' leaves pinned to the seed, their paths from `routePath` on the seed's state.
+ */
+async function seedRoutes(ctx: Z3Ctx, enc: ExactRouteEncoder, units: ExactUnit[], seed: { state: unknown; action: Record<string, unknown> }, routePath: VariantOptions["routePath"], budget: Budget): Promise<ExactUnit | undefined> {
+  const reach = new Set(units.flatMap((u) => [...u.reach]));
+  if (!reach.size || !routePath) return undefined;
+  const leaves = new Set(units.flatMap((u) => [...u.leaves]));
+  const solver = new ctx.Solver();
+  try {
+    for (const f of factsOf(enc, leaves)) solver.add(f);
+    for (const p of pinState(enc, leaves, seed.state as never, seed.action as never).values) solver.add(pinEquation(p));
+    if ((await budgetedCheck(ctx, solver, budget)) !== "sat") return undefined;
+    const m = solver.model();
+    try {
+      const r = enc.seedPaths(m, reach, (route, args, from, to) => routePath(route.name, args, from, to, seed.state));
+      if (process.env.RW_VERIFY_DEBUG) process.stderr.write(`  seed routes: ${r.constraints.length} routes fixed, ${r.leaves.size} leaves, ${budget.used} rlimit units\n`);
+      return { e: enc.terms.and(r.constraints), leaves: r.leaves, routes: new Set(), reach: new Set() };
+    } finally {
+      m.release();
+    }
+  } finally {
+    solver.release();
+  }
+}
+
 /** A leaf's identity for pinning: its map pattern (a map is pinned or left free as a whole), else its name. */
 const leafKey = (enc: ExactRouteEncoder, name: string): string => enc.terms.leaves.get(name)?.pattern ?? name;
 
@@ -343,6 +393,12 @@ function pinEquation(a: Assignment): B {
 }
 
 const xor = (enc: ExactRouteEncoder, a: B, b: B): B => enc.terms.or([enc.terms.and([a, enc.terms.not(b)]), enc.terms.and([b, enc.terms.not(a)])]);
+
+/** Adds the variable names `e` mentions (a superset of its free variables) to `out`. */
+function varNames(e: Expr, out: Set<string>): void {
+  if (e.k === "var") out.add(e.name);
+  for (const c of children(e)) varNames(c, out);
+}
 
 /** Whether `e` calls a route (`reachable`). */
 function hasRoute(e: Expr): boolean {

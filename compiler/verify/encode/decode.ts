@@ -4,7 +4,9 @@
  * Leaves the obligation mentioned take their value from the model (a leaf under a map is read
  * from the map's function at every key the model gives one of its applied key tuples); every other field gets a
  * default (false, 0 clamped into [min, max], the first enum member, "", an empty list, a map with
- * every key). Defaults are sound: an unmentioned leaf occurs in no asserted formula.
+ * every key), or with `base` given (the state and action of a seed the solver searched near)
+ * the base's value where it has one of the field's type. Defaults are sound: an unmentioned leaf
+ * occurs in no asserted formula.
  */
 import type { Expr as ZExpr, Model } from "z3-solver";
 import type { IRAction, Type } from "../../ir/types.js";
@@ -15,7 +17,7 @@ export interface Decoded {
   action: Record<string, unknown>;
 }
 
-export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, action: IRAction): Decoded {
+export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, action: IRAction, base?: Decoded): Decoded {
   const { ctx } = enc;
   const used = new Set<string>(enc.terms.atomNames);
   const atomOf = new Map<number, string>();
@@ -69,44 +71,48 @@ export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, 
     if (ctx.isIntVal(v)) return { n: Number(v.value()) };
     return undefined;
   };
-  const build = (path: string, t: Type): unknown => {
+  // a value the model does not give: the base's (a seed's, when it has one of the type), else the default
+  const rec = (b: unknown, k: string | number): unknown => (b !== null && typeof b === "object" ? (b as Record<string, unknown>)[k] : undefined);
+  const build = (path: string, t: Type, b?: unknown): unknown => {
     switch (t.k) {
       case "bool":
-        return read(path, t)?.b ?? false;
+        return read(path, t)?.b ?? (typeof b === "boolean" ? b : false);
       case "int": {
         const n = read(path, t)?.n;
+        if (n === undefined && typeof b === "number" && Number.isInteger(b)) return b;
         if (n === undefined || (t.min !== undefined && n < t.min) || (t.max !== undefined && n > t.max)) return clampDefault(t);
         return n;
       }
       case "string": {
         const n = read(path, t)?.n;
-        return n === undefined ? "" : atom(n);
+        return n === undefined ? (typeof b === "string" ? b : "") : atom(n);
       }
       case "enum": {
         const n = read(path, t)?.n;
-        const m = n === undefined ? undefined : enc.terms.baseMembers(t)[n];
+        const m = n === undefined ? (typeof b === "string" ? b : undefined) : enc.terms.baseMembers(t)[n];
         return m !== undefined && t.members.includes(m) ? m : t.members[0];
       }
       case "record": {
         const o: Record<string, unknown> = {};
-        for (const f of t.fields) o[f.name] = build(`${path}.${f.name}`, f.type);
+        for (const f of t.fields) o[f.name] = build(`${path}.${f.name}`, f.type, rec(b, f.name));
         return o;
       }
       case "map": {
         const o: Record<string, unknown> = {};
-        for (const k of t.key.members) o[k] = build(`${path}[${k}]`, t.value);
+        for (const k of t.key.members) o[k] = build(`${path}[${k}]`, t.value, rec(b, k));
         return o;
       }
       case "list": {
-        const raw = read(`${path}#len`, { k: "int" })?.n ?? 0;
-        const len = Math.max(0, Math.min(raw, t.bound));
-        return Array.from({ length: len }, (_, i) => build(`${path}[${i}]`, t.elem));
+        const raw = read(`${path}#len`, { k: "int" })?.n;
+        if (raw === undefined && Array.isArray(b)) return b.map((x, i) => build(`${path}[${i}]`, t.elem, x));
+        const len = Math.max(0, Math.min(raw ?? 0, t.bound));
+        return Array.from({ length: len }, (_, i) => build(`${path}[${i}]`, t.elem, Array.isArray(b) ? b[i] : undefined));
       }
     }
   };
-  const state = build("state", enc.ir.state) as Record<string, unknown>;
+  const state = build("state", enc.ir.state, base?.state) as Record<string, unknown>;
   const act: Record<string, unknown> = { action: action.name };
-  for (const p of action.params) act[p.name] = build(`action.${p.name}`, enc.terms.paramType(p.type));
+  for (const p of action.params) act[p.name] = build(`action.${p.name}`, enc.terms.paramType(p.type), base?.action[p.name]);
   return { state, action: act };
 }
 
