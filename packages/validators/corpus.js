@@ -1,8 +1,11 @@
-// The conformance corpus of this edition (./corpus/: manifest.json, cases.json, the base states),
-// loaded with each case's state built (base deep-merged with patch). Node only (it reads files).
+// The conformance corpus of this edition (./corpus/: manifest.json, cases.json.gz — the cases as
+// gzip'd JSON —, the base states), loaded with each case's state built (base deep-merged with
+// patch). Node only (it reads files).
 import fs from "node:fs";
+import zlib from "node:zlib";
 
-const read = (name) => JSON.parse(fs.readFileSync(new URL(`./corpus/${name}`, import.meta.url), "utf8"));
+const file = (name) => fs.readFileSync(new URL(`./corpus/${name}`, import.meta.url));
+const read = (name) => JSON.parse(name.endsWith(".gz") ? zlib.gunzipSync(file(name)).toString("utf8") : file(name).toString("utf8"));
 
 /** Objects merge key by key; arrays, scalars and null replace. */
 export function deepMerge(base, patch) {
@@ -17,7 +20,7 @@ export function deepMerge(base, patch) {
 export function loadCorpus() {
   const manifest = read("manifest.json");
   const bases = new Map(manifest.bases.map((b) => [b, read(b)]));
-  const cases = read("cases.json").map((c) => ({ ...c, state: deepMerge(bases.get(c.base), c.patch) }));
+  const cases = read("cases.json.gz").map((c) => ({ ...c, state: deepMerge(bases.get(c.base), c.patch) }));
   return { manifest, cases };
 }
 
