@@ -13,6 +13,7 @@ import { formatMutantProofs, freshDecisions, mutantKey, parseMutantProofs, prove
 import type { ValidatorModule } from "../engine/loader.js";
 
 /** Mutants solved per chunk (the answers file is written after each). */
+/** Mutants per `proveMutants` call (one encoding shared; the answers file written after each). */
 const CHUNK = 20;
 
 /** The committed Z3 answers of an edition's mutants. */

@@ -226,7 +226,7 @@ export class Evaluator {
     if (from === to) return [{ space: from, k: start }];
     // each node reached, with the node it was reached from
     const parent = new Map<string, string | null>([[`${from}/${start}`, null]]);
-    const queue: [string, number, number][] = [[from, start, 0]];
+    const queue: [string, number, number, string][] = [[from, start, 0, `${from}/${start}`]];
     let t = 0;
     let at = "";
     const path = (key: string): { space: string; k: number }[] => {
@@ -242,14 +242,14 @@ export class Evaluator {
       if (parent.has(key)) return false;
       parent.set(key, at);
       if (s === to) return true;
-      queue.push([s, k, t + 1]);
+      queue.push([s, k, t + 1, key]);
       return false;
     };
     for (let head = 0; head < queue.length; head++) {
-      const [u, k, steps] = queue[head]!;
+      const [u, k, steps, key] = queue[head]!;
       if (steps >= maxSteps) break;
       t = steps;
-      at = `${u}/${k}`;
+      at = key;
       if (this.board.isSea(u)) {
         if (k < maxSeas) for (const v of this.board.sea.get(u)!) if (seaOk(v) && visit(v, k + 1)) return path(`${v}/${k + 1}`);
         for (const v of this.board.port.get(u)!) if (landOk(v) && portOk(v) && visit(v, k)) return path(`${v}/${k}`);

@@ -49,6 +49,21 @@ describe("the interpreter's routePath", () => {
     expect(interp.routePath("march_path", ["red"], "blue_home", "blue_home", STATE)).toEqual([{ space: "blue_home", k: 0 }]);
     expect(() => interp.routePath("no_such_route", [], "genoa", "genoa", STATE)).toThrow(/unknown route/);
   });
+
+  it("has a path exactly where move.path allows the move, and every path is a walk over the board's connections", () => {
+    const interp = createInterpreter(ir);
+    const joined = new Set(ir.board.connections.flatMap((c) => [`${c.from}>${c.to}`, `${c.to}>${c.from}`]));
+    for (const power of ["red", "blue"])
+      for (const from of SPACES)
+        for (const to of SPACES) {
+          const path = interp.routePath("march_path", [power], from, to, STATE);
+          const v = interp.check(STATE, { action: "move", power, origin: from, destination: to, units: 1 });
+          expect(path !== undefined).toBe(!v.violations.some((x) => x.rule === "move.path"));
+          if (!path) continue;
+          expect([path[0]!.space, path[path.length - 1]!.space]).toEqual([from, to]);
+          for (let i = 1; i < path.length; i++) expect(joined.has(`${path[i - 1]!.space}>${path[i]!.space}`)).toBe(true);
+        }
+  });
 });
 
 describe("a search near a seed fixes its routes to the seed's paths", () => {
@@ -74,5 +89,17 @@ describe("a search near a seed fixes its routes to the seed's paths", () => {
     // (decode's base); the rule's own parameters free (the power may change with the controllers)
     expect(action).toMatchObject({ origin: "pass_town", destination: "blue_home", units: 5 });
     expect(state).toMatchObject({ turn: 3 });
+  });
+
+  it("without the interpreter's paths, a state found near a seed decodes what the model leaves open to the defaults its routes were checked on, and replays", async () => {
+    // every space blue's: red's move pass_town → blue_home has no path near this seed, so the
+    // search must change the controllers; routes checked at the defaults must not be decoded with the seed's values
+    const blue = { ...STATE, spaces: Object.fromEntries(SPACES.map((sp) => [sp, { controller: "blue", unrest: false }])) };
+    const m = mutantsOf(ir).find((x) => x.id === "move.cap#const_plus@when.args.0.right")!;
+    const [v] = await compareRuleVariants(ir, [m], { seeds: () => [{ state: blue, action: { action: "move", power: "red", origin: "pass_town", destination: "blue_home", units: 2 } }] });
+    expect(v!.verdict).toBe("differs");
+    const { state, action } = v!.witness!;
+    const interp = createInterpreter(ir);
+    expect(interp.check(state, action).allowed).not.toBe(createInterpreter(mutateEdition(ir, m)).check(state, action).allowed);
   });
 });

@@ -327,7 +327,6 @@ export async function subsumptions(ctx: Z3Ctx, enc: ExactRouteEncoder, units: Ex
   return out;
 }
 
-/** The domain facts of the given leaves. */
 /** The domain facts of the given leaves (bounds, enum membership, list lengths), in a stable order. */
 export function factsOf(enc: ExactRouteEncoder, leaves: Iterable<string>): B[] {
   return [...leaves].sort().flatMap((l) => enc.terms.leaves.get(l)?.facts ?? []);
@@ -405,6 +404,9 @@ export async function solveExact(
   };
   let rounds = 0;
   /** adds the lemmas of a model (and the domain facts of the leaves they bring) to `solver`; true when the model was exact */
+  // whether the last model was found exact on the state decoded with the seed's values (by the
+  // interpreter's paths), not on `refine`'s defaults: only then may the answer decode with them
+  let exactOnBase = false;
   const refine = (solver: Solver<"main">, model: Model<"main">): boolean => {
     const before = new Set(leaves);
     // with the interpreter's paths: only path lemmas, no clause-by-clause search (else, or when a cut is needed, `refine`)
@@ -414,6 +416,7 @@ export async function solveExact(
       const { state } = decode(enc, model, leaves, action, seed.base);
       ref = enc.refineByPaths(model, reach, leaves, observed, (r, args, from, to) => routePath(r.name, args, from, to, state));
     }
+    exactOnBase = ref !== undefined || reach.size === 0;
     ref ??= enc.refine(model, reach, leaves, observed);
     if (!ref.lemmas.length) return true;
     rounds++;
@@ -486,7 +489,9 @@ export async function solveExact(
             exact = refine(solver, m);
             if (exact) {
               debug("sat");
-              const example = decode(enc, m, leaves, action, seed?.base);
+              // the seed's values fill what the model leaves open only where the routes were checked
+              // on them (`refine` reads those leaves at their defaults, and the decoded state must agree)
+              const example = decode(enc, m, leaves, action, exactOnBase ? seed?.base : undefined);
               debug("decoded");
               return { result: "sat", model: m, example };
             }

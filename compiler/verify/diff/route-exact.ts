@@ -33,7 +33,9 @@
  *
  * Lemmas read leaves no unit touched before; `refine` adds them to the caller's leaf set (whose
  * domain facts must then be asserted), and evaluates a clause whose leaves are not yet asserted
- * at the decoder's defaults (those are the values `decode` writes for them).
+ * at the decoder's defaults (those are the values `decode` writes for them, unless it is given a
+ * seed's state: then `solveExact` decodes with it only after `refineByPaths` judged the model on
+ * that same decoded state).
  */
 import type { Arith, Bool, Model, Expr as ZExpr } from "z3-solver";
 import type { Expr, IRRoute } from "../../ir/types.js";
@@ -45,8 +47,6 @@ import { duringCheck } from "../run/z3.js";
 type B = Bool<"main">;
 type I = Arith<"main">;
 type EV = ZExpr<"main">;
-
-export { upperBound };
 
 /** A unit plus the route call instances it uses (ids for `refine`). */
 export interface ExactUnit extends Unit {
@@ -330,6 +330,7 @@ export class ExactRouteEncoder extends Encoder {
     const { ctx } = this;
     const lemmas: B[] = [];
     const corrections: [B, B][] = [];
+    const read = new Set<string>();
     for (const id of [...ids].sort((a, b) => a - b)) {
       const inst = this.byId[id];
       const claimed = ctx.isTrue(model.eval(inst.b, true));
@@ -341,10 +342,12 @@ export class ExactRouteEncoder extends Encoder {
       }
       corrections.push([inst.b, ctx.Bool.val(true)]);
       const path = this.pathHyp(inst, nodes);
-      for (const l of path.leaves) asserted.add(l);
+      for (const l of path.leaves) read.add(l);
       lemmas.push(ctx.Implies(path.hyp, inst.b));
     }
     if (lemmas.length && observed.every((f) => ctx.isTrue(model.eval(f.eq(ctx.substitute(f, ...corrections) as B) as B, true)))) return { lemmas: [], wrong: lemmas.length };
+    // the lemmas' leaves join the solver's only with the lemmas (not on a fallback to `refine`, nor when none is needed)
+    for (const l of read) asserted.add(l);
     return { lemmas, wrong: lemmas.length };
   }
 

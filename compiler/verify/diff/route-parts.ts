@@ -3,12 +3,11 @@
  * results, a route's structural key, an int expression's upper bound, and the variables an
  * expression mentions.
  */
-import type { Arith, Bool } from "z3-solver";
+import type { Bool } from "z3-solver";
 import type { Expr, IRRoute } from "../../ir/types.js";
 import { children } from "../../ir/walk.js";
 
 type B = Bool<"main">;
-type I = Arith<"main">;
 
 /** The largest value an int expression can take, from literals, `if` branches and int bounds (Infinity when unknown). */
 export function upperBound(e: Expr): number {

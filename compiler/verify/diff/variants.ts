@@ -28,6 +28,7 @@ import { actorParam, isActorOnly, liftedBy } from "../../ir/derived.js";
 import { children } from "../../ir/walk.js";
 import { EncodeError, type Env, type Sym } from "../encode/encoder.js";
 import { ExactRouteEncoder, type ExactUnit } from "./route-exact.js";
+import { varsIn } from "./route-parts.js";
 import { factsOf, mapKeyVars, PIN_ABOVE, routeEndVars, solveExact, subsumptions, type SeedContext, type SolveOut } from "./diff.js";
 import { Budget, budgetedCheck, getZ3, runExclusive, type Z3Ctx } from "../run/z3.js";
 import { sliceInvariants } from "../obligations/slice.js";
@@ -84,15 +85,18 @@ export interface VariantOptions {
    * concrete states of the edition (with an action) near which to look first, per action name
    * (the conformance corpus's cases of that action): before the free search of an action, for
    * each seed, every state and action leaf that the mutated rule does not read is pinned to the
-   * seed's value (the leaves of the query's parts; the state's other parts decode to their
-   * defaults) and only the rule's own leaves are left to the solver, under a small budget of
+   * seed's value (the leaves of the query's parts; the state's other parts decode to the seed's
+   * values where the routes were checked on them, else to their defaults) and only the rule's own
+   * leaves (and the action parameters it mentions) are left to the solver, under a small budget of
    * its own (`SEED_RLIMIT`). Only a state found counts (it is replayed like any other); unsat or
    * unknown near a seed says nothing, and the free search follows
    */
   seeds?: (action: string, rule: string) => readonly { state: unknown; action: Record<string, unknown> }[];
   /**
    * the path of a route in a concrete state (the interpreter's `routePath`): near a seed, each
-   * route call is fixed to the seed's path (`ExactRouteEncoder.seedPaths`) instead of refined.
+   * route call is fixed to the seed's path (`ExactRouteEncoder.seedPaths`) and refined with the
+   * interpreter's paths of each model's state (`refineByPaths`). The seed's routes are read under a
+   * budget of their own, the size of the search's (so a seed may spend up to twice `SEED_RLIMIT`).
    * Absent: routes near a seed are refined like the free search's
    */
   routePath?: (route: string, args: unknown[], from: string, to: string, state: unknown) => { space: string; k: number }[] | undefined;
@@ -279,7 +283,7 @@ async function compareOne(ctx: Z3Ctx, enc: ExactRouteEncoder, ir: IREdition, v: 
       // near each seed first: the leaves the mutated rule does not read pinned to the seed's values
       // (the action's parameters that the rule, its variant or an exemption lifting it mention are free too)
       const mentioned = new Set<string>();
-      for (const e of [rule.when, v.when, ...liftedBy(ir, rule).map((x) => x.when)]) varNames(e, mentioned);
+      for (const e of [rule.when, v.when, ...liftedBy(ir, rule).map((x) => x.when)]) varsIn(e, mentioned);
       const free = new Set([...orig.leaves, ...mut.leaves, ...a.params.filter((p) => mentioned.has(p.name)).map((p) => `action.${p.name}`)].map((l) => leafKey(enc, l)));
       for (const seed of (s.seeds?.(a.name, rule.id) ?? []).slice(0, SEEDS_PER_ACTION)) {
         const budget = s.seedBudget();
@@ -359,7 +363,7 @@ async function solveLazily(s: Shared, invariants: ExactUnit[], solve: (assumed: 
 /**
  * The routes of a search near a seed fixed to the seed's paths (`ExactRouteEncoder.seedPaths`), as
  * a unit to assert; undefined when the units call no route, no `routePath` is given, or the seed's
- * values do not solve. The route instances' arguments and ends are read from a model with the
+ * values do not solve (also when the budget runs out reading them). The route instances' arguments and ends are read from a model with the
  * units' leaves pinned to the seed, their paths from `routePath` on the seed's state.
  */
 async function seedRoutes(ctx: Z3Ctx, enc: ExactRouteEncoder, units: ExactUnit[], seed: { state: unknown; action: Record<string, unknown> }, routePath: VariantOptions["routePath"], budget: Budget): Promise<ExactUnit | undefined> {
@@ -393,12 +397,6 @@ function pinEquation(a: Assignment): B {
 }
 
 const xor = (enc: ExactRouteEncoder, a: B, b: B): B => enc.terms.or([enc.terms.and([a, enc.terms.not(b)]), enc.terms.and([b, enc.terms.not(a)])]);
-
-/** Adds the variable names `e` mentions (a superset of its free variables) to `out`. */
-function varNames(e: Expr, out: Set<string>): void {
-  if (e.k === "var") out.add(e.name);
-  for (const c of children(e)) varNames(c, out);
-}
 
 /** Whether `e` calls a route (`reachable`). */
 function hasRoute(e: Expr): boolean {

@@ -79,7 +79,7 @@ export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, 
         return read(path, t)?.b ?? (typeof b === "boolean" ? b : false);
       case "int": {
         const n = read(path, t)?.n;
-        if (n === undefined && typeof b === "number" && Number.isInteger(b)) return b;
+        if (n === undefined && typeof b === "number" && Number.isInteger(b) && (t.min === undefined || b >= t.min) && (t.max === undefined || b <= t.max)) return b;
         if (n === undefined || (t.min !== undefined && n < t.min) || (t.max !== undefined && n > t.max)) return clampDefault(t);
         return n;
       }
@@ -104,7 +104,7 @@ export function decode(enc: Encoder, model: Model<"main">, leaves: Set<string>, 
       }
       case "list": {
         const raw = read(`${path}#len`, { k: "int" })?.n;
-        if (raw === undefined && Array.isArray(b)) return b.map((x, i) => build(`${path}[${i}]`, t.elem, x));
+        if (raw === undefined && Array.isArray(b)) return b.slice(0, t.bound).map((x, i) => build(`${path}[${i}]`, t.elem, x));
         const len = Math.max(0, Math.min(raw ?? 0, t.bound));
         return Array.from({ length: len }, (_, i) => build(`${path}[${i}]`, t.elem, Array.isArray(b) ? b[i] : undefined));
       }
