@@ -40,7 +40,7 @@ const { loadCorpus, runCorpus } = runner as {
 
 const EDITIONS = ["his", "his-500", "vq"];
 /** The verdict-only kill rate each committed corpus must keep: issue 26's 95% where it is met (vq), the rate reached elsewhere. */
-const KILL_RATE_FLOOR: Record<string, number> = { his: 0.894, "his-500": 0.871, vq: 0.95 };
+const KILL_RATE_FLOOR: Record<string, number> = { his: 0.918, "his-500": 0.884, vq: 0.95 };
 const load = (e: string) => {
   const ir = loadEdition(`dsl/${e}`).edition!;
   const corpus = loadCorpus(`conformance/${e}`);
