@@ -26,6 +26,7 @@ import { children } from "../../ir/walk.js";
 import type { Env } from "../encode/encoder.js";
 import { decode } from "../encode/decode.js";
 import { ExactRouteEncoder, type ExactUnit, type Refinement } from "./route-exact.js";
+import type { RoutePathFn } from "./route-parts.js";
 import { routeGraph } from "../../ir/board.js";
 import { actorOf } from "../../ir/derived.js";
 import { sharedActions, vocabularyProblems } from "../../ir/vocabulary.js";
@@ -346,7 +347,7 @@ export interface SolveOut {
  */
 export interface SeedContext {
   base: { state: Record<string, unknown>; action: Record<string, unknown> };
-  routePath?: (route: string, args: unknown[], from: string, to: string, state: unknown) => { space: string; k: number }[] | undefined;
+  routePath?: RoutePathFn;
 }
 
 /** Rounds of route refinement (`ExactRouteEncoder.refine`) one solve may take before it gives up as unknown. */

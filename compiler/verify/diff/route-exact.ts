@@ -287,7 +287,7 @@ export class ExactRouteEncoder extends Encoder {
     }
     // wrong route Bools that change none of the observed formulas (e.g. routes of rules an
     // exemption lifts) need no lemma: the model is exact for what is asked
-    if (observed && lemmas.length && observed.every((f) => ctx.isTrue(model.eval(f.eq(ctx.substitute(f, ...corrections) as B) as B, true)))) return { lemmas: [], wrong };
+    if (observed && lemmas.length && this.unchanged(model, observed, corrections)) return { lemmas: [], wrong };
     return { lemmas, wrong };
   }
 
@@ -345,7 +345,7 @@ export class ExactRouteEncoder extends Encoder {
       for (const l of path.leaves) read.add(l);
       lemmas.push(ctx.Implies(path.hyp, inst.b));
     }
-    if (lemmas.length && observed.every((f) => ctx.isTrue(model.eval(f.eq(ctx.substitute(f, ...corrections) as B) as B, true)))) return { lemmas: [], wrong: lemmas.length };
+    if (lemmas.length && this.unchanged(model, observed, corrections)) return { lemmas: [], wrong: lemmas.length };
     // the lemmas' leaves join the solver's only with the lemmas (not on a fallback to `refine`, nor when none is needed)
     for (const l of read) asserted.add(l);
     return { lemmas, wrong: lemmas.length };
@@ -380,6 +380,12 @@ export class ExactRouteEncoder extends Encoder {
     const terms = parts.filter((p): p is Term => p !== null);
     const leaves = new Set(terms.flatMap((p) => [...p.leaves]));
     return { hyp: this.terms.and([this.spaceIs(inst.from, nodes[0].i), this.spaceIs(inst.to, nodes[nodes.length - 1].i), ...terms.map((p) => p.e)]), leaves };
+  }
+
+  /** Whether correcting the route Bools (`corrections`) changes none of the `observed` formulas' values in the model. */
+  private unchanged(model: Model<"main">, observed: B[], corrections: [B, B][]): boolean {
+    const { ctx } = this;
+    return observed.every((f) => ctx.isTrue(model.eval(f.eq(ctx.substitute(f, ...corrections) as B) as B, true)));
   }
 
   /** `max_seas > k` of an instance as a term (null: unlimited). */

@@ -72,3 +72,6 @@ export function varsIn(e: Expr, out = new Set<string>()): Set<string> {
   for (const c of children(e)) varsIn(c, out);
   return out;
 }
+
+/** A route's path in a concrete state as the interpreter gives it (`Interpreter.routePath`): nodes from `from` to `to`, each a space and the sea zones used on arriving there; undefined when there is none. */
+export type RoutePathFn = (route: string, args: unknown[], from: string, to: string, state: unknown) => { space: string; k: number }[] | undefined;

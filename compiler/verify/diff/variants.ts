@@ -28,7 +28,7 @@ import { actorParam, isActorOnly, liftedBy } from "../../ir/derived.js";
 import { children } from "../../ir/walk.js";
 import { EncodeError, type Env, type Sym } from "../encode/encoder.js";
 import { ExactRouteEncoder, type ExactUnit } from "./route-exact.js";
-import { varsIn } from "./route-parts.js";
+import { varsIn, type RoutePathFn } from "./route-parts.js";
 import { factsOf, mapKeyVars, PIN_ABOVE, routeEndVars, solveExact, subsumptions, type SeedContext, type SolveOut } from "./diff.js";
 import { Budget, budgetedCheck, getZ3, runExclusive, type Z3Ctx } from "../run/z3.js";
 import { sliceInvariants } from "../obligations/slice.js";
@@ -99,7 +99,7 @@ export interface VariantOptions {
    * budget of their own, the size of the search's (so a seed may spend up to twice `SEED_RLIMIT`).
    * Absent: routes near a seed are refined like the free search's
    */
-  routePath?: (route: string, args: unknown[], from: string, to: string, state: unknown) => { space: string; k: number }[] | undefined;
+  routePath?: RoutePathFn;
   /** called before each variant (its index, the total) */
   onVariant?: (done: number, total: number, id: string) => void;
 }
