@@ -1,6 +1,7 @@
 /**
  * `rulewright conformance`: the conformance corpus of an edition (issue 17) — every scenario with a
- * state and an action (the examples and fidelity cases of test/scenarios/) and every replayable
+ * state and an action (the examples and fidelity cases of test/scenarios/; a variant's own, then
+ * its parent edition's, each with the variant's verdict) and every replayable
  * proof witness and counterexample of the last `prove` (proofs/<edition>/report.json, when there
  * is one), as plain JSON with the verdict of the generated validators: `conformance/<edition>/`
  * holds `manifest.json`, `cases.json` and the base states the cases patch. The reference runner
@@ -186,11 +187,15 @@ export function buildCorpus(
     return c;
   };
 
-  const root = path.join("test", "scenarios", folder);
-  if (fs.existsSync(root)) {
+  // the edition's own scenarios, then (a variant) its parent's: the same situations, with the
+  // verdict this edition's validators give them (where a rule was overridden, it may differ from
+  // the parent scenario's expectation)
+  for (const [dir, from] of [[folder, undefined], ...(ir.parent ? [[ir.parent, ir.parent]] : [])] as [string, string | undefined][]) {
+    const root = path.join("test", "scenarios", dir);
+    if (!fs.existsSync(root)) continue;
     for (const file of findScenarioFiles([root])) {
       for (const s of readScenarioFile(file, (e) => path.join("test", "fixtures", path.basename(e))).scenarios) {
-        add("scenarios", s.name, `scenario ${file.split(path.sep).join("/")}:${s.line}`, s.source, s.state, s.action);
+        add("scenarios", from ? `${s.name} (a ${from} scenario, with ${folder}'s verdict)` : s.name, `scenario ${file.split(path.sep).join("/")}:${s.line}`, s.source, s.state, s.action);
       }
     }
   }
