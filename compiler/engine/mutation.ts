@@ -371,6 +371,22 @@ export function actorImages(ir: IREdition, m: Mutant, cases: readonly MutationCa
   return out.sort((x, y) => Number(y.alone) - Number(x.alone) || x.i - y.i).slice(0, limit).map((x) => x.c);
 }
 
+/**
+ * Seeds for an `exempt_actor` mutant (the rule skipped for actor `p`) taken as they are: the
+ * cases of the rule's action whose actor is `p` (where the rule may be one change away from
+ * firing: another space, a unit added, a flag flipped). Up to `limit`, the allowed ones first
+ * (nothing else forbids them); none for another operator.
+ */
+export function actorCases(ir: IREdition, m: Mutant, cases: readonly MutationCase[], limit = 24): MutationCase[] {
+  if (m.op !== "exempt_actor") return [];
+  const p = m.id.slice(m.id.lastIndexOf(":") + 1);
+  const own = relevantCases(ir, m.rule, cases).filter((c) => {
+    const decl = ir.actions.find((a) => a.name === c.action.action);
+    return decl && actorParam(decl) && c.action[actorParam(decl)!.name] === p;
+  });
+  return own.map((c, i) => ({ c, i })).sort((x, y) => Number(y.c.allowed) - Number(x.c.allowed) || x.i - y.i).slice(0, limit).map((x) => x.c);
+}
+
 const isObj = (v: unknown): v is Rec => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** How many leaves (scalars, lists compared whole) of `state` differ from `base`'s. */
@@ -477,10 +493,12 @@ export function runMutation(
         killedBy = "search";
       }
     }
-    if (!by && opts.search !== false) {
-      // aimed at the mutation site: the skipped actor's side of the cases where the rule fires
-      const images = actorImages(ir, m, all);
-      const found = shrunk(images.length ? distinguish(ir, m, images, { check: opts.check, interp, mut, valid: opts.valid, budget: opts.budget }) : undefined);
+    // aimed at the mutation site of a rule skipped for one actor: the skipped actor's side of
+    // the cases where the rule fires, then the skipped actor's own cases
+    for (const aimed of [actorImages, actorCases]) {
+      if (by || opts.search === false) break;
+      const seeds = aimed(ir, m, all);
+      const found = shrunk(seeds.length ? distinguish(ir, m, seeds, { check: opts.check, interp, mut, valid: opts.valid, budget: opts.budget }) : undefined);
       const c = found && opts.makeCase(found, m, "search");
       if (c) {
         added.push(c);
