@@ -95,6 +95,18 @@ describe("conformance corpus", () => {
     }
   });
 
+  it("a variant's corpus takes its parent's scenarios too, named so and with the variant's verdict where an overridden rule changes it", () => {
+    const cases = loadCorpus("conformance/his-500").cases as unknown as { name: string; origin: string; expect: { allowed: boolean; violations: string[] } }[];
+    const inherited = cases.filter((c) => c.origin.startsWith("scenario test/scenarios/his/"));
+    expect(inherited.length).toBeGreaterThan(200);
+    for (const c of inherited) expect(c.name).toMatch(/\(a his scenario, with his-500's verdict\)$/);
+    expect(cases.filter((c) => c.origin.startsWith("scenario test/scenarios/his-500/")).length).toBeGreaterThan(10);
+    // his allows the deployments of test/scenarios/his/his-500-contrast.yaml; the same states and actions are
+    // his-500's own scenarios, which come first and are forbidden by deploy.other_units: one case each
+    expect(inherited.filter((c) => c.origin.startsWith("scenario test/scenarios/his/his-500-contrast.yaml"))).toEqual([]);
+    expect(cases.some((c) => c.origin.startsWith("scenario test/scenarios/his-500/deploy.yaml") && c.expect.violations.includes("deploy.other_units"))).toBe(true);
+  });
+
   it("diffState gives a patch that deepMerge turns back into the state, or none when a key is gone", () => {
     const base = { a: 1, b: { c: [1, 2], d: "x" }, e: null };
     const state = { a: 1, b: { c: [3], d: "x", f: true }, e: { g: 1 } };
