@@ -195,20 +195,30 @@ export function check(s, a) {
   }, 120_000);
 });
 
-describe("seeds aimed at an exempt_actor mutant (compiler/engine/mutation.ts actorImages)", () => {
-  it("swapMembers exchanges two members in values and keys, nothing else", () => {
-    const s = { active_power: "france", at_war: [["france", "papacy"]], hands: { france: [1], papacy: [2], england: [3] }, n: 3 };
-    expect(swapMembers(s, "france", "papacy")).toEqual({ active_power: "papacy", at_war: [["papacy", "france"]], hands: { papacy: [1], france: [2], england: [3] }, n: 3 });
-  });
-
-  it("card.event_once_per_turn skipped for the Ottoman: the plain search does not tell it apart, its images of the other powers' cases do", async () => {
+describe("seeds aimed at an exempt_actor mutant (compiler/engine/mutation.ts actorImages, actorCases)", () => {
+  /** his with its validators, the search's validity test and interpreter, and a replay check of a found state */
+  const searchSetup = async () => {
     const { ir, corpus } = load("his");
     const { loadValidators } = await import("../../compiler/engine/loader.js");
     const { resolveEdition } = await import("../../compiler/engine/editions.js");
     const { actionProblems, stateProblems } = await import("../../compiler/engine/validate.js");
     const mod = await loadValidators(resolveEdition("his"), ir);
     const valid = (s: unknown, a: Record<string, unknown>) => !actionProblems(ir, a).length && !stateProblems(ir, mod, s).length;
-    const interp = createInterpreter(ir);
+    return { ir, corpus, mod, valid, interp: createInterpreter(ir) };
+  };
+  const replays = (o: Awaited<ReturnType<typeof searchSetup>>, m: Mutant, found: { state: unknown; action: Record<string, unknown> } | undefined) => {
+    const { ir, mod, valid, interp } = o;
+    expect(found, m.id).toBeDefined();
+    expect(distinguishes(ir, m, { check: mod.check, interp, mut: createInterpreter(mutateEdition(ir, m)), valid }, found!.state, found!.action)).toBe(true);
+  };
+  it("swapMembers exchanges two members in values and keys, nothing else", () => {
+    const s = { active_power: "france", at_war: [["france", "papacy"]], hands: { france: [1], papacy: [2], england: [3] }, n: 3 };
+    expect(swapMembers(s, "france", "papacy")).toEqual({ active_power: "papacy", at_war: [["papacy", "france"]], hands: { papacy: [1], france: [2], england: [3] }, n: 3 });
+  });
+
+  it("card.event_once_per_turn skipped for the Ottoman: the plain search does not tell it apart, its images of the other powers' cases do", async () => {
+    const o = await searchSetup();
+    const { ir, corpus, mod, valid, interp } = o;
     const m = mutantsOf(ir).find((x) => x.id === "card.event_once_per_turn#exempt_actor@when:ottoman")!;
     // the cases made for this mutant and its siblings left out: the corpus as it was before them
     const cases = corpus.cases.filter((c) => !c.origin.startsWith("mutant ")).map(asMutationCase);
@@ -217,19 +227,12 @@ describe("seeds aimed at an exempt_actor mutant (compiler/engine/mutation.ts act
     expect(images.length).toBeGreaterThan(0);
     // every image is the Ottoman's side of a case where the rule fires
     for (const c of images) expect(Object.values(c.action)).toContain("ottoman");
-    const found = distinguish(ir, m, images, { check: mod.check, interp, valid })!;
-    expect(found).toBeDefined();
-    expect(distinguishes(ir, m, { check: mod.check, interp, mut: createInterpreter(mutateEdition(ir, m)), valid }, found.state, found.action)).toBe(true);
+    replays(o, m, distinguish(ir, m, images, { check: mod.check, interp, valid }));
   }, 120_000);
 
   it("deploy.not_active skipped for England: searched from England's own spring deployments (actorCases), one change tells it apart", async () => {
-    const { ir, corpus } = load("his");
-    const { loadValidators } = await import("../../compiler/engine/loader.js");
-    const { resolveEdition } = await import("../../compiler/engine/editions.js");
-    const { actionProblems, stateProblems } = await import("../../compiler/engine/validate.js");
-    const mod = await loadValidators(resolveEdition("his"), ir);
-    const valid = (s: unknown, a: Record<string, unknown>) => !actionProblems(ir, a).length && !stateProblems(ir, mod, s).length;
-    const interp = createInterpreter(ir);
+    const o = await searchSetup();
+    const { ir, corpus, mod, valid, interp } = o;
     const m = mutantsOf(ir).find((x) => x.id === "deploy.not_active#exempt_actor@when:england")!;
     const cases = corpus.cases.filter((c) => !c.origin.startsWith("mutant ")).map(asMutationCase);
     const own = actorCases(ir, m, cases);
@@ -239,9 +242,7 @@ describe("seeds aimed at an exempt_actor mutant (compiler/engine/mutation.ts act
     expect(own[0]!.allowed).toBe(true);
     const allowed = own.map((c) => c.allowed);
     expect(allowed).toEqual([...allowed].sort((a, b) => Number(b) - Number(a)));
-    const found = distinguish(ir, m, own, { check: mod.check, interp, valid })!;
-    expect(found).toBeDefined();
-    expect(distinguishes(ir, m, { check: mod.check, interp, mut: createInterpreter(mutateEdition(ir, m)), valid }, found.state, found.action)).toBe(true);
+    replays(o, m, distinguish(ir, m, own, { check: mod.check, interp, valid }));
     // another operator gets none
     expect(actorCases(ir, mutantsOf(ir).find((x) => x.rule === "deploy.not_active" && x.op !== "exempt_actor")!, cases)).toEqual([]);
   }, 120_000);
