@@ -12,15 +12,16 @@
  *   rulewright conformance run <edition> --module m.mjs | --command "cmd"  exit 0 all agree, 1 a disagreement, 2 bad input
  *
  * Versioned with the edition: `manifest.version` is the edition's inputs hash (the rule files,
- * schema and board the verdicts come from), and `--check` fails when the committed corpus was
- * made from other rules.
+ * schema and board the verdicts come from), `manifest.scenarios` the hash of the scenarios it was
+ * made from, and `--check` fails when the committed corpus was made from other rules or other
+ * scenarios (`corpusStaleness`).
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { editionFolder, type IREdition } from "../ir/types.js";
-import { findScenarioFiles, readScenarioFile } from "../scenarios/index.js";
+import { findScenarioFiles, readScenarioFile, type Expectation, type Scenario } from "../scenarios/index.js";
 import { compile, UsageError, color, type Format } from "./common.js";
 import { actionProblems, stateProblems } from "../engine/validate.js";
 import { bundledEditions, PACKAGE_ROOT, resolveEdition } from "../engine/editions.js";
@@ -88,6 +89,12 @@ export interface Manifest {
   cases: number;
   bases: string[];
   sources: { scenarios: number; witnesses: number; counterexamples: number; mutants: number };
+  /**
+   * sha256 (hex) of the scenarios the corpus was made from (`scenarioSources`: file, line, name,
+   * citation, state, action, expectation): with `version`, what `--check` compares, so an edited
+   * scenario file (the edition's or, for a variant, its parent's) makes the corpus stale
+   */
+  scenarios?: string;
   mutation?: MutationSummary;
 }
 
@@ -128,6 +135,51 @@ function fixtureBases(ir: IREdition): Map<string, unknown> {
   return out;
 }
 
+/** A scenario the corpus of an edition is made from, and the parent edition it comes from (a variant's inherited one). */
+export interface ScenarioSource {
+  scenario: Scenario;
+  /** the parent edition's folder, for a scenario of test/scenarios/<parent>/ */
+  from?: string;
+}
+
+/**
+ * The scenarios of an edition's corpus, in order: its own (test/scenarios/<edition>/), then for
+ * a variant its parent's (test/scenarios/<parent>/), each file's in file order. Scenarios that do
+ * not read (a bad file) are left out, as `rulewright test` reports them.
+ */
+export function scenarioSources(ir: IREdition): ScenarioSource[] {
+  const out: ScenarioSource[] = [];
+  for (const [dir, from] of [[editionFolder(ir), undefined], ...(ir.parent ? [[ir.parent, ir.parent]] : [])] as [string, string | undefined][]) {
+    const root = path.join("test", "scenarios", dir);
+    if (!fs.existsSync(root)) continue;
+    for (const file of findScenarioFiles([root])) {
+      for (const scenario of readScenarioFile(file, (e) => path.join("test", "fixtures", path.basename(e))).scenarios) out.push({ scenario, ...(from ? { from } : {}) });
+    }
+  }
+  return out;
+}
+
+/** `Manifest.scenarios`: the sha256 of the scenarios' file, line, name, citation, state, action and expectation. */
+export function scenariosHash(sources: readonly ScenarioSource[]): string {
+  const h = crypto.createHash("sha256");
+  for (const { scenario: s } of sources) h.update(stableJson([s.file.split(path.sep).join("/"), s.line, s.name, s.source ?? null, s.state, s.action, s.expect]) + "\n");
+  return h.digest("hex");
+}
+
+/**
+ * The case name of a parent's scenario in a variant's corpus: the scenario's name and whether the
+ * variant's verdict is the one the parent's scenario expects ("(a his scenario; his-500 agrees)")
+ * or not ("(a his scenario; his-500 forbids it: deploy.other_units)"), so that no name states a
+ * verdict the case does not have.
+ */
+export function inheritedName(name: string, from: string, folder: string, expected: Expectation, v: { allowed: boolean; violations: readonly string[]; obliged: readonly string[] }): string {
+  const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+  const agrees =
+    expected === "allowed" ? v.allowed && !v.violations.length : "forbidden" in expected ? sameSet(expected.forbidden, v.violations) : sameSet(expected.obliged, v.obliged);
+  if (agrees) return `${name} (a ${from} scenario; ${folder} agrees)`;
+  return `${name} (a ${from} scenario; ${folder} ${v.allowed ? "allows it" : `forbids it: ${v.violations.join(", ")}`}${v.obliged.length ? `, obliges ${v.obliged.join(", ")}` : ""})`;
+}
+
 /** The corpus of an edition: its manifest, cases and base states (file name → state). */
 export function buildCorpus(
   ir: IREdition,
@@ -142,7 +194,7 @@ export function buildCorpus(
   const seen = new Map<string, number>();
   const counts = { scenarios: 0, witnesses: 0, counterexamples: 0, mutants: 0 };
   const states: MutationCase[] = [];
-  const add = (kind: keyof typeof counts, name: string, origin: string, citation: string | undefined, state: unknown, action: unknown, about?: string): CorpusCase | undefined => {
+  const add = (kind: keyof typeof counts, name: string | ((expect: CorpusCase["expect"]) => string), origin: string, citation: string | undefined, state: unknown, action: unknown, about?: string): CorpusCase | undefined => {
     if (!isObj(state) || !isObj(action)) return;
     // the same state and action with their keys in another order (a Z3 state, a scenario's) are one case
     const key = stableJson([state, action]);
@@ -172,7 +224,7 @@ export function buildCorpus(
     const expect = { allowed: v.allowed, violations: [...new Set(v.violations.map((x) => x.rule))].sort(), obliged: [...new Set(v.obliged)].sort() };
     const c: CorpusCase = {
       id: `${folder}-${String(cases.length + 1).padStart(4, "0")}`,
-      name,
+      name: typeof name === "string" ? name : name(expect),
       source: sourceOf(ir, about ?? expect.violations[0] ?? expect.obliged[0], String(action.action)),
       origin,
       ...(citation ? { citation } : {}),
@@ -189,15 +241,11 @@ export function buildCorpus(
 
   // the edition's own scenarios, then (a variant) its parent's: the same situations, with the
   // verdict this edition's validators give them (where a rule was overridden, it may differ from
-  // the parent scenario's expectation)
-  for (const [dir, from] of [[folder, undefined], ...(ir.parent ? [[ir.parent, ir.parent]] : [])] as [string, string | undefined][]) {
-    const root = path.join("test", "scenarios", dir);
-    if (!fs.existsSync(root)) continue;
-    for (const file of findScenarioFiles([root])) {
-      for (const s of readScenarioFile(file, (e) => path.join("test", "fixtures", path.basename(e))).scenarios) {
-        add("scenarios", from ? `${s.name} (a ${from} scenario, with ${folder}'s verdict)` : s.name, `scenario ${file.split(path.sep).join("/")}:${s.line}`, s.source, s.state, s.action);
-      }
-    }
+  // the parent scenario's expectation, and the case's name says so)
+  const sources = scenarioSources(ir);
+  for (const { scenario: s, from } of sources) {
+    const name = from ? (e: CorpusCase["expect"]) => inheritedName(s.name, from, folder, s.expect, e) : s.name;
+    add("scenarios", name, `scenario ${s.file.split(path.sep).join("/")}:${s.line}`, s.source, s.state, s.action);
   }
   const report = path.join(opts.proofsDir ?? "proofs", folder, "report.json");
   if (fs.existsSync(report)) {
@@ -238,9 +286,22 @@ export function buildCorpus(
       },
     });
   }
-  const manifest: Manifest = { edition: folder, title: ir.title, version: ir.inputHash, format: CORPUS_FORMAT, cases: cases.length, bases: [...bases.keys()].sort(), sources: counts };
+  const manifest: Manifest = { edition: folder, title: ir.title, version: ir.inputHash, format: CORPUS_FORMAT, cases: cases.length, bases: [...bases.keys()].sort(), sources: counts, scenarios: scenariosHash(sources) };
   if (mutation) manifest.mutation = mutationSummary(mutation);
   return { manifest, cases, bases, ...(mutation ? { mutation: mutation.results } : {}) };
+}
+
+/**
+ * Why a committed corpus (its manifest) is stale for the edition as it is now, or undefined when it
+ * is not: no corpus, another corpus format, made from other rules (`version`, the edition's inputs
+ * hash), or from other scenarios (`scenarios`, `scenariosHash` of `scenarioSources`).
+ */
+export function corpusStaleness(ir: IREdition, committed: Manifest | undefined): string | undefined {
+  if (!committed) return "no corpus";
+  if (committed.format !== CORPUS_FORMAT) return `corpus format ${committed.format}, not ${CORPUS_FORMAT}`;
+  if (committed.version !== ir.inputHash) return "made from other rules";
+  if (committed.scenarios !== scenariosHash(scenarioSources(ir))) return `made from other scenarios: test/scenarios/${editionFolder(ir)}/${ir.parent ? ` or test/scenarios/${ir.parent}/` : ""} changed`;
+  return undefined;
 }
 
 /** The proof witness and counterexample cases of the committed corpus (`conformance/<edition>/`), their states rebuilt. */
@@ -374,13 +435,13 @@ export async function conformanceWriteCommand(editions: string[], opts: { check?
     if (!res.edition) throw new UsageError(`the rules of \`${ref.dir}\` do not compile`, 2);
     const mod = await loadValidators(ref, res.edition);
     if (opts.check) {
-      // only the verdicts' version decides staleness: no corpus is built
+      // the verdicts' version and the scenarios decide staleness: no corpus is built
       const m = path.join(CORPUS_DIR, editionFolder(res.edition), "manifest.json");
       const committed = fs.existsSync(m) ? (JSON.parse(fs.readFileSync(m, "utf8")) as Manifest) : undefined;
-      const bad = !committed || committed.version !== res.edition.inputHash || committed.format !== CORPUS_FORMAT;
-      if (bad) stale++;
-      summary.push({ edition: editionFolder(res.edition), cases: committed?.cases ?? 0, version: committed?.version ?? "", stale: bad ? [m] : [] });
-      if (opts.format === "text") process.stdout.write(`${editionFolder(res.edition)}: ${bad ? color.red(`stale (made from other rules); run \`npx rulewright conformance write ${editionFolder(res.edition)}\``) : `up to date (${committed!.cases} cases)`}\n`);
+      const why = corpusStaleness(res.edition, committed);
+      if (why) stale++;
+      summary.push({ edition: editionFolder(res.edition), cases: committed?.cases ?? 0, version: committed?.version ?? "", stale: why ? [m] : [] });
+      if (opts.format === "text") process.stdout.write(`${editionFolder(res.edition)}: ${why ? color.red(`stale (${why}); run \`npx rulewright conformance write ${editionFolder(res.edition)}\``) : `up to date (${committed!.cases} cases)`}\n`);
       continue;
     }
     const t0 = Date.now();

@@ -373,9 +373,11 @@ export function actorImages(ir: IREdition, m: Mutant, cases: readonly MutationCa
 
 /**
  * Seeds for an `exempt_actor` mutant (the rule skipped for actor `p`) taken as they are: the
- * cases of the rule's action whose actor is `p` (where the rule may be one change away from
- * firing: another space, a unit added, a flag flipped). Up to `limit`, the allowed ones first
- * (nothing else forbids them); none for another operator.
+ * cases the rule can decide (`relevantCases`: a forbid rule's action, or an obligation's other
+ * actions) whose actor is `p`, where the rule may be one change away from firing (another leader
+ * role, a flag flipped, a unit added). Up to `limit` of them, the allowed ones kept first (nothing
+ * else forbids them; the search then orders its seeds by its own score); none for another
+ * operator.
  */
 export function actorCases(ir: IREdition, m: Mutant, cases: readonly MutationCase[], limit = 24): MutationCase[] {
   if (m.op !== "exempt_actor") return [];

@@ -9,7 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadEdition } from "../../compiler/check/index.js";
-import { diffState } from "../../compiler/cli/conformance.js";
+import { corpusStaleness, diffState, type Manifest } from "../../compiler/cli/conformance.js";
+import { findScenarioFiles, readScenarioFile, type Scenario } from "../../compiler/scenarios/index.js";
 // @ts-expect-error: plain JavaScript without declarations (the reference runner imports nothing of rulewright)
 import * as runner from "../../conformance/runner.mjs";
 
@@ -95,16 +96,48 @@ describe("conformance corpus", () => {
     }
   });
 
-  it("a variant's corpus takes its parent's scenarios too, named so and with the variant's verdict where an overridden rule changes it", () => {
-    const cases = loadCorpus("conformance/his-500").cases as unknown as { name: string; origin: string; expect: { allowed: boolean; violations: string[] } }[];
+  it("a variant's corpus takes its parent's scenarios too, with the variant's verdict, and each name says whether the variant agrees with the parent scenario", () => {
+    const cases = loadCorpus("conformance/his-500").cases as unknown as { name: string; origin: string; expect: { allowed: boolean; violations: string[]; obliged: string[] } }[];
     const inherited = cases.filter((c) => c.origin.startsWith("scenario test/scenarios/his/"));
     expect(inherited.length).toBeGreaterThan(200);
-    for (const c of inherited) expect(c.name).toMatch(/\(a his scenario, with his-500's verdict\)$/);
     expect(cases.filter((c) => c.origin.startsWith("scenario test/scenarios/his-500/")).length).toBeGreaterThan(10);
+    // the parent's scenarios by file:line, as the corpus's origins name them
+    const his = new Map<string, Scenario>();
+    for (const f of findScenarioFiles(["test/scenarios/his"])) for (const s of readScenarioFile(f, (e) => path.join("test", "fixtures", path.basename(e))).scenarios) his.set(`scenario ${f.split(path.sep).join("/")}:${s.line}`, s);
+    const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+    let differ = 0;
+    for (const c of inherited) {
+      const s = his.get(c.origin)!;
+      expect(s, c.origin).toBeDefined();
+      const e = s.expect;
+      const agrees = e === "allowed" ? c.expect.allowed && !c.expect.violations.length : "forbidden" in e ? sameSet(e.forbidden, c.expect.violations) : sameSet(e.obliged, c.expect.obliged);
+      expect(c.name.startsWith(s.name), c.origin).toBe(true);
+      if (agrees) expect(c.name, c.origin).toMatch(/ \(a his scenario; his-500 agrees\)$/);
+      else {
+        differ++;
+        expect(c.name, c.origin).toMatch(c.expect.allowed ? / \(a his scenario; his-500 allows it/ : new RegExp(` \\(a his scenario; his-500 forbids it: ${c.expect.violations.join(", ")}`));
+      }
+    }
+    // his-500's overridden and added rules change some verdicts (deploy.other_units, deploy.star_all)
+    expect(differ).toBeGreaterThan(0);
     // his allows the deployments of test/scenarios/his/his-500-contrast.yaml; the same states and actions are
     // his-500's own scenarios, which come first and are forbidden by deploy.other_units: one case each
     expect(inherited.filter((c) => c.origin.startsWith("scenario test/scenarios/his/his-500-contrast.yaml"))).toEqual([]);
-    expect(cases.some((c) => c.origin.startsWith("scenario test/scenarios/his-500/deploy.yaml") && c.expect.violations.includes("deploy.other_units"))).toBe(true);
+  });
+
+  it("--check's staleness: a corpus made from other rules or other scenarios (the edition's or its parent's) is stale", () => {
+    for (const e of ["his", "his-500", "vq"]) {
+      const ir = loadEdition(`dsl/${e}`).edition!;
+      const manifest = JSON.parse(fs.readFileSync(`conformance/${e}/manifest.json`, "utf8")) as Manifest;
+      expect(corpusStaleness(ir, manifest), e).toBeUndefined();
+      expect(corpusStaleness(ir, { ...manifest, version: "0".repeat(64) }), e).toBe("made from other rules");
+      expect(corpusStaleness(ir, { ...manifest, scenarios: "0".repeat(64) }), e).toMatch(/^made from other scenarios: test\/scenarios\//);
+      expect(corpusStaleness(ir, undefined), e).toBe("no corpus");
+    }
+    // a variant's staleness names its parent's scenarios too
+    const ir = loadEdition("dsl/his-500").edition!;
+    const manifest = JSON.parse(fs.readFileSync("conformance/his-500/manifest.json", "utf8")) as Manifest;
+    expect(corpusStaleness(ir, { ...manifest, scenarios: undefined })).toBe("made from other scenarios: test/scenarios/his-500/ or test/scenarios/his/ changed");
   });
 
   it("diffState gives a patch that deepMerge turns back into the state, or none when a key is gone", () => {

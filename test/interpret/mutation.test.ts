@@ -230,19 +230,25 @@ describe("seeds aimed at an exempt_actor mutant (compiler/engine/mutation.ts act
     replays(o, m, distinguish(ir, m, images, { check: mod.check, interp, valid }));
   }, 120_000);
 
-  it("deploy.not_active skipped for England: searched from England's own spring deployments (actorCases), one change tells it apart", async () => {
+  it("deploy.not_active skipped for the Hapsburgs: neither the plain search nor the actor images tell it apart, the Hapsburgs' own spring deployments (actorCases) do", async () => {
     const o = await searchSetup();
     const { ir, corpus, mod, valid, interp } = o;
-    const m = mutantsOf(ir).find((x) => x.id === "deploy.not_active#exempt_actor@when:england")!;
+    const m = mutantsOf(ir).find((x) => x.id === "deploy.not_active#exempt_actor@when:hapsburg")!;
+    // the corpus before the cases made for mutants; none of its cases kills this one
     const cases = corpus.cases.filter((c) => !c.origin.startsWith("mutant ")).map(asMutationCase);
+    expect(killingCase(ir, m, cases)).toBeUndefined();
+    const search = { check: mod.check, interp, valid };
+    expect(distinguish(ir, m, cases, search)).toBeUndefined();
+    const images = actorImages(ir, m, cases);
+    expect(images.length ? distinguish(ir, m, images, search) : undefined).toBeUndefined();
     const own = actorCases(ir, m, cases);
     expect(own.length).toBeGreaterThan(1);
-    // England's cases of the rule's action, the allowed ones first
-    for (const c of own) expect([c.action.action, c.action.power]).toEqual(["spring_deploy", "england"]);
+    // the Hapsburgs' cases of the rule's action, the allowed ones first
+    for (const c of own) expect([c.action.action, c.action.power]).toEqual(["spring_deploy", "hapsburg"]);
     expect(own[0]!.allowed).toBe(true);
     const allowed = own.map((c) => c.allowed);
     expect(allowed).toEqual([...allowed].sort((a, b) => Number(b) - Number(a)));
-    replays(o, m, distinguish(ir, m, own, { check: mod.check, interp, valid }));
+    replays(o, m, distinguish(ir, m, own, search));
     // another operator gets none
     expect(actorCases(ir, mutantsOf(ir).find((x) => x.rule === "deploy.not_active" && x.op !== "exempt_actor")!, cases)).toEqual([]);
   }, 120_000);
