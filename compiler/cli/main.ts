@@ -177,7 +177,7 @@ function toolCommands(program: Command, set: SetCode): void {
   const conformance = program.command("conformance").description("the conformance corpus of an edition (conformance/<edition>/) and an external engine run against it");
   conformance
     .command("write")
-    .description("write conformance/<edition>/ from the scenarios, the last prove's witnesses and counterexamples and the cases that kill the rules' mutants (exit 1 with --check when a corpus was made from other rules)")
+    .description("write conformance/<edition>/ from the scenarios, the last prove's witnesses and counterexamples and the cases that kill the rules' mutants (exit 1 with --check when a corpus was made from other rules or other scenarios)")
     .argument("[editions...]", "bundled edition names (default: all)")
     .option("--check", "write nothing; exit 1 when a committed corpus is stale")
     .option("--proofs <dir>", "where the prove reports are (default proofs)")
