@@ -12,7 +12,6 @@ import type { MutantResult } from "../engine/mutation.js";
 import { formatMutantProofs, freshDecisions, mutantKey, parseMutantProofs, proveMutants, retriable, routeBound, type MutantDecision, type MutantProof, type SeedCase } from "../engine/mutation-proof.js";
 import type { ValidatorModule } from "../engine/loader.js";
 
-/** Mutants solved per chunk (the answers file is written after each). */
 /** Mutants per `proveMutants` call (one encoding shared; the answers file written after each). */
 const CHUNK = 20;
 

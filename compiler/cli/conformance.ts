@@ -21,7 +21,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { editionFolder, type IREdition } from "../ir/types.js";
-import { findScenarioFiles, readScenarioFile, type Expectation, type Scenario } from "../scenarios/index.js";
+import { findScenarioFiles, judge, readScenarioFile, type Expectation, type Scenario } from "../scenarios/index.js";
 import { compile, UsageError, color, type Format } from "./common.js";
 import { actionProblems, stateProblems } from "../engine/validate.js";
 import { bundledEditions, PACKAGE_ROOT, resolveEdition } from "../engine/editions.js";
@@ -173,9 +173,8 @@ export function scenariosHash(sources: readonly ScenarioSource[]): string {
  * verdict the case does not have.
  */
 export function inheritedName(name: string, from: string, folder: string, expected: Expectation, v: { allowed: boolean; violations: readonly string[]; obliged: readonly string[] }): string {
-  const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
-  const agrees =
-    expected === "allowed" ? v.allowed && !v.violations.length : "forbidden" in expected ? sameSet(expected.forbidden, v.violations) : sameSet(expected.obliged, v.obliged);
+  // the scenario runner's own comparison (`rulewright test`)
+  const agrees = judge(expected, { allowed: v.allowed, violations: v.violations.map((rule) => ({ rule })), obliged: v.obliged }).pass;
   if (agrees) return `${name} (a ${from} scenario; ${folder} agrees)`;
   return `${name} (a ${from} scenario; ${folder} ${v.allowed ? "allows it" : `forbids it: ${v.violations.join(", ")}`}${v.obliged.length ? `, obliges ${v.obliged.join(", ")}` : ""})`;
 }

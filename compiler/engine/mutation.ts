@@ -351,6 +351,16 @@ export function swapMembers(v: Json, a: string, b: string): Json {
   return Object.fromEntries(Object.entries(v as Rec).map(([k, x]) => [k === a ? b : k === b ? a : k, swapMembers(x, a, b)]));
 }
 
+/** The actor an `exempt_actor` mutant skips the rule for: the member its id ends with (`…@when:ottoman`). */
+const skippedActor = (m: Mutant): string => m.id.slice(m.id.lastIndexOf(":") + 1);
+
+/** The value of an action's actor parameter (`power`, `by`, …), or undefined for an action without one. */
+function actorOf(ir: IREdition, action: Rec): Json {
+  const decl = ir.actions.find((a) => a.name === action.action);
+  const p = decl && actorParam(decl);
+  return p ? action[p.name] : undefined;
+}
+
 /**
  * Seeds aimed at the mutation site of an `exempt_actor` mutant (the rule skipped for actor `p`):
  * the cases on which the rule fires for another actor `q`, with `q` and `p` exchanged throughout
@@ -359,12 +369,11 @@ export function swapMembers(v: Json, a: string, b: string): Json {
  */
 export function actorImages(ir: IREdition, m: Mutant, cases: readonly MutationCase[], limit = 24): MutationCase[] {
   if (m.op !== "exempt_actor") return [];
-  const p = m.id.slice(m.id.lastIndexOf(":") + 1);
+  const p = skippedActor(m);
   const out: { c: MutationCase; alone: boolean; i: number }[] = [];
   relevantCases(ir, m.rule, cases).forEach((c, i) => {
     if (!c.violations.includes(m.rule)) return;
-    const decl = ir.actions.find((a) => a.name === c.action.action);
-    const q = decl && actorParam(decl) ? c.action[actorParam(decl)!.name] : undefined;
+    const q = actorOf(ir, c.action);
     if (typeof q !== "string" || q === p) return;
     out.push({ c: { ...c, id: `${c.id}~${q}>${p}`, state: swapMembers(c.state, q, p), action: swapMembers(c.action, q, p) as Rec }, alone: c.violations.length === 1, i });
   });
@@ -381,11 +390,8 @@ export function actorImages(ir: IREdition, m: Mutant, cases: readonly MutationCa
  */
 export function actorCases(ir: IREdition, m: Mutant, cases: readonly MutationCase[], limit = 24): MutationCase[] {
   if (m.op !== "exempt_actor") return [];
-  const p = m.id.slice(m.id.lastIndexOf(":") + 1);
-  const own = relevantCases(ir, m.rule, cases).filter((c) => {
-    const decl = ir.actions.find((a) => a.name === c.action.action);
-    return decl && actorParam(decl) && c.action[actorParam(decl)!.name] === p;
-  });
+  const p = skippedActor(m);
+  const own = relevantCases(ir, m.rule, cases).filter((c) => actorOf(ir, c.action) === p);
   return own.map((c, i) => ({ c, i })).sort((x, y) => Number(y.c.allowed) - Number(x.c.allowed) || x.i - y.i).slice(0, limit).map((x) => x.c);
 }
 
